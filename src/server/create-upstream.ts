@@ -1,0 +1,27 @@
+import { randomBytes } from 'node:crypto';
+import type { UpstreamConfig } from './config';
+import type { Upstream } from './proxy/upstream';
+import { createSampleService } from './sample-service';
+
+/** The real service over HTTP, or the embedded sample service in-process with a fresh key. */
+export function createUpstream(config: UpstreamConfig): Upstream {
+  if (config.kind === 'real') {
+    return {
+      source: 'real',
+      baseUrl: config.url,
+      apiKey: config.apiKey,
+      fetch: (request) => fetch(request),
+      description: `Token Events Service at ${new URL(config.url).host}`,
+    };
+  }
+  // A key per process: the sample service checks it exactly as the real one would.
+  const apiKey = randomBytes(18).toString('base64url');
+  const service = createSampleService({ apiKey, profile: config.profile, seed: config.seed });
+  return {
+    source: 'sample',
+    baseUrl: 'http://sample-service.internal',
+    apiKey,
+    fetch: (request) => service.fetch(request),
+    description: `embedded sample service (${config.profile} profile, seed ${config.seed})`,
+  };
+}

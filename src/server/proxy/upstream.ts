@@ -1,0 +1,105 @@
+/**
+ * Where the proxy sends requests: the real service over HTTP, or the embedded sample
+ * service in-process. Both are a base URL, a key and a fetch function, so the proxy
+ * code cannot tell them apart.
+ */
+export interface Upstream {
+  source: 'sample' | 'real';
+  baseUrl: string;
+  apiKey: string;
+  fetch: (request: Request) => Promise<Response>;
+  /** Describes the upstream for logs and the UI; never contains the key. */
+  description: string;
+}
+
+export const MAX_UPSTREAM_BODY_BYTES = 4 * 1024 * 1024;
+
+export type UpstreamResult =
+  | { kind: 'ok'; status: number; body: Uint8Array; retryAfter: string | null }
+  | { kind: 'timeout' }
+  | { kind: 'unreachable' }
+  | { kind: 'broken' }
+  | { kind: 'too_large' };
+
+/**
+ * One upstream GET with a deadline covering headers and body. The body is read whole:
+ * pages are at most 1MB, and a complete body is what lets the proxy reject malformed
+ * or truncated JSON with a clear error instead of passing half a page to the browser.
+ */
+export async function fetchUpstream(
+  upstream: Upstream,
+  path: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<UpstreamResult> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new Error('timeout')), timeoutMs);
+  const onClientGone = () => controller.abort(new Error('client gone'));
+  signal?.addEventListener('abort', onClientGone, { once: true });
+  // Every await races the deadline: an in-process upstream need not honour the signal.
+  const deadline = new Promise<never>((_resolve, reject) => {
+    controller.signal.addEventListener('abort', () => reject(controller.signal.reason), {
+      once: true,
+    });
+  });
+  deadline.catch(() => {});
+  const timedOut = () => controller.signal.aborted && !signal?.aborted;
+  try {
+    let response: Response;
+    try {
+      const request = new Request(upstream.baseUrl.replace(/\/+$/, '') + path, {
+        method: 'GET',
+        headers: { 'x-api-key': upstream.apiKey, accept: 'application/json' },
+        signal: controller.signal,
+      });
+      response = await Promise.race([upstream.fetch(request), deadline]);
+    } catch {
+      return timedOut() ? { kind: 'timeout' } : { kind: 'unreachable' };
+    }
+    try {
+      const body = await readBounded(response, MAX_UPSTREAM_BODY_BYTES, deadline);
+      if (body === null) return { kind: 'too_large' };
+      return {
+        kind: 'ok',
+        status: response.status,
+        body,
+        retryAfter: response.headers.get('retry-after'),
+      };
+    } catch {
+      return timedOut() ? { kind: 'timeout' } : { kind: 'broken' };
+    }
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onClientGone);
+  }
+}
+
+async function readBounded(
+  response: Response,
+  maxBytes: number,
+  deadline: Promise<never>,
+): Promise<Uint8Array | null> {
+  if (!response.body) return new Uint8Array(0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await Promise.race([reader.read(), deadline]);
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) return null;
+      chunks.push(value);
+    }
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  if (chunks.length === 1 && chunks[0]) return chunks[0];
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}

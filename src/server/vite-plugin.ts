@@ -1,0 +1,38 @@
+import { existsSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
+import type { Plugin } from 'vite';
+import { loadConfig } from './config';
+import { createUpstream } from './create-upstream';
+import { createProxyApp } from './proxy/app';
+
+/**
+ * Mounts the one API proxy into `vite` dev and `vite preview`, so development talks to
+ * exactly the code that production runs. The upstream is created on the first API call,
+ * which keeps Vite's start-up instant.
+ */
+export function apiProxyPlugin(): Plugin {
+  let listener: ReturnType<typeof getRequestListener> | undefined;
+  const handle = (req: IncomingMessage, res: ServerResponse, next: () => void) => {
+    if (!req.url?.startsWith('/api/')) return next();
+    if (!listener) {
+      if (existsSync('.env')) process.loadEnvFile('.env');
+      const config = loadConfig(process.env);
+      const upstream = createUpstream(config.upstream);
+      console.log(`API proxy: ${upstream.description}`);
+      listener = getRequestListener(
+        createProxyApp({ upstream, timeoutMs: config.timeoutMs }).fetch,
+      );
+    }
+    void listener(req, res);
+  };
+  return {
+    name: 'token-events-api-proxy',
+    configureServer: (server) => {
+      server.middlewares.use(handle);
+    },
+    configurePreviewServer: (server) => {
+      server.middlewares.use(handle);
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+import { apiProxyPlugin } from './src/server/vite-plugin';
+
+export default defineConfig({
+  plugins: [react(), apiProxyPlugin()],
+  build: { outDir: 'dist/client', emptyOutDir: true },
+  server: { host: '127.0.0.1' },
+  preview: { host: '127.0.0.1' },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node' },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'component',
+          include: ['test/component/**/*.test.tsx'],
+          environment: 'jsdom',
+          setupFiles: ['test/component/setup.ts'],
+        },
+      },
+    ],
+    globals: true,
+  },
+});
