@@ -1,10 +1,16 @@
 import { existsSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { ConfigError, loadConfig } from './config';
 import { createUpstream } from './create-upstream';
 import { createServerApp } from './http/app';
-import { createProxyApp, type RequestLog } from './proxy/app';
+import { trackForShutdown } from './http/graceful-shutdown';
+import { createProxy } from './proxy/app';
+import type { RequestLog } from './proxy/request-log';
+
+const logLine = (line: RequestLog) =>
+  console.log(JSON.stringify({ time: new Date().toISOString(), ...line }));
 
 /** Starts the production server on the built client in `dist/client`. */
 export function startServer(clientDir = resolve('dist/client')) {
@@ -20,26 +26,27 @@ export function startServer(clientDir = resolve('dist/client')) {
     throw error;
   }
   const upstream = createUpstream(config.upstream);
-  const proxy = createProxyApp({
-    upstream,
-    timeoutMs: config.timeoutMs,
-    log: (line: RequestLog) =>
-      console.log(JSON.stringify({ time: new Date().toISOString(), ...line })),
-  });
-  const app = createServerApp({ proxy, clientDir });
+  const proxy = createProxy({ upstream, ...config.proxy, log: logLine });
+  const app = createServerApp({ proxy, clientDir, log: logLine });
   const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => {
     const host = info.address.includes(':') ? `[${info.address}]` : info.address;
     console.log(`Token activity dashboard on http://${host}:${info.port}/`);
     console.log(`Data: ${upstream.description}`);
-  });
+  }) as Server;
 
-  // Stop accepting, let in-flight requests finish, then exit.
-  const shutdown = () => {
-    console.log('Shutting down…');
-    server.close(() => process.exit(0));
-    setTimeout(() => process.exit(0), 10_000).unref();
+  const { shutdownTimeoutMs } = config;
+  const tracked = trackForShutdown(server);
+  const shutdown = (signal: string) => {
+    void tracked.shutdown().then(() => process.exit(0));
+    // Said once new connections are already refused.
+    console.log(`${signal}: finishing requests in flight, then exiting.`);
+    setTimeout(() => {
+      console.error(`Requests still running after ${shutdownTimeoutMs} ms: exiting anyway.`);
+      server.closeAllConnections();
+      process.exit(1);
+    }, shutdownTimeoutMs).unref();
   };
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);
-  return server;
+  return { server, proxy };
 }

@@ -24,6 +24,6 @@ function newestModification(path: string): number {
 const builtAt = existsSync(builtIndex) ? statSync(builtIndex).mtimeMs : 0;
 if (Math.max(...sources.map(newestModification)) > builtAt) {
   console.log('Building the app…');
-  await build({ logLevel: 'warn' });
+  await build({ logLevel: 'warn', configLoader: 'runner' });
 }
 startServer(clientDir);

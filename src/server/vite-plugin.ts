@@ -20,9 +20,7 @@ export function apiProxyPlugin(): Plugin {
       const config = loadConfig(process.env);
       const upstream = createUpstream(config.upstream);
       console.log(`API proxy: ${upstream.description}`);
-      listener = getRequestListener(
-        createProxyApp({ upstream, timeoutMs: config.timeoutMs }).fetch,
-      );
+      listener = getRequestListener(createProxyApp({ upstream, ...config.proxy }).fetch);
     }
     void listener(req, res);
   };

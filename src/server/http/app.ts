@@ -1,55 +1,84 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { compress } from 'hono/compress';
+import type { Readiness } from '../proxy/app';
+import { requestLog, type LogVariables, type RequestLog } from '../proxy/request-log';
 import { securityHeaders } from './security-headers';
 
 export interface ServerAppOptions {
-  /** The API proxy app; it handles `/api/*`. */
-  proxy: Hono;
+  /** The API proxy; it handles `/api/*` and knows whether the upstream is ready. */
+  proxy: {
+    app: { fetch: (request: Request, env?: unknown) => Response | Promise<Response> };
+    checkReady: () => Promise<Readiness>;
+  };
   /** The built client (`dist/client`). */
   clientDir: string;
+  /** One line per request outside `/api/` (the proxy logs its own). */
+  log?: (line: RequestLog) => void;
 }
 
-/** The production server: security headers, health, the API proxy and the built app. */
-export function createServerApp({ proxy, clientDir }: ServerAppOptions) {
-  const app = new Hono();
+/** The production server: security headers, health, readiness, the API proxy and the built app. */
+export function createServerApp({ proxy, clientDir, log }: ServerAppOptions) {
+  const app = new Hono<{ Variables: LogVariables }>();
   // Read once: the shell of the single-page app, served for every page route.
   const indexHtml = readFileSync(join(clientDir, 'index.html'), 'utf8');
 
   app.use('*', securityHeaders());
-  app.get('/healthz', (c) => c.json({ status: 'ok' }));
-  app.route('/', proxy);
+  if (log) {
+    const logged = requestLog(log, 'static');
+    app.use('*', (c, next) => (c.req.path.startsWith('/api/') ? next() : logged(c, next)));
+  }
+  // Liveness: answers as long as the process serves requests, whatever the upstream does.
+  app.get('/healthz', (c) => {
+    c.set('route', 'healthz');
+    c.header('cache-control', 'no-store');
+    return c.json({ status: 'ok' });
+  });
+  // Readiness: only when a real request to the upstream succeeds.
+  app.get('/readyz', async (c) => {
+    c.set('route', 'readyz');
+    c.header('cache-control', 'no-store');
+    const readiness = await proxy.checkReady();
+    return readiness.ready
+      ? c.json({ status: 'ready', ...(readiness.note && { note: readiness.note }) })
+      : c.json({ status: 'not_ready', reason: readiness.reason }, 503);
+  });
+  // Passing `env` on keeps the socket, and so the client's address, visible to the proxy.
+  app.all('/api/*', (c) => proxy.app.fetch(c.req.raw, c.env));
 
   app.use('*', compress());
   // Hashed file names change with their content, so they can be cached for a year.
-  app.use(
-    '/assets/*',
-    serveStatic({
-      root: clientDir,
-      onFound: (_path, c) => {
-        c.header('cache-control', 'public, max-age=31536000, immutable');
-      },
-    }),
-  );
+  app.use('/assets/*', staticFiles(clientDir, () => 'public, max-age=31536000, immutable'));
+  // The HTML shell names the current hashed assets: browsers must check it every time.
   app.use(
     '*',
-    serveStatic({
-      root: clientDir,
-      onFound: (path, c) => {
-        c.header(
-          'cache-control',
-          path.endsWith('index.html') ? 'no-cache' : 'public, max-age=3600',
-        );
-      },
-    }),
+    staticFiles(clientDir, (type) =>
+      type.startsWith('text/html') ? 'no-cache' : 'public, max-age=3600',
+    ),
   );
   // Every other GET is a page route of the app: the router in the browser takes it from here.
   app.get('*', (c) => {
     if (c.req.path.startsWith('/assets/')) return c.text('Not found', 404);
+    c.set('route', 'page');
     c.header('cache-control', 'no-cache');
     return c.html(indexHtml);
   });
   return app;
+}
+
+/**
+ * Files of the built client with their caching rule. Set on the response itself:
+ * serveStatic's `onFound` runs after the response is built, too late for `c.header`.
+ */
+function staticFiles(root: string, cacheControl: (contentType: string) => string): MiddlewareHandler {
+  const serve = serveStatic({ root });
+  return async (c, next) => {
+    const found = await serve(c, next);
+    // Without a file, serveStatic hands on to the next handler and returns what it gets.
+    if (!(found instanceof Response)) return;
+    found.headers.set('cache-control', cacheControl(found.headers.get('content-type') ?? ''));
+    return found;
+  };
 }

@@ -1,16 +1,18 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
+import { accepts } from 'hono/accepts';
 import { compress } from 'hono/compress';
-import { apiErrorResponse, mapUpstreamError } from './api-error';
+import { apiErrorResponse } from './api-error';
+import { clientAddress } from './client-address';
+import { DEFAULT_PAGE_CACHE, type PageCacheSettings } from './page-cache';
+import { createPageLoader, type PageLoader } from './page-loader';
+import { failureResponse, pageResponse } from './page-response';
+import { createRateLimiter, DEFAULT_RATE_LIMIT, type RateLimitSettings } from './rate-limit';
+import { requestLog, type LogVariables, type RequestLog } from './request-log';
 import { matchApiRequest } from './route-match';
-import { fetchUpstream, type Upstream } from './upstream';
+import type { Upstream } from './upstream';
+import { createUpstreamGate, DEFAULT_GATE, type UpstreamGateSettings } from './upstream-gate';
 
-export interface RequestLog {
-  method: string;
-  route: string;
-  status: number;
-  durationMs: number;
-  upstreamStatus?: number | string;
-}
+export type { RequestLog } from './request-log';
 
 export interface ProxyOptions {
   upstream: Upstream;
@@ -18,33 +20,65 @@ export interface ProxyOptions {
   timeoutMs?: number;
   /** One structured line per request; the key is never part of it. */
   log?: (line: RequestLog) => void;
+  cache?: PageCacheSettings;
+  gate?: UpstreamGateSettings;
+  /** Per client; `perMinute: 0` turns it off. */
+  rateLimit?: RateLimitSettings;
+  /** Proxies of the operator in front of this server, whose `X-Forwarded-For` is believed. */
+  trustedProxyHops?: number;
+  /** Deadline of the readiness check, shorter than a page's so probes fail fast. */
+  readyTimeoutMs?: number;
 }
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
+const DEFAULT_READY_TIMEOUT_MS = 3_000;
+// The smallest real request: proves the address, the key and the service all work.
+const READY_PATH = '/v1/contracts?limit=1';
 
-type Env = { Variables: { route: string; upstreamStatus?: number | string } };
+export type Readiness = { ready: true; note?: string } | { ready: false; reason: string };
 
 /**
  * The API proxy: one Hono app behind `vite` dev, `vite preview` and the production
  * server. It answers `/api/meta` itself and forwards only the three read-only routes of
  * the Token Events Service, adding the server's key. It never forwards a browser header.
+ * Pages go through one shared cache and one gate to the upstream, so the upstream sees
+ * the same load however many people are browsing.
  */
-export function createProxyApp(options: ProxyOptions) {
-  const { upstream, timeoutMs = DEFAULT_TIMEOUT_MS, log } = options;
-  const app = new Hono<Env>();
-
-  app.use('/api/*', async (c, next) => {
-    const started = performance.now();
-    c.set('route', 'unmatched');
-    await next();
-    log?.({
-      method: c.req.method,
-      route: c.get('route'),
-      status: c.res.status,
-      durationMs: Math.round((performance.now() - started) * 10) / 10,
-      ...(c.get('upstreamStatus') !== undefined && { upstreamStatus: c.get('upstreamStatus') }),
-    });
+export function createProxy(options: ProxyOptions) {
+  const {
+    upstream,
+    timeoutMs = DEFAULT_TIMEOUT_MS,
+    log,
+    rateLimit = DEFAULT_RATE_LIMIT,
+    trustedProxyHops = 0,
+    readyTimeoutMs = DEFAULT_READY_TIMEOUT_MS,
+  } = options;
+  const gate = createUpstreamGate(options.gate ?? DEFAULT_GATE);
+  const pages = createPageLoader({
+    upstream,
+    gate,
+    timeoutMs,
+    cache: options.cache ?? DEFAULT_PAGE_CACHE,
   });
+  const limiter = rateLimit.perMinute > 0 ? createRateLimiter(rateLimit) : undefined;
+  const app = new Hono<{ Variables: LogVariables }>();
+
+  if (log) app.use('/api/*', requestLog(log, 'unmatched'));
+  if (limiter) {
+    // Every API request counts, cached or not: the limit is on what one client asks of us.
+    app.use('/api/*', async (c, next) => {
+      const client = clientAddress(c, trustedProxyHops);
+      const retryAfter = client === undefined ? 0 : limiter.take(client);
+      if (retryAfter === 0) return next();
+      c.set('route', 'rate-limited');
+      return apiErrorResponse(
+        'rate_limited',
+        429,
+        'Too many requests from your address. Wait a moment and try again.',
+        retryAfter,
+      );
+    });
+  }
   app.use('/api/*', compress({ threshold: 1024 }));
 
   app.all('/api/*', async (c) => {
@@ -66,73 +100,70 @@ export function createProxyApp(options: ProxyOptions) {
     if (match.kind === 'not_found') return apiErrorResponse('not_found', 404, 'No such API route.');
     if (match.kind === 'bad_request') return apiErrorResponse('bad_request', 400, match.message);
     c.set('route', match.request.route.name);
-
-    const result = await fetchUpstream(
-      upstream,
-      match.request.upstreamPath,
-      timeoutMs,
-      c.req.raw.signal,
-    );
-    switch (result.kind) {
-      case 'timeout':
-        c.set('upstreamStatus', 'timeout');
-        return apiErrorResponse(
-          'timeout',
-          504,
-          `The Token Events Service did not answer within ${Math.round(timeoutMs / 1000)} s.`,
-        );
-      case 'unreachable':
-        c.set('upstreamStatus', 'unreachable');
-        return apiErrorResponse('unreachable', 502, 'The Token Events Service cannot be reached.');
-      case 'broken':
-        c.set('upstreamStatus', 'broken');
-        return apiErrorResponse(
-          'upstream',
-          502,
-          'The Token Events Service closed the connection before the page was complete.',
-        );
-      case 'too_large':
-        c.set('upstreamStatus', 'too_large');
-        return apiErrorResponse(
-          'invalid_response',
-          502,
-          'The Token Events Service sent a page larger than its 1MB limit.',
-        );
-    }
-    c.set('upstreamStatus', result.status);
-    const text = new TextDecoder().decode(result.body);
-    if (result.status < 200 || result.status > 299) {
-      return mapUpstreamError(result.status, text, result.retryAfter);
-    }
-    if (!isEnvelope(text)) {
-      return apiErrorResponse(
-        'invalid_response',
-        502,
-        'The Token Events Service sent a page that is not valid JSON.',
-      );
-    }
-    return new Response(c.req.method === 'HEAD' ? null : result.body, {
-      status: 200,
-      headers: {
-        'content-type': 'application/json; charset=utf-8',
-        'cache-control': 'no-store',
-      },
-    });
+    return servePage(c, pages, match.request.upstreamPath, timeoutMs);
   });
 
   // Paths that normalise to somewhere outside /api/ (`/api/v1/events/%2e%2e/…`).
   app.notFound(() => apiErrorResponse('not_found', 404, 'No such API route.'));
-  return app;
+
+  return {
+    app,
+    /** Whether the upstream answers a real request now, through the same cache and gate. */
+    async checkReady(): Promise<Readiness> {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), readyTimeoutMs);
+      });
+      const outcome = await Promise.race([pages.load(READY_PATH), late]).finally(() =>
+        clearTimeout(timer),
+      );
+      if (outcome === 'late') {
+        return {
+          ready: false,
+          reason: `The Token Events Service did not answer within ${readyTimeoutMs} ms.`,
+        };
+      }
+      if (outcome.kind === 'page') return { ready: true };
+      const response = failureResponse(outcome.failure, timeoutMs);
+      const { error } = (await response.json()) as { error: { message: string } };
+      // Throttling is shared by every instance: failing readiness for it would take them all out.
+      if (response.status === 429) return { ready: true, note: error.message };
+      return { ready: false, reason: error.message };
+    },
+    stats: () => ({
+      pages: pages.stats(),
+      gate: gate.stats(),
+      rateLimitedClients: limiter?.clients() ?? 0,
+    }),
+  };
 }
 
-/** A page is a JSON object whose `result`, when present, is an array. */
-function isEnvelope(text: string): boolean {
-  try {
-    const value: unknown = JSON.parse(text);
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-    const result = (value as { result?: unknown }).result;
-    return result === undefined || result === null || Array.isArray(result);
-  } catch {
-    return false;
+export function createProxyApp(options: ProxyOptions) {
+  return createProxy(options).app;
+}
+
+async function servePage(
+  c: Context<{ Variables: LogVariables }>,
+  pages: PageLoader,
+  upstreamPath: string,
+  timeoutMs: number,
+): Promise<Response> {
+  const outcome = await pages.load(upstreamPath, c.req.raw.signal);
+  c.set('cache', outcome.cache);
+  if (outcome.upstreamStatus !== undefined) c.set('upstreamStatus', outcome.upstreamStatus);
+  if (outcome.kind === 'failed') {
+    const response = failureResponse(outcome.failure, timeoutMs);
+    response.headers.set('x-cache', outcome.cache);
+    return response;
   }
+  const encoding = accepts(c, {
+    header: 'Accept-Encoding',
+    supports: ['gzip'],
+    default: 'identity',
+  });
+  return pageResponse(outcome.page, {
+    head: c.req.method === 'HEAD',
+    gzip: encoding === 'gzip',
+    cache: outcome.cache,
+  });
 }

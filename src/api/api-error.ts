@@ -1,0 +1,58 @@
+import { isApiErrorKind, type ApiErrorKind } from '../lib/api-error';
+
+export type ClientErrorKind = ApiErrorKind | 'network';
+
+const DEFAULT_MESSAGES: Record<ClientErrorKind, string> = {
+  bad_key: 'The server’s API key was refused by the Token Events Service.',
+  rate_limited: 'Too many requests: the service asked us to slow down.',
+  bad_request: 'The request was not valid.',
+  not_found: 'Not found.',
+  method_not_allowed: 'The request was not valid.',
+  upstream: 'The Token Events Service failed to answer.',
+  timeout: 'The Token Events Service took too long to answer.',
+  unreachable: 'The Token Events Service cannot be reached.',
+  invalid_response: 'The Token Events Service sent a response that could not be read.',
+  network: 'The dashboard’s server cannot be reached. Check your connection.',
+};
+
+/** The one error type of the data layer; `kind` tells the cases apart for the UI. */
+export class ApiError extends Error {
+  readonly kind: ClientErrorKind;
+  readonly status: number;
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(kind: ClientErrorKind, message?: string, status = 0, retryAfterSeconds?: number) {
+    super(message || DEFAULT_MESSAGES[kind]);
+    this.name = 'ApiError';
+    this.kind = kind;
+    this.status = status;
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+
+  /** Builds the error from a non-2xx response of our proxy (or anything in front of it). */
+  static async fromResponse(response: Response): Promise<ApiError> {
+    const retryAfter = Number(response.headers.get('retry-after'));
+    const wait = Number.isFinite(retryAfter) && retryAfter >= 0 && response.headers.has('retry-after')
+      ? retryAfter
+      : undefined;
+    try {
+      const body = (await response.json()) as { error?: { kind?: unknown; message?: unknown } };
+      const { kind, message } = body.error ?? {};
+      if (isApiErrorKind(kind)) {
+        return new ApiError(kind, typeof message === 'string' ? message : undefined, response.status, wait);
+      }
+    } catch {
+      // Not our JSON: fall back to the status below.
+    }
+    return new ApiError(kindOfStatus(response.status), undefined, response.status, wait);
+  }
+}
+
+function kindOfStatus(status: number): ClientErrorKind {
+  if (status === 429) return 'rate_limited';
+  if (status === 403) return 'bad_key';
+  if (status === 404) return 'not_found';
+  if (status === 504) return 'timeout';
+  if (status >= 400 && status < 500) return 'bad_request';
+  return 'upstream';
+}

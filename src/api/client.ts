@@ -1,0 +1,32 @@
+import { ApiError } from './api-error';
+
+/**
+ * GETs same-origin JSON from our proxy. The browser never talks to the upstream and
+ * never holds its key. Cancellation comes from the caller's AbortSignal (React Query
+ * passes one per query); an aborted request rejects with the AbortError untouched.
+ */
+export async function getJson(path: string, signal?: AbortSignal): Promise<unknown> {
+  let response: Response;
+  try {
+    response = await fetch(path, { signal, headers: { accept: 'application/json' } });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new ApiError('network');
+  }
+  if (!response.ok) throw await ApiError.fromResponse(response);
+  try {
+    return await response.json();
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new ApiError('invalid_response', undefined, response.status);
+  }
+}
+
+/** `path?cursor=…&limit=…` with only the parameters that are set. */
+export function withPageParams(path: string, cursor: string | null, limit?: number): string {
+  const params = new URLSearchParams();
+  if (cursor) params.set('cursor', cursor);
+  if (limit) params.set('limit', String(limit));
+  const query = params.toString();
+  return query ? `${path}?${query}` : path;
+}

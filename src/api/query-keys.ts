@@ -1,0 +1,12 @@
+/**
+ * Every query key of the app in one place. Infinite lists and single queries never
+ * share a key (their cached data have different shapes).
+ */
+export const queryKeys = {
+  meta: () => ['meta'] as const,
+  contracts: () => ['contracts', 'list'] as const,
+  contractEvents: (address: string) => ['events', 'contract', address, 'list'] as const,
+  contractHead: (address: string) => ['events', 'contract', address, 'head'] as const,
+  tokenEvents: (address: string, tokenId: string) =>
+    ['events', 'token', address, tokenId, 'list'] as const,
+};

@@ -1,0 +1,27 @@
+import { infiniteQueryOptions } from '@tanstack/react-query';
+import { getJson, withPageParams } from './client';
+import { readPage } from './contracts';
+import { normaliseEvent } from './normalise';
+import { queryKeys } from './query-keys';
+import type { Page, TokenEvent } from './types';
+
+export async function fetchTokenEventsPage(
+  address: string,
+  tokenId: string,
+  cursor: string | null,
+  signal?: AbortSignal,
+): Promise<Page<TokenEvent>> {
+  const body = await getJson(withPageParams(`/api/v1/events/${address}/${tokenId}`, cursor), signal);
+  return readPage(body, (item) => normaliseEvent(item, address));
+}
+
+/** One token's events; the page loads every page of it (a history is short). */
+export const tokenEventsQueryOptions = (address: string, tokenId: string) =>
+  infiniteQueryOptions({
+    queryKey: queryKeys.tokenEvents(address, tokenId),
+    queryFn: ({ pageParam, signal }) => fetchTokenEventsPage(address, tokenId, pageParam, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last: Page<TokenEvent>) => last.cursor ?? undefined,
+    staleTime: 5 * 60_000,
+    gcTime: 30 * 60_000,
+  });

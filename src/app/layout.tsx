@@ -1,0 +1,36 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link, Outlet } from 'react-router';
+import { metaQueryOptions } from '../api/meta';
+import { LookupBox } from '../components/lookup-box';
+
+export function Layout() {
+  const meta = useQuery(metaQueryOptions());
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="site-header">
+        <Link to="/contracts" className="brand">
+          Token activity
+        </Link>
+        <LookupBox />
+      </header>
+      <main id="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+      <footer className="site-footer">
+        {meta.data ? (
+          <span>
+            Data: {meta.data.source === 'sample' ? 'sample data — ' : ''}
+            {meta.data.description}
+          </span>
+        ) : meta.isError ? (
+          <span>Data source unknown: the dashboard server did not answer.</span>
+        ) : (
+          <span>&nbsp;</span>
+        )}
+      </footer>
+    </>
+  );
+}

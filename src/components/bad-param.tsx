@@ -1,0 +1,14 @@
+import { Link } from 'react-router';
+
+/** A malformed address or token id in the URL: say so, and offer a way back. */
+export function BadParam({ title, message }: { title: string; message: string }) {
+  return (
+    <section className="notice notice-error" role="alert">
+      <h1>{title}</h1>
+      <p>{message}</p>
+      <p>
+        <Link to="/contracts">Back to the contract list</Link>
+      </p>
+    </section>
+  );
+}

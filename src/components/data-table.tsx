@@ -1,0 +1,154 @@
+import { useTable, type RowData, type SortingState } from '@tanstack/react-table';
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import type { SortState } from '../lib/view-state';
+import { SortHeader } from './sort-header';
+import { listFeatures, type ColumnMeta, type ListColumn } from './table-features';
+
+export interface DataTableProps<T extends RowData> {
+  caption: string;
+  rows: readonly T[];
+  columns: ListColumn<T>[];
+  getRowKey: (row: T) => string;
+  sort: SortState | null;
+  onSortChange: (sort: SortState | null) => void;
+  /** Fixed row height in pixels: rows are virtualised and must not jump. */
+  rowHeight?: number;
+  /** Called when the reader nears the last loaded row. */
+  onNearEnd?: () => void;
+  /** Rendered after the last row (load-more button, skeleton rows, end note). */
+  footer?: ReactNode;
+  rowProps?: (row: T) => { className?: string; 'data-focused'?: boolean };
+}
+
+const OVERSCAN = 8;
+const NEAR_END_ROWS = 20;
+
+/**
+ * A semantic, sortable, virtualised table. Only about a screenful of rows is in the DOM
+ * however many are loaded: spacer rows above and below keep the scroll height true, so
+ * the page scrolls as one document and the table stays a real `<table>`.
+ */
+export function DataTable<T extends RowData>(props: DataTableProps<T>) {
+  const { caption, rows, columns, getRowKey, sort, onSortChange, rowHeight = 48 } = props;
+  const sorting = useMemo<SortingState>(() => (sort ? [sort] : []), [sort]);
+  const table = useTable({
+    features: listFeatures,
+    columns,
+    data: rows as T[],
+    getRowId: (row: T) => getRowKey(row),
+    state: { sorting },
+    onSortingChange: (updater) => {
+      const next = typeof updater === 'function' ? updater(sorting) : updater;
+      onSortChange(next[0] ?? null);
+    },
+    enableMultiSort: false,
+  });
+  const tableRows = table.getRowModel().rows;
+
+  const bodyRef = useRef<HTMLTableSectionElement>(null);
+  const [scrollMargin, setScrollMargin] = useState(0);
+  // The table's distance from the top of the document; content above it (filters,
+  // notices) can change height, so it is re-read after every render.
+  useLayoutEffect(() => {
+    const top = (bodyRef.current?.getBoundingClientRect().top ?? 0) + window.scrollY;
+    if (Math.abs(top - scrollMargin) > 1) setScrollMargin(top);
+  });
+  const virtualizer = useWindowVirtualizer({
+    count: tableRows.length,
+    estimateSize: () => rowHeight,
+    overscan: OVERSCAN,
+    scrollMargin,
+  });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0];
+  const last = items[items.length - 1];
+  const paddingTop = first ? first.start - scrollMargin : 0;
+  const paddingBottom = last ? virtualizer.getTotalSize() - (last.end - scrollMargin) : 0;
+
+  const { onNearEnd } = props;
+  const lastIndex = last?.index ?? -1;
+  useEffect(() => {
+    if (onNearEnd && lastIndex >= tableRows.length - NEAR_END_ROWS) onNearEnd();
+  }, [onNearEnd, lastIndex, tableRows.length]);
+
+  const columnCount = columns.length;
+  return (
+    <table className="data-table">
+      <caption className="visually-hidden">{caption}</caption>
+      <thead>
+        {table.getHeaderGroups().map((group) => (
+          <tr key={group.id}>
+            {group.headers.map((header) => {
+              const column = header.column;
+              const direction = column.getIsSorted();
+              const meta = column.columnDef.meta as ColumnMeta | undefined;
+              return (
+                <th
+                  key={header.id}
+                  scope="col"
+                  className={meta?.className}
+                  aria-sort={
+                    direction === 'asc' ? 'ascending' : direction === 'desc' ? 'descending' : undefined
+                  }
+                >
+                  {column.getCanSort() ? (
+                    <SortHeader
+                      label={<table.FlexRender header={header} />}
+                      direction={direction}
+                      onToggle={() => column.toggleSorting()}
+                    />
+                  ) : (
+                    <table.FlexRender header={header} />
+                  )}
+                </th>
+              );
+            })}
+          </tr>
+        ))}
+      </thead>
+      <tbody ref={bodyRef}>
+        {paddingTop > 0 && (
+          <tr aria-hidden="true" className="spacer">
+            <td colSpan={columnCount} style={{ height: paddingTop }} />
+          </tr>
+        )}
+        {items.map((item) => {
+          const row = tableRows[item.index];
+          if (!row) return null;
+          const extra = props.rowProps?.(row.original);
+          return (
+            <tr
+              key={row.id}
+              style={{ height: rowHeight }}
+              className={extra?.className}
+              data-focused={extra?.['data-focused'] || undefined}
+              data-index={item.index}
+            >
+              {row.getAllCells().map((cell) => {
+                const meta = cell.column.columnDef.meta as ColumnMeta | undefined;
+                return (
+                  <td key={cell.id} className={meta?.className}>
+                    <table.FlexRender cell={cell} />
+                  </td>
+                );
+              })}
+            </tr>
+          );
+        })}
+        {paddingBottom > 0 && (
+          <tr aria-hidden="true" className="spacer">
+            <td colSpan={columnCount} style={{ height: paddingBottom }} />
+          </tr>
+        )}
+      </tbody>
+      {props.footer && (
+        <tfoot>
+          <tr>
+            <td colSpan={columnCount}>{props.footer}</td>
+          </tr>
+        </tfoot>
+      )}
+    </table>
+  );
+}

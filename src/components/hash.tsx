@@ -1,0 +1,15 @@
+import { shortenHex } from '../lib/address';
+import { CopyButton } from './copy-button';
+
+/** A transaction hash, middle-shortened, full value in `title`, with copy. */
+export function Hash({ value, label = 'transaction hash' }: { value: string; label?: string }) {
+  if (!value) return <span className="muted">—</span>;
+  return (
+    <span className="address">
+      <span className="mono" title={value}>
+        {shortenHex(value, 5)}
+      </span>
+      <CopyButton value={value} label={`Copy ${label} ${value}`} />
+    </span>
+  );
+}

@@ -1,0 +1,19 @@
+import type { ReactNode } from 'react';
+
+interface SortHeaderProps {
+  label: ReactNode;
+  direction: false | 'asc' | 'desc';
+  onToggle: () => void;
+}
+
+/** A column name that sorts: a real button, so it is reachable and operable by keyboard. */
+export function SortHeader({ label, direction, onToggle }: SortHeaderProps) {
+  return (
+    <button type="button" className="sort-header" onClick={onToggle}>
+      {label}
+      <span className="sort-icon" aria-hidden="true">
+        {direction === 'asc' ? '▲' : direction === 'desc' ? '▼' : '↕'}
+      </span>
+    </button>
+  );
+}

@@ -1,0 +1,88 @@
+import { canonicalAddress } from './address';
+
+/**
+ * View state that lives in the URL, so reload, back/forward and a shared link all
+ * reopen the same view. Parsing is forgiving (unknown values fall back to defaults);
+ * writing leaves defaults out so canonical URLs stay short.
+ */
+export interface SortState {
+  id: string;
+  desc: boolean;
+}
+
+export type TimeDisplay = 'relative' | 'absolute';
+
+export const EVENT_KINDS = ['mint', 'transfer', 'sale', 'burn', 'other'] as const;
+export type EventKindFilter = (typeof EVENT_KINDS)[number];
+
+/** `-time` → time descending; `name` → name ascending; anything else → null. */
+export function parseSort(value: string | null, allowed: readonly string[]): SortState | null {
+  if (!value) return null;
+  const desc = value.startsWith('-');
+  const id = desc ? value.slice(1) : value;
+  return allowed.includes(id) ? { id, desc } : null;
+}
+
+export function formatSort(sort: SortState | null): string | null {
+  return sort ? `${sort.desc ? '-' : ''}${sort.id}` : null;
+}
+
+export function parseKinds(value: string | null): EventKindFilter[] {
+  if (!value) return [];
+  const wanted = new Set(value.split(',').map((part) => part.trim().toLowerCase()));
+  return EVENT_KINDS.filter((kind) => wanted.has(kind));
+}
+
+export function formatKinds(kinds: readonly EventKindFilter[]): string | null {
+  const set = new Set(kinds);
+  const ordered = EVENT_KINDS.filter((kind) => set.has(kind));
+  return ordered.length ? ordered.join(',') : null;
+}
+
+export function parseTimeDisplay(value: string | null): TimeDisplay {
+  return value === 'abs' ? 'absolute' : 'relative';
+}
+
+export function formatTimeDisplay(value: TimeDisplay): string | null {
+  return value === 'absolute' ? 'abs' : null;
+}
+
+/** An address filter from the URL, canonical, or null when absent or malformed. */
+export function parseAddressFilter(value: string | null): string | null {
+  return value ? canonicalAddress(value) : null;
+}
+
+/**
+ * Returns `params` with the given entries set (null removes them), in a fixed key
+ * order so equal views always produce equal URLs.
+ */
+export function updateSearch(
+  params: URLSearchParams,
+  changes: Record<string, string | null>,
+): URLSearchParams {
+  const next = new URLSearchParams(params);
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === null || value === '') next.delete(key);
+    else next.set(key, value);
+  }
+  next.sort();
+  return next;
+}
+
+/**
+ * The canonical search string of an events view: known keys only, canonical values,
+ * defaults left out, fixed order. A URL whose search differs is replaced by this one.
+ */
+export function canonicalEventSearch(params: URLSearchParams, sorts: readonly string[]): string {
+  const next = new URLSearchParams();
+  const address = parseAddressFilter(params.get('address'));
+  const kinds = formatKinds(parseKinds(params.get('kind')));
+  const sort = formatSort(parseSort(params.get('sort'), sorts));
+  const time = formatTimeDisplay(parseTimeDisplay(params.get('time')));
+  if (address) next.set('address', address);
+  if (kinds) next.set('kind', kinds);
+  if (sort) next.set('sort', sort);
+  if (time) next.set('time', time);
+  const text = next.toString();
+  return text ? `?${text}` : '';
+}

@@ -1,0 +1,145 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useCallback, useMemo } from 'react';
+import { Navigate, useLocation, useParams, useSearchParams } from 'react-router';
+import { contractEventsQueryOptions } from '../../api/contract-events';
+import type { TokenEvent } from '../../api/types';
+import { BadParam } from '../../components/bad-param';
+import { DataTable } from '../../components/data-table';
+import { ListFooter } from '../../components/list-footer';
+import { LoadStatus } from '../../components/load-status';
+import { useSettings } from '../../components/settings';
+import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../components/states';
+import { useInfiniteList } from '../../components/use-infinite-list';
+import { useNow } from '../../components/use-now';
+import { parseAddress } from '../../lib/address';
+import { filterEvents } from '../../lib/event-view';
+import { hrefs } from '../../lib/routes';
+import {
+  canonicalEventSearch,
+  formatKinds,
+  formatSort,
+  formatTimeDisplay,
+  parseAddressFilter,
+  parseKinds,
+  parseSort,
+  parseTimeDisplay,
+  updateSearch,
+  type EventKindFilter,
+  type SortState,
+  type TimeDisplay,
+} from '../../lib/view-state';
+import { ContractHeader } from './contract-header';
+import { EVENT_SORTS, eventColumns } from './event-columns';
+import { EventFilters } from './event-filters';
+
+const eventKey = (event: TokenEvent) => event.key;
+
+/** `/contracts/:address`: validates and canonicalises the URL, then shows the events. */
+export function ContractEventsRoute() {
+  const { address: raw = '' } = useParams();
+  const location = useLocation();
+  const parsed = parseAddress(raw);
+  if (!parsed.ok) {
+    return <BadParam title="This is not a contract address" message={`“${raw.slice(0, 100)}”: ${parsed.error}`} />;
+  }
+  const search = canonicalEventSearch(new URLSearchParams(location.search), EVENT_SORTS);
+  if (parsed.value !== raw || search !== location.search) {
+    return <Navigate replace to={hrefs.contractEvents(parsed.value, search)} />;
+  }
+  return <ContractEventsPage address={parsed.value} />;
+}
+
+export function ContractEventsPage({ address }: { address: string }) {
+  const [params, setParams] = useSearchParams();
+  const { timeZone } = useSettings();
+  const nowMs = useNow();
+  const query = useInfiniteQuery(contractEventsQueryOptions(address));
+  const list = useInfiniteList(query, eventKey);
+
+  const kinds = parseKinds(params.get('kind'));
+  const kindsKey = kinds.join(',');
+  const filterAddress = parseAddressFilter(params.get('address'));
+  const sort = parseSort(params.get('sort'), EVENT_SORTS);
+  const display = parseTimeDisplay(params.get('time'));
+  const rows = useMemo(
+    () => filterEvents(list.items, kindsKey ? (kindsKey.split(',') as EventKindFilter[]) : [], filterAddress),
+    [list.items, kindsKey, filterAddress],
+  );
+
+  const set = useCallback(
+    (changes: Record<string, string | null>) =>
+      setParams((old) => updateSearch(old, changes), { replace: true }),
+    [setParams],
+  );
+  const setSort = useCallback((next: SortState | null) => set({ sort: formatSort(next) }), [set]);
+  const setAddress = useCallback((next: string | null) => set({ address: next }), [set]);
+  const columns = useMemo(
+    () =>
+      eventColumns({ display, zone: timeZone, nowMs, activeAddress: filterAddress, onFilterAddress: setAddress }),
+    [display, timeZone, nowMs, filterAddress, setAddress],
+  );
+  const filtered = kinds.length > 0 || filterAddress !== null;
+  const firstType = list.items[0]?.contractType;
+
+  return (
+    <section aria-labelledby="contract-title" className="events-page">
+      <ContractHeader address={address} fallbackType={firstType} />
+      <EventFilters
+        kinds={kinds}
+        onKindsChange={(next) => set({ kind: formatKinds(next) })}
+        address={filterAddress}
+        onAddressChange={setAddress}
+        display={display}
+        onDisplayChange={(next: TimeDisplay) => set({ time: formatTimeDisplay(next) })}
+      />
+      <RetryingNotice error={query.failureReason} failureCount={query.failureCount} />
+      {query.isPending ? (
+        <SkeletonRows columns={7} />
+      ) : query.isError && list.items.length === 0 ? (
+        <ErrorState error={query.error} onRetry={() => void query.refetch()} />
+      ) : (
+        <>
+          <LoadStatus
+            noun="events"
+            loaded={list.items.length}
+            hasMore={list.hasMore}
+            isLoadingMore={list.isLoadingMore}
+            skipped={list.skipped}
+            shown={filtered ? rows.length : undefined}
+            sortedBy={sort?.id}
+          />
+          {list.items.length === 0 && !list.hasMore && (
+            <EmptyState title="No events">This contract has no recorded mints, transfers or sales.</EmptyState>
+          )}
+          {list.items.length > 0 && rows.length === 0 && (
+            <EmptyState title="No loaded event matches the filters">
+              <button type="button" className="button" onClick={() => set({ kind: null, address: null })}>
+                Reset filters
+              </button>
+            </EmptyState>
+          )}
+          {rows.length > 0 && (
+            <DataTable
+              caption="Events of this contract"
+              rows={rows}
+              columns={columns}
+              getRowKey={eventKey}
+              sort={sort}
+              onSortChange={setSort}
+              onNearEnd={filtered ? undefined : list.loadMoreAuto}
+            />
+          )}
+          <ListFooter
+            noun="events"
+            loaded={list.items.length}
+            hasMore={list.hasMore}
+            isLoadingMore={list.isLoadingMore}
+            pausedOnEmptyPages={list.pausedOnEmptyPages}
+            error={query.isFetchNextPageError ? query.error : null}
+            onLoadMore={list.loadMore}
+          />
+        </>
+      )}
+    </section>
+  );
+}

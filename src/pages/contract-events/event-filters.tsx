@@ -1,0 +1,104 @@
+import { useState } from 'react';
+import { parseAddress, shortenHex } from '../../lib/address';
+import { EVENT_KINDS, type EventKindFilter, type TimeDisplay } from '../../lib/view-state';
+
+const KIND_NAMES: Record<EventKindFilter, string> = {
+  mint: 'Mint',
+  transfer: 'Transfer',
+  sale: 'Sale',
+  burn: 'Burn',
+  other: 'Other',
+};
+
+interface EventFiltersProps {
+  kinds: readonly EventKindFilter[];
+  onKindsChange: (kinds: EventKindFilter[]) => void;
+  address: string | null;
+  onAddressChange: (address: string | null) => void;
+  display: TimeDisplay;
+  onDisplayChange: (display: TimeDisplay) => void;
+}
+
+/** Event-kind toggles, the address filter (input and removable chip) and the time toggle. */
+export function EventFilters(props: EventFiltersProps) {
+  const { kinds, onKindsChange, address, onAddressChange, display, onDisplayChange } = props;
+  const [draft, setDraft] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const toggle = (kind: EventKindFilter) =>
+    onKindsChange(kinds.includes(kind) ? kinds.filter((k) => k !== kind) : [...kinds, kind]);
+  const submit = (event: React.FormEvent) => {
+    event.preventDefault();
+    const parsed = parseAddress(draft);
+    if (!parsed.ok) {
+      setError(parsed.error);
+      return;
+    }
+    setError(null);
+    setDraft('');
+    onAddressChange(parsed.value);
+  };
+
+  return (
+    <div className="toolbar">
+      <fieldset className="kind-filter">
+        <legend>Event kinds</legend>
+        {EVENT_KINDS.map((kind) => (
+          <button
+            key={kind}
+            type="button"
+            className={`chip badge-${kind}`}
+            aria-pressed={kinds.includes(kind)}
+            onClick={() => toggle(kind)}
+          >
+            {KIND_NAMES[kind]}
+          </button>
+        ))}
+      </fieldset>
+      <form className="field address-filter" onSubmit={submit} noValidate>
+        <label htmlFor="address-filter-input">Sender or receiver</label>
+        <div className="inline">
+          <input
+            id="address-filter-input"
+            type="text"
+            value={draft}
+            placeholder="0x… address"
+            spellCheck={false}
+            autoComplete="off"
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? 'address-filter-error' : undefined}
+            onChange={(event) => setDraft(event.target.value)}
+          />
+          <button type="submit" className="button">
+            Filter
+          </button>
+        </div>
+        {error && (
+          <span id="address-filter-error" className="field-error" role="alert">
+            {error}
+          </span>
+        )}
+      </form>
+      {address && (
+        <span className="chip chip-active">
+          <span title={address}>Address {shortenHex(address)}</span>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={`Remove the address filter ${address}`}
+            onClick={() => onAddressChange(null)}
+          >
+            ×
+          </button>
+        </span>
+      )}
+      <button
+        type="button"
+        className="button secondary"
+        aria-pressed={display === 'absolute'}
+        onClick={() => onDisplayChange(display === 'relative' ? 'absolute' : 'relative')}
+      >
+        {display === 'relative' ? 'Show exact times' : 'Show relative times'}
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,102 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+import { contractsQueryOptions } from '../../api/contracts';
+import type { Contract } from '../../api/types';
+import { DataTable } from '../../components/data-table';
+import { ListFooter } from '../../components/list-footer';
+import { LoadStatus } from '../../components/load-status';
+import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../components/states';
+import { useInfiniteList } from '../../components/use-infinite-list';
+import { useSettings } from '../../components/settings';
+import { formatSort, parseSort, updateSearch, type SortState } from '../../lib/view-state';
+import { CONTRACT_SORTS, contractColumns } from './contracts-columns';
+import { filterContracts } from './filter-contracts';
+
+const contractKey = (contract: Contract) => contract.address;
+
+export function ContractsPage() {
+  const [params, setParams] = useSearchParams();
+  const { ipfsGateway } = useSettings();
+  const query = useInfiniteQuery(contractsQueryOptions());
+  const list = useInfiniteList(query, contractKey);
+  const text = params.get('q') ?? '';
+  const sort = parseSort(params.get('sort'), CONTRACT_SORTS);
+  const rows = useMemo(() => filterContracts(list.items, text), [list.items, text]);
+  const columns = useMemo(() => contractColumns(ipfsGateway), [ipfsGateway]);
+
+  const setSort = useCallback(
+    (next: SortState | null) => setParams((old) => updateSearch(old, { sort: formatSort(next) }), { replace: true }),
+    [setParams],
+  );
+  const setText = (value: string) =>
+    setParams((old) => updateSearch(old, { q: value || null }), { replace: true });
+
+  return (
+    <section aria-labelledby="contracts-title">
+      <div className="page-header">
+        <h1 id="contracts-title">Token contracts</h1>
+        <p className="muted">Collections indexed by the Token Events Service, oldest first.</p>
+      </div>
+      <div className="toolbar">
+        <label className="field">
+          <span>Filter loaded contracts</span>
+          <input
+            type="search"
+            value={text}
+            placeholder="Name, symbol, type or address"
+            onChange={(event) => setText(event.target.value)}
+          />
+        </label>
+      </div>
+      <RetryingNotice error={query.failureReason} failureCount={query.failureCount} />
+      {query.isPending ? (
+        <SkeletonRows columns={4} />
+      ) : query.isError && list.items.length === 0 ? (
+        <ErrorState error={query.error} onRetry={() => void query.refetch()} />
+      ) : (
+        <>
+          <LoadStatus
+            noun="contracts"
+            loaded={list.items.length}
+            hasMore={list.hasMore}
+            isLoadingMore={list.isLoadingMore}
+            skipped={list.skipped}
+            shown={text ? rows.length : undefined}
+            sortedBy={sort?.id}
+          />
+          {list.items.length === 0 && !list.hasMore ? (
+            <EmptyState title="No contracts yet">The service lists no token contracts.</EmptyState>
+          ) : rows.length === 0 && text ? (
+            <EmptyState title="No loaded contract matches">
+              <button type="button" className="button" onClick={() => setText('')}>
+                Clear the filter
+              </button>
+            </EmptyState>
+          ) : null}
+          {rows.length > 0 && (
+            <DataTable
+              caption="Token contracts"
+              rows={rows}
+              columns={columns}
+              getRowKey={contractKey}
+              sort={sort}
+              onSortChange={setSort}
+              rowHeight={56}
+              onNearEnd={text ? undefined : list.loadMoreAuto}
+            />
+          )}
+          <ListFooter
+            noun="contracts"
+            loaded={list.items.length}
+            hasMore={list.hasMore}
+            isLoadingMore={list.isLoadingMore}
+            pausedOnEmptyPages={list.pausedOnEmptyPages}
+            error={query.isFetchNextPageError ? query.error : null}
+            onLoadMore={list.loadMore}
+          />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,183 @@
+import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Link, Navigate, useLocation, useParams, useSearchParams } from 'react-router';
+import { queryKeys } from '../../api/query-keys';
+import { tokenEventsQueryOptions } from '../../api/token-events';
+import type { TokenEvent } from '../../api/types';
+import { BadParam } from '../../components/bad-param';
+import { DataTable } from '../../components/data-table';
+import { ListFooter } from '../../components/list-footer';
+import { LoadStatus } from '../../components/load-status';
+import { useSettings } from '../../components/settings';
+import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../components/states';
+import { useInfiniteList } from '../../components/use-infinite-list';
+import { useNow } from '../../components/use-now';
+import { parseAddress, shortenHex } from '../../lib/address';
+import { sortByTime } from '../../lib/event-view';
+import { buildProvenance } from '../../lib/provenance';
+import { hrefs } from '../../lib/routes';
+import { parseTokenId, tokenIdToDecimal, tokenIdToHex } from '../../lib/token-id';
+import {
+  canonicalEventSearch,
+  formatSort,
+  formatTimeDisplay,
+  parseSort,
+  parseTimeDisplay,
+  updateSearch,
+  type SortState,
+} from '../../lib/view-state';
+import { EVENT_SORTS, eventColumns } from '../contract-events/event-columns';
+import { ProvenanceSummary } from './provenance-summary';
+
+const eventKey = (event: TokenEvent) => event.key;
+
+/** `/contracts/:address/tokens/:tokenId`: decimal or hex ids; the canonical URL is decimal. */
+export function TokenHistoryRoute() {
+  const { address: rawAddress = '', tokenId: rawTokenId = '' } = useParams();
+  const location = useLocation();
+  const address = parseAddress(rawAddress);
+  if (!address.ok) {
+    return <BadParam title="This is not a contract address" message={`“${rawAddress.slice(0, 100)}”: ${address.error}`} />;
+  }
+  const tokenId = parseTokenId(rawTokenId);
+  if (!tokenId.ok) {
+    return <BadParam title="This is not a token id" message={`“${rawTokenId.slice(0, 100)}”: ${tokenId.error}`} />;
+  }
+  const decimal = tokenIdToDecimal(tokenId.value);
+  const search = canonicalEventSearch(new URLSearchParams(location.search), EVENT_SORTS);
+  if (address.value !== rawAddress || decimal !== rawTokenId || search !== location.search) {
+    return <Navigate replace to={hrefs.tokenHistory(address.value, decimal, search)} />;
+  }
+  return <TokenHistoryPage address={address.value} tokenId={decimal} />;
+}
+
+export function TokenHistoryPage({ address, tokenId }: { address: string; tokenId: string }) {
+  const [params, setParams] = useSearchParams();
+  const { timeZone } = useSettings();
+  const nowMs = useNow();
+  const queryClient = useQueryClient();
+  const query = useInfiniteQuery(tokenEventsQueryOptions(address, tokenId));
+  const list = useInfiniteList(query, eventKey);
+  const [paused, setPaused] = useState(false);
+
+  // A token's history is short and unordered upstream, so every page is loaded.
+  const { loadMoreAuto } = list;
+  useEffect(() => {
+    if (!paused) loadMoreAuto();
+  }, [paused, loadMoreAuto, list.pages]);
+
+  const cancel = () => {
+    setPaused(true);
+    void queryClient.cancelQueries({ queryKey: queryKeys.tokenEvents(address, tokenId) });
+  };
+
+  const ordered = useMemo(() => sortByTime(list.items), [list.items]);
+  const provenance = useMemo(() => buildProvenance(ordered), [ordered]);
+  const sort = parseSort(params.get('sort'), EVENT_SORTS);
+  const display = parseTimeDisplay(params.get('time'));
+  const setSort = useCallback(
+    (next: SortState | null) => setParams((old) => updateSearch(old, { sort: formatSort(next) }), { replace: true }),
+    [setParams],
+  );
+  const columns = useMemo(
+    () => eventColumns({ display, zone: timeZone, nowMs, activeAddress: null, showToken: false }),
+    [display, timeZone, nowMs],
+  );
+  const complete = !list.hasMore && !query.isPending;
+  const loading = list.hasMore && !paused && !query.isFetchNextPageError;
+
+  return (
+    <section aria-labelledby="token-title" className="token-page">
+      <nav aria-label="Breadcrumb" className="breadcrumb">
+        <Link to={hrefs.contracts()}>Contracts</Link> ›{' '}
+        <Link to={hrefs.contractEvents(address)}>{shortenHex(address)}</Link> › Token
+      </nav>
+      <h1 id="token-title" className="token-title">
+        Token <span className="mono">{tokenId.length > 24 ? `${tokenId.slice(0, 10)}…${tokenId.slice(-10)}` : tokenId}</span>
+      </h1>
+      <p className="muted small mono" title="The same token id in hexadecimal">
+        {tokenIdToHex(BigInt(tokenId))}
+      </p>
+      <RetryingNotice error={query.failureReason} failureCount={query.failureCount} />
+      {query.isPending ? (
+        <SkeletonRows columns={6} rows={4} />
+      ) : query.isError && list.items.length === 0 ? (
+        <ErrorState error={query.error} onRetry={() => void query.refetch()} />
+      ) : (
+        <>
+          {loading && (
+            <div className="progress" role="status">
+              <progress aria-label="Loading the token's history" />
+              <span>
+                Loading the whole history: {list.items.length.toLocaleString('en')} events from {list.pages}{' '}
+                page{list.pages === 1 ? '' : 's'} so far…
+              </span>
+              <button type="button" className="button secondary" onClick={cancel}>
+                Cancel
+              </button>
+            </div>
+          )}
+          {paused && list.hasMore && (
+            <div className="notice" role="status">
+              Loading was cancelled: the history below may be incomplete.
+              <button type="button" className="button" onClick={() => setPaused(false)}>
+                Continue loading
+              </button>
+            </div>
+          )}
+          {list.items.length === 0 && !list.hasMore ? (
+            <EmptyState title="No events for this token">
+              The service has no events for token {tokenId} of this contract.
+            </EmptyState>
+          ) : (
+            <>
+              <ProvenanceSummary provenance={provenance} complete={complete} />
+              <div className="toolbar">
+                <button
+                  type="button"
+                  className="button secondary"
+                  aria-pressed={display === 'absolute'}
+                  onClick={() =>
+                    setParams(
+                      (old) => updateSearch(old, { time: formatTimeDisplay(display === 'relative' ? 'absolute' : 'relative') }),
+                      { replace: true },
+                    )
+                  }
+                >
+                  {display === 'relative' ? 'Show exact times' : 'Show relative times'}
+                </button>
+              </div>
+              <LoadStatus
+                noun="events"
+                loaded={list.items.length}
+                hasMore={list.hasMore}
+                isLoadingMore={list.isLoadingMore}
+                skipped={list.skipped}
+                sortedBy={sort?.id}
+              />
+              <DataTable
+                caption={`History of token ${tokenId}, oldest first`}
+                rows={ordered}
+                columns={columns}
+                getRowKey={eventKey}
+                sort={sort}
+                onSortChange={setSort}
+              />
+            </>
+          )}
+          {(query.isFetchNextPageError || (paused && list.hasMore)) && (
+            <ListFooter
+              noun="events"
+              loaded={list.items.length}
+              hasMore={list.hasMore}
+              isLoadingMore={list.isLoadingMore}
+              pausedOnEmptyPages={list.pausedOnEmptyPages}
+              error={query.isFetchNextPageError ? query.error : null}
+              onLoadMore={list.loadMore}
+            />
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,75 @@
+export interface PageCacheSettings {
+  /** How long a first page (no cursor) is reused: it changes as new events arrive. */
+  firstPageTtlMs: number;
+  /** How long a page fetched with a cursor, and followed by another, is reused. */
+  cursorPageTtlMs: number;
+  /** Bound on the bytes held (bodies plus their gzip form); 0 turns caching off. */
+  maxBytes: number;
+}
+
+export const DEFAULT_PAGE_CACHE: PageCacheSettings = {
+  firstPageTtlMs: 5_000,
+  cursorPageTtlMs: 600_000,
+  maxBytes: 64 * 1024 * 1024,
+};
+
+/** A valid 200 page of the upstream, ready to send. */
+export interface Page {
+  body: Uint8Array;
+  /** The body gzip-compressed, when it is large enough to be worth it. */
+  gzip?: Uint8Array;
+  /** When the page stops being reused; `Cache-Control` is derived from it. */
+  expiresAt: number;
+  /** Content behind a cursor does not change, so shared caches may keep it without asking. */
+  immutable: boolean;
+}
+
+// Map entries, the key and the object cost memory beyond the bytes themselves.
+const ENTRY_OVERHEAD_BYTES = 256;
+
+const sizeOf = (key: string, page: Page) =>
+  key.length * 2 + page.body.byteLength + (page.gzip?.byteLength ?? 0) + ENTRY_OVERHEAD_BYTES;
+
+/**
+ * Pages by upstream path, least recently used first, bounded by bytes. Expired pages
+ * are dropped when looked up or when they reach the front; until then they only take
+ * room that the byte bound accounts for.
+ */
+export function createPageCache(maxBytes: number, now: () => number = Date.now) {
+  const pages = new Map<string, Page>();
+  let bytes = 0;
+
+  const remove = (key: string, page: Page) => {
+    pages.delete(key);
+    bytes -= sizeOf(key, page);
+  };
+
+  return {
+    get(key: string): Page | undefined {
+      const page = pages.get(key);
+      if (!page) return undefined;
+      remove(key, page);
+      if (page.expiresAt <= now()) return undefined;
+      pages.set(key, page);
+      bytes += sizeOf(key, page);
+      return page;
+    },
+
+    set(key: string, page: Page) {
+      const size = sizeOf(key, page);
+      if (size > maxBytes || page.expiresAt <= now()) return;
+      const previous = pages.get(key);
+      if (previous) remove(key, previous);
+      for (const [oldKey, oldPage] of pages) {
+        if (bytes + size <= maxBytes) break;
+        remove(oldKey, oldPage);
+      }
+      pages.set(key, page);
+      bytes += size;
+    },
+
+    stats: () => ({ entries: pages.size, bytes }),
+  };
+}
+
+export type PageCache = ReturnType<typeof createPageCache>;

@@ -1,0 +1,112 @@
+import { parseRetryAfter } from './api-error';
+import { createCoalescer } from './coalesce';
+import { createPageCache, type Page, type PageCacheSettings } from './page-cache';
+import { fetchUpstream, type Upstream } from './upstream';
+import type { UpstreamGate } from './upstream-gate';
+
+/** Why no page could be served; `failureResponse` turns each into our JSON error. */
+export type PageFailure =
+  | { kind: 'timeout' | 'unreachable' | 'broken' | 'too_large' | 'invalid' | 'busy' | 'aborted' }
+  | { kind: 'throttled'; retryAfterSeconds: number }
+  | { kind: 'status'; status: number; body: string; retryAfter: string | null };
+
+type Loaded =
+  | { kind: 'page'; page: Page; upstreamStatus: number }
+  | { kind: 'failed'; failure: PageFailure; upstreamStatus?: number | string };
+
+export type CacheState = 'hit' | 'miss' | 'coalesced';
+export type PageOutcome =
+  | { kind: 'page'; page: Page; cache: CacheState; upstreamStatus?: number }
+  | { kind: 'failed'; failure: PageFailure; cache: CacheState; upstreamStatus?: number | string };
+
+export interface PageLoaderOptions {
+  upstream: Upstream;
+  gate: UpstreamGate;
+  timeoutMs: number;
+  cache: PageCacheSettings;
+  now?: () => number;
+}
+
+// Smaller bodies are sent as they are: gzip would save little and cost a round of CPU.
+const GZIP_THRESHOLD_BYTES = 1024;
+const CURSOR_QUERY = /[?&]cursor=/;
+
+/**
+ * Everything between a validated upstream path and a page: the shared cache, one
+ * upstream call for concurrent identical requests, the gate, and the checks that only
+ * a complete JSON envelope counts as a page. Only valid 200 pages are kept; failures
+ * are shared by the callers waiting at that moment and never reused after.
+ */
+export function createPageLoader(options: PageLoaderOptions) {
+  const { upstream, gate, timeoutMs, cache: settings, now = Date.now } = options;
+  const cache = createPageCache(settings.maxBytes, now);
+  const flights = createCoalescer<Loaded>();
+
+  async function fetchPage(path: string, signal: AbortSignal): Promise<Loaded> {
+    const entry = await gate.enter(signal);
+    if (entry.kind !== 'admitted') return { kind: 'failed', failure: entry };
+    let result;
+    try {
+      result = await fetchUpstream(upstream, path, timeoutMs, signal);
+    } finally {
+      entry.release();
+    }
+    if (result.kind !== 'ok') {
+      return { kind: 'failed', failure: { kind: result.kind }, upstreamStatus: result.kind };
+    }
+    const { status, body, retryAfter } = result;
+    if (status === 429) gate.reportThrottled(parseRetryAfter(retryAfter));
+    else gate.reportSuccess();
+    if (status < 200 || status > 299) {
+      const text = new TextDecoder().decode(body);
+      return { kind: 'failed', failure: { kind: 'status', status, body: text, retryAfter }, upstreamStatus: status };
+    }
+    const shape = envelopeOf(body);
+    if (!shape) return { kind: 'failed', failure: { kind: 'invalid' }, upstreamStatus: status };
+    const page: Page = {
+      body,
+      expiresAt: now() + (status === 200 ? ttlOf(path, shape.hasNext) : 0),
+      immutable: status === 200 && CURSOR_QUERY.test(path) && shape.hasNext,
+    };
+    if (body.byteLength >= GZIP_THRESHOLD_BYTES) page.gzip = await gzip(body);
+    if (settings.maxBytes > 0) cache.set(path, page);
+    return { kind: 'page', page, upstreamStatus: status };
+  }
+
+  // The last page of a list can still grow; only a page followed by another is settled.
+  const ttlOf = (path: string, hasNext: boolean) =>
+    CURSOR_QUERY.test(path) && hasNext ? settings.cursorPageTtlMs : settings.firstPageTtlMs;
+
+  return {
+    async load(path: string, signal?: AbortSignal): Promise<PageOutcome> {
+      const page = cache.get(path);
+      if (page) return { kind: 'page', page, cache: 'hit' };
+      const { value, joined } = await flights.run(path, (s) => fetchPage(path, s), signal);
+      return { ...value, cache: joined ? 'coalesced' : 'miss' };
+    },
+    stats: () => ({ ...cache.stats(), inFlight: flights.inFlight() }),
+  };
+}
+
+export type PageLoader = ReturnType<typeof createPageLoader>;
+
+/** A page is a JSON object whose `result`, when present, is an array. */
+function envelopeOf(body: Uint8Array): { hasNext: boolean } | null {
+  try {
+    const value: unknown = JSON.parse(new TextDecoder().decode(body));
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+    const { result, cursor } = value as { result?: unknown; cursor?: unknown };
+    if (result !== undefined && result !== null && !Array.isArray(result)) return null;
+    return { hasNext: typeof cursor === 'string' && cursor !== '' };
+  } catch {
+    return null;
+  }
+}
+
+async function gzip(body: Uint8Array): Promise<Uint8Array> {
+  // Response rather than Blob: jsdom (component tests) replaces Blob with one lacking stream().
+  const stream = new Response(body as Uint8Array<ArrayBuffer>).body!.pipeThrough(
+    new CompressionStream('gzip'),
+  );
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}

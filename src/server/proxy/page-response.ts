@@ -1,0 +1,80 @@
+import { apiErrorResponse, mapUpstreamError } from './api-error';
+import type { Page } from './page-cache';
+import type { PageFailure } from './page-loader';
+
+/**
+ * A page as the browser (and any CDN in front) receives it. The page does not depend
+ * on the visitor, since the key is the server's, so shared caches may keep it exactly
+ * as long as our own cache does: `max-age` counts down the time left in ours.
+ */
+export function pageResponse(
+  page: Page,
+  options: { head: boolean; gzip: boolean; cache: string },
+  now = Date.now(),
+): Response {
+  const secondsLeft = Math.ceil((page.expiresAt - now) / 1000);
+  const headers = new Headers({
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control':
+      secondsLeft > 0
+        ? `public, max-age=${secondsLeft}, s-maxage=${secondsLeft}${page.immutable ? ', immutable' : ''}`
+        : 'no-store',
+    'x-cache': options.cache,
+  });
+  if (page.gzip) headers.set('vary', 'accept-encoding');
+  const body = options.gzip && page.gzip ? page.gzip : page.body;
+  if (body === page.gzip) headers.set('content-encoding', 'gzip');
+  headers.set('content-length', String(body.byteLength));
+  return new Response(options.head ? null : (body as Uint8Array<ArrayBuffer>), {
+    status: 200,
+    headers,
+  });
+}
+
+export function failureResponse(failure: PageFailure, timeoutMs: number): Response {
+  switch (failure.kind) {
+    case 'status':
+      return mapUpstreamError(failure.status, failure.body, failure.retryAfter);
+    case 'throttled':
+      return apiErrorResponse(
+        'rate_limited',
+        429,
+        'The Token Events Service is throttling requests; the server is waiting before it asks again.',
+        failure.retryAfterSeconds,
+      );
+    case 'busy':
+      return apiErrorResponse(
+        'upstream',
+        503,
+        'The server is busy: too many requests are waiting for the Token Events Service. Try again shortly.',
+        1,
+      );
+    case 'timeout':
+      return apiErrorResponse(
+        'timeout',
+        504,
+        `The Token Events Service did not answer within ${Math.round(timeoutMs / 1000)} s.`,
+      );
+    case 'unreachable':
+    case 'aborted':
+      return apiErrorResponse('unreachable', 502, 'The Token Events Service cannot be reached.');
+    case 'broken':
+      return apiErrorResponse(
+        'upstream',
+        502,
+        'The Token Events Service closed the connection before the page was complete.',
+      );
+    case 'too_large':
+      return apiErrorResponse(
+        'invalid_response',
+        502,
+        'The Token Events Service sent a page larger than its 1MB limit.',
+      );
+    case 'invalid':
+      return apiErrorResponse(
+        'invalid_response',
+        502,
+        'The Token Events Service sent a page that is not valid JSON.',
+      );
+  }
+}

@@ -1,0 +1,40 @@
+import type { MiddlewareHandler } from 'hono';
+import type { CacheState } from './page-loader';
+
+export interface RequestLog {
+  method: string;
+  route: string;
+  status: number;
+  durationMs: number;
+  upstreamStatus?: number | string;
+  cache?: CacheState;
+}
+
+/** What handlers tell the log about a request; nothing here may hold the key. */
+export type LogVariables = {
+  route: string;
+  upstreamStatus?: number | string;
+  cache?: CacheState;
+};
+
+/** One structured line per request, written after the response is decided. */
+export function requestLog(
+  log: (line: RequestLog) => void,
+  initialRoute: string,
+): MiddlewareHandler<{ Variables: LogVariables }> {
+  return async (c, next) => {
+    const started = performance.now();
+    c.set('route', initialRoute);
+    await next();
+    const upstreamStatus = c.get('upstreamStatus');
+    const cache = c.get('cache');
+    log({
+      method: c.req.method,
+      route: c.get('route'),
+      status: c.res.status,
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+      ...(upstreamStatus !== undefined && { upstreamStatus }),
+      ...(cache !== undefined && { cache }),
+    });
+  };
+}

@@ -1,0 +1,223 @@
+import { createRandom, fieldElementHex, hash32 } from './random';
+
+/**
+ * The cast of the sample data: contracts (a few fixed ones every dataset needs, the rest
+ * generated), marketplaces and currencies. The activity itself is simulated in dataset.ts.
+ */
+
+export type ContractType = 'ERC721' | 'ERC1155';
+
+/** How a contract numbers its tokens: small sequential ids up to full 256-bit ones. */
+export type TokenIdStyle =
+  { kind: 'sequential'; first: bigint } | { kind: 'random'; bits: 64 | 256 };
+
+/**
+ * Where a contract stands in the activity ranking: the two busiest places are taken by the
+ * real examples, so every dataset has deep lists where tests and benchmarks expect them;
+ * `idle` contracts get no events at all.
+ */
+export type ActivityRole = 'busiest' | 'second' | 'any' | 'idle';
+
+export interface ContractDraft {
+  address: string;
+  type: ContractType;
+  name: string;
+  symbol: string;
+  image: string;
+  /** Only some records of the deployed service carry it. */
+  chainId: string | null;
+  indexedAt: number;
+  tokenIds: TokenIdStyle;
+  role: ActivityRole;
+  /** A mint that must exist, at its exact time: the real example from the service's docs. */
+  forcedMint?: { tokenId: bigint; timestamp: number };
+}
+
+export interface Marketplace {
+  name: string;
+  address: string;
+  /** Marketplaces differ in what the indexer can read from their sale events. */
+  reportsCurrency: boolean;
+  reportsTokenAsEventId: boolean;
+}
+
+const DAY = 86_400;
+
+/** Two years of activity ending at a fixed date, so every run yields the same data. */
+export const TIMELINE = { start: 1_751_241_600 - 730 * DAY, end: 1_751_241_600 } as const;
+
+export const STARKNET_QUEST_ADDRESS =
+  '0x076503062d78f4481be03c9145022d6a4a71ec0719aa07756f79a2384dc7ef16';
+export const STARKVERSE_GALLERY_ADDRESS =
+  '0x060582df2cd4ad2c988b11fdede5c43f56a432e895df255ccd1af129160044b8';
+export const STARKVERSE_EXAMPLE_MINT = { tokenId: 856_292n, timestamp: 1_706_896_016 } as const;
+
+export const HOSTILE_CONTRACT_NAME = `<img src=x onerror="alert('xss')">Evil`;
+export const BROKEN_IMAGE_URL = 'https://images.invalid/missing.png';
+
+const SN_MAIN_CHAIN_ID = '0x534e5f4d41494e';
+
+export const CURRENCIES = {
+  ETH: '0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7',
+  STRK: '0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d',
+} as const;
+
+const marketplace = (
+  index: number,
+  name: string,
+  reportsCurrency: boolean,
+  reportsTokenAsEventId: boolean,
+): Marketplace => ({
+  name,
+  address: fieldElementHex(0x6d61726b, index),
+  reportsCurrency,
+  reportsTokenAsEventId,
+});
+
+export const MARKETPLACES: readonly Marketplace[] = [
+  marketplace(0, 'Element', true, false),
+  marketplace(1, 'Unframed', true, true),
+  marketplace(2, 'Pyramid', false, false),
+  marketplace(3, 'Flex', true, true),
+];
+
+// prettier-ignore
+const ADJECTIVES = [
+  'Cosmic', 'Lunar', 'Neon', 'Pixel', 'Quantum', 'Golden', 'Silent', 'Electric', 'Ancient',
+  'Crystal', 'Shadow', 'Solar', 'Velvet', 'Frozen', 'Wild', 'Hidden', 'Cyber', 'Mystic',
+  'Rogue', 'Royal', 'Iron', 'Astral', 'Paper', 'Cairo',
+];
+// prettier-ignore
+const NOUNS = [
+  'Otters', 'Knights', 'Realms', 'Punks', 'Foxes', 'Dragons', 'Voyagers', 'Badges', 'Gardens',
+  'Legends', 'Beasts', 'Ducks', 'Robots', 'Wizards', 'Pilots', 'Lands', 'Cats', 'Heroes',
+  'Apes', 'Spirits', 'Titans', 'Tickets', 'Passes', 'Lanterns',
+];
+const TOKEN_ID_STYLES: readonly TokenIdStyle[] = [
+  { kind: 'sequential', first: 1n },
+  { kind: 'sequential', first: 10_000n },
+  { kind: 'random', bits: 64 },
+  { kind: 'random', bits: 256 },
+];
+
+/**
+ * The fixed contracts, in the order they are kept when fewer contracts are asked for.
+ * The two real ones keep their real addresses whatever the seed.
+ */
+function fixedContracts(seed: number): Omit<ContractDraft, 'indexedAt' | 'chainId'>[] {
+  const address = (n: number): string => fieldElementHex(seed, 0xc0, n);
+  return [
+    {
+      address: STARKNET_QUEST_ADDRESS,
+      type: 'ERC721',
+      name: 'Starknet Quest',
+      symbol: 'SKQ',
+      // The real image is https://starknet.quest/starkfighter/level1.webp; inline keeps tests offline.
+      image: initialsImage('Starknet Quest', 0),
+      tokenIds: { kind: 'sequential', first: 1n },
+      role: 'second',
+    },
+    {
+      address: STARKVERSE_GALLERY_ADDRESS,
+      type: 'ERC721',
+      name: 'StarkVerse Gallery',
+      symbol: 'SVG',
+      image: initialsImage('StarkVerse Gallery', 1),
+      tokenIds: { kind: 'sequential', first: 850_000n },
+      role: 'busiest',
+      forcedMint: { ...STARKVERSE_EXAMPLE_MINT },
+    },
+    {
+      address: address(2),
+      type: 'ERC721',
+      name: 'Untitled Collection',
+      symbol: '',
+      image: '',
+      tokenIds: { kind: 'sequential', first: 1n },
+      role: 'idle',
+    },
+    {
+      address: address(3),
+      type: 'ERC1155',
+      name: 'Pixel Relics',
+      symbol: 'RELIC',
+      image: `ipfs://${ipfsCid(seed)}/1.png`,
+      tokenIds: { kind: 'sequential', first: 1n },
+      role: 'any',
+    },
+    {
+      address: address(4),
+      type: 'ERC721',
+      name: 'Lost Canvases',
+      symbol: 'LOST',
+      image: BROKEN_IMAGE_URL,
+      tokenIds: { kind: 'random', bits: 64 },
+      role: 'idle',
+    },
+    {
+      address: address(5),
+      type: 'ERC721',
+      name: HOSTILE_CONTRACT_NAME,
+      symbol: 'EVIL',
+      image: 'javascript:alert(1)',
+      tokenIds: { kind: 'random', bits: 256 },
+      role: 'any',
+    },
+  ];
+}
+
+/** `count` contract drafts, oldest-indexed first. */
+export function draftContracts(seed: number, count: number): ContractDraft[] {
+  const random = createRandom(seed, 0xca7a);
+  const drafts = fixedContracts(seed).slice(0, count);
+  const names = new Set(drafts.map((draft) => draft.name));
+  for (let index = drafts.length; index < count; index += 1) {
+    let name = `${random.pick(ADJECTIVES)} ${random.pick(NOUNS)}`;
+    if (names.has(name)) name = `${name} ${index}`;
+    names.add(name);
+    const [first = '', second = ''] = name.split(' ');
+    drafts.push({
+      address: fieldElementHex(seed, 0xc0, index),
+      type: random.chance(0.3) ? 'ERC1155' : 'ERC721',
+      name,
+      symbol: (first.slice(0, 2) + second.slice(0, 2)).toUpperCase(),
+      image: initialsImage(name, index),
+      tokenIds: random.pick(TOKEN_ID_STYLES),
+      role: 'any',
+    });
+  }
+  const latestIndexing = TIMELINE.start + Math.floor((TIMELINE.end - TIMELINE.start) * 0.75);
+  return drafts
+    .map((draft) => {
+      let indexedAt = TIMELINE.start + random.int(latestIndexing - TIMELINE.start);
+      // The example mint must fall inside the contract's active life.
+      if (draft.forcedMint) indexedAt = Math.min(indexedAt, draft.forcedMint.timestamp - 30 * DAY);
+      return { ...draft, indexedAt, chainId: random.chance(0.35) ? SN_MAIN_CHAIN_ID : null };
+    })
+    .sort((a, b) => a.indexedAt - b.indexedAt || (a.address < b.address ? -1 : 1));
+}
+
+/** A small inline picture with the collection's initials, so no image needs the network. */
+function initialsImage(name: string, ordinal: number): string {
+  const initials = name
+    .split(/\s+/)
+    .map((word) => word.charAt(0))
+    .join('')
+    .slice(0, 2)
+    .toUpperCase();
+  const hue = Math.round((ordinal * 137.508) % 360);
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96" viewBox="0 0 96 96">` +
+    `<rect width="96" height="96" rx="16" fill="hsl(${hue},62%,42%)"/>` +
+    `<text x="48" y="61" font-family="system-ui,sans-serif" font-size="36" font-weight="700" ` +
+    `text-anchor="middle" fill="#fff">${initials}</text></svg>`;
+  return `data:image/svg+xml,${encodeURIComponent(svg)}`;
+}
+
+/** A CIDv1-shaped string (`bafy…`, base32), as IPFS-hosted collections have. */
+function ipfsCid(seed: number): string {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
+  let cid = 'bafybei';
+  for (let n = 0; n < 52; n += 1) cid += alphabet[hash32(seed, 0x1bf5, n) % 32];
+  return cid;
+}

@@ -1,0 +1,90 @@
+import { parseArgs } from 'node:util';
+import { serve } from '@hono/node-server';
+import { generateDataset } from './dataset';
+import { PROFILES, type Profile } from './records';
+import { createSampleService } from './service';
+
+/**
+ * Runs the sample Token Events Service on its own port, with the control endpoints on:
+ *   tsx src/server/sample-service/cli.ts --port 8787 --host 127.0.0.1 --key dev --seed 1 \
+ *     --profile deployed [--contracts N --events N] [--latency MS]
+ */
+
+const USAGE =
+  'usage: tsx src/server/sample-service/cli.ts [--port 8787] [--host 127.0.0.1] [--key dev] ' +
+  '[--seed 1] [--profile deployed|documented] [--contracts N] [--events N] [--latency MS]';
+
+function main(): void {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: '8787' },
+      host: { type: 'string', default: '127.0.0.1' },
+      key: { type: 'string', default: 'dev' },
+      seed: { type: 'string', default: '1' },
+      profile: { type: 'string', default: 'deployed' },
+      contracts: { type: 'string' },
+      events: { type: 'string' },
+      latency: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const profile = values.profile as Profile;
+  if (!PROFILES.includes(profile))
+    throw new Error(`--profile must be one of ${PROFILES.join(', ')}`);
+  const number = (name: string, text: string | undefined): number | undefined => {
+    if (text === undefined) return undefined;
+    const value = Number(text);
+    if (!Number.isSafeInteger(value) || value < 0)
+      throw new Error(`--${name} must be a non-negative integer`);
+    return value;
+  };
+  const seed = number('seed', values.seed) ?? 1;
+  const port = number('port', values.port) ?? 8787;
+  const latencyMs = number('latency', values.latency);
+
+  const started = performance.now();
+  const dataset = generateDataset({
+    seed,
+    contracts: number('contracts', values.contracts),
+    events: number('events', values.events),
+  });
+  const generatedMs = Math.round(performance.now() - started);
+  const service = createSampleService({
+    apiKey: values.key,
+    profile,
+    dataset,
+    control: true,
+    faults: latencyMs ? { latencyMs } : undefined,
+  });
+
+  const server = serve({ fetch: service.app.fetch, port, hostname: values.host }, (info) => {
+    const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
+    console.log(
+      `Sample Token Events Service (${profile} profile, seed ${seed}: ${dataset.contracts.length} ` +
+        `contracts, ${dataset.eventCount} events, generated in ${generatedMs} ms)\n` +
+        `  listening on http://${host}:${info.port}/v1\n` +
+        `  send the header  x-api-key: ${values.key}\n` +
+        `  faults: GET/PUT /_control/faults, stats: GET /_control/stats`,
+    );
+  });
+  const stop = (signal: NodeJS.Signals): void => {
+    console.log(`${signal}: stopping`);
+    server.close(() => process.exit(0));
+    // Keep-alive connections would hold close() open; do not wait for them long.
+    setTimeout(() => process.exit(0), 2_000).unref();
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+try {
+  main();
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  console.error(USAGE);
+  process.exit(2);
+}

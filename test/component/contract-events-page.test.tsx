@@ -1,0 +1,164 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Dataset } from '../../src/server/sample-service';
+import { installSampleApi, renderAt, smallDataset } from './harness';
+
+afterEach(() => vi.restoreAllMocks());
+
+/** The contract with the most events, and one with between `min` and `max`. */
+function contractWith(dataset: Dataset, min: number, max = Infinity) {
+  const found = [...dataset.contracts]
+    .filter((contract) => contract.eventCount >= min && contract.eventCount <= max)
+    .sort((a, b) => b.eventCount - a.eventCount)[0];
+  if (!found) throw new Error(`no contract with ${min}..${max} events`);
+  return found;
+}
+
+const status = () => screen.getAllByRole('status').map((node) => node.textContent).join(' | ');
+const dataRows = () => screen.getAllByRole('row').filter((row) => row.querySelector('td') && !row.classList.contains('spacer'));
+
+async function loadToTheEnd() {
+  for (let clicks = 0; clicks < 200; clicks++) {
+    const button = screen.queryByRole('button', { name: /load more|loading/i });
+    if (!button) return;
+    if (!button.hasAttribute('disabled')) await userEvent.click(button);
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Loading…' })).toBeNull());
+  }
+  throw new Error('the list never ended');
+}
+
+describe('contract events page', () => {
+  it('pages with the cursor until all events are loaded (documented profile)', async () => {
+    const contract = contractWith(smallDataset(), 900, 1000);
+    installSampleApi({ profile: 'documented' });
+    renderAt(`/contracts/${contract.address}`);
+    await screen.findByRole('table', { name: 'Events of this contract' });
+    expect(status()).toContain('100 events loaded · more available');
+    await loadToTheEnd();
+    expect(status()).toContain(`all ${contract.eventCount} events loaded`);
+    expect(screen.getByText('End of the list.')).toBeInTheDocument();
+  }, 30_000);
+
+  it('keeps going through empty pages that carry a cursor (deployed profile)', async () => {
+    const contract = contractWith(smallDataset(), 900, 1000);
+    const api = installSampleApi({ profile: 'deployed' });
+    renderAt(`/contracts/${contract.address}`);
+    await screen.findByRole('table');
+    await loadToTheEnd();
+    expect(status()).toContain(`all ${contract.eventCount} events loaded`);
+    // The deployed profile serves some empty pages with a cursor along the way.
+    expect(api.requests.length).toBeGreaterThan(Math.ceil(contract.eventCount / 100));
+  }, 30_000);
+
+  it('keeps loaded rows when a next page fails, and retries from the same cursor without duplicates', async () => {
+    const contract = contractWith(smallDataset(), 250);
+    const api = installSampleApi({ profile: 'documented' });
+    renderAt(`/contracts/${contract.address}`);
+    await screen.findByRole('table');
+    api.service.setFaults({ fault: { type: 'status', status: 502 }, nth: 1, times: 1 });
+    await userEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(await screen.findByText('The service failed')).toBeInTheDocument();
+    expect(screen.getByText(/The 100 events already loaded are kept/)).toBeInTheDocument();
+    expect(status()).toContain('100 events loaded');
+    const failedUrl = api.requests.at(-1);
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(status()).toContain('200 events loaded'));
+    expect(api.requests.at(-1)).toBe(failedUrl);
+  });
+
+  it.each([
+    [{ type: 'status', status: 403 } as const, 'The service refused our key'],
+    [{ type: 'status', status: 502, message: 'Internal server error' } as const, 'The service failed'],
+    [{ type: 'malformed-json' } as const, 'The service sent something unreadable'],
+    [{ type: 'truncated' } as const, 'The service sent something unreadable'],
+  ])('explains a failed first page: %j', async (fault, title) => {
+    const contract = contractWith(smallDataset(), 1);
+    installSampleApi({ faults: { fault } });
+    renderAt(`/contracts/${contract.address}`);
+    expect(await screen.findByText(title)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
+  });
+
+  it('explains a dropped connection and an upstream timeout', async () => {
+    const contract = contractWith(smallDataset(), 1);
+    const api = installSampleApi({ faults: { fault: { type: 'drop' } } });
+    const first = renderAt(`/contracts/${contract.address}`);
+    expect(await screen.findByText('The service cannot be reached', {}, { timeout: 4000 })).toBeInTheDocument();
+    first.unmount();
+    api.service.setFaults({ latencyMs: 1500 });
+    renderAt(`/contracts/${contract.address}`);
+    expect(await screen.findByText('The service took too long', {}, { timeout: 6000 })).toBeInTheDocument();
+  }, 10_000);
+
+  it('retries a rate limit by itself and shows the wait', async () => {
+    const contract = contractWith(smallDataset(), 1);
+    installSampleApi({
+      faults: {
+        fault: { type: 'status', status: 429, message: 'Too Many Requests', retryAfterSeconds: 1 },
+        nth: 1,
+        times: 1,
+        pathIncludes: '/v1/events/',
+      },
+    });
+    renderAt(`/contracts/${contract.address}`);
+    expect(await screen.findByText(/Retrying automatically in 1 s/)).toBeInTheDocument();
+    expect(await screen.findByRole('table', {}, { timeout: 3000 })).toBeInTheDocument();
+  });
+
+  it('filters by event kind and by address, and keeps both in the URL', async () => {
+    const contract = contractWith(smallDataset(), 100);
+    installSampleApi({ profile: 'documented' });
+    const { router } = renderAt(`/contracts/${contract.address}`);
+    await screen.findByRole('table');
+    await userEvent.click(screen.getByRole('button', { name: 'Transfer' }));
+    expect(router.state.location.search).toBe('?kind=transfer');
+    for (const row of dataRows()) expect(within(row).getAllByRole('cell')[0]).toHaveTextContent('Transfer');
+
+    const firstRow = dataRows()[0]!;
+    const fromButton = within(within(firstRow).getAllByRole('cell')[2]!).getByRole('button');
+    const address = fromButton.closest('[data-address]')!.getAttribute('data-address')!;
+    await userEvent.click(fromButton);
+    expect(router.state.location.search).toBe(`?address=${address}&kind=transfer`);
+    expect(screen.getByRole('button', { name: `Remove the address filter ${address}` })).toBeInTheDocument();
+    for (const row of dataRows()) expect(row.innerHTML).toContain(address);
+
+    await userEvent.click(screen.getByRole('button', { name: `Remove the address filter ${address}` }));
+    expect(router.state.location.search).toBe('?kind=transfer');
+  });
+
+  it('restores sort, filters and time display from a shared URL', async () => {
+    const contract = contractWith(smallDataset(), 100);
+    installSampleApi({ profile: 'documented' });
+    renderAt(`/contracts/${contract.address}?sort=token&kind=mint&time=abs`);
+    await screen.findByRole('table');
+    expect(screen.getByRole('columnheader', { name: /token/i })).toHaveAttribute('aria-sort', 'ascending');
+    expect(screen.getByRole('button', { name: 'Mint' })).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByRole('button', { name: 'Show relative times' })).toBeInTheDocument();
+    expect(status()).toContain('sorted by token among 100 loaded events');
+  });
+
+  it('canonicalises a short upper-case address in the URL', async () => {
+    const contract = smallDataset().contracts[1]!;
+    installSampleApi();
+    const short = `0x${contract.address.slice(2).replace(/^0+/, '').toUpperCase()}`;
+    const { router } = renderAt(`/contracts/${short}?kind=MINT,bogus`);
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/contracts/${contract.address}`));
+    expect(router.state.location.search).toBe('?kind=mint');
+  });
+
+  it('explains a malformed address instead of crashing', async () => {
+    installSampleApi();
+    renderAt('/contracts/0xNOTHEX');
+    expect(await screen.findByRole('heading', { name: 'This is not a contract address' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to the contract list' })).toBeInTheDocument();
+  });
+
+  it('says when a contract has no events', async () => {
+    const empty = smallDataset().contracts.find((contract) => contract.eventCount === 0);
+    if (!empty) throw new Error('the dataset has no empty contract');
+    installSampleApi();
+    renderAt(`/contracts/${empty.address}`);
+    expect(await screen.findByText('No events')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,64 @@
+import { render } from '@testing-library/react';
+import { createMemoryRouter } from 'react-router';
+import { vi } from 'vitest';
+import { App } from '../../src/app/app';
+import { createQueryClient } from '../../src/app/query-client';
+import { routes } from '../../src/app/router';
+import { createProxyApp } from '../../src/server/proxy/app';
+import {
+  createSampleService,
+  generateDataset,
+  type Dataset,
+  type FaultPlan,
+  type Profile,
+} from '../../src/server/sample-service';
+
+const datasets = new Map<number, Dataset>();
+
+/** A small dataset (8 contracts, 3,000 events), generated once per seed for the whole run. */
+export function smallDataset(seed = 7): Dataset {
+  let dataset = datasets.get(seed);
+  if (!dataset) {
+    dataset = generateDataset({ seed, contracts: 8, events: 3000 });
+    datasets.set(seed, dataset);
+  }
+  return dataset;
+}
+
+/**
+ * The real proxy over the real sample service, in-process: the browser code's `fetch`
+ * of `/api/...` is answered by the proxy app, so component tests cover the whole path.
+ */
+export function installSampleApi(options: { profile?: Profile; faults?: FaultPlan; seed?: number } = {}) {
+  const apiKey = 'component-test-key';
+  const service = createSampleService({
+    apiKey,
+    profile: options.profile ?? 'deployed',
+    dataset: smallDataset(options.seed),
+    faults: options.faults,
+  });
+  const proxy = createProxyApp({
+    upstream: {
+      source: 'sample',
+      baseUrl: 'http://sample.test',
+      apiKey,
+      fetch: (request) => service.fetch(request),
+      description: 'embedded sample service (test)',
+    },
+    timeoutMs: 1000,
+  });
+  const requests: string[] = [];
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input), 'http://localhost');
+    requests.push(url.pathname + url.search);
+    return proxy.request(url.pathname + url.search, { ...init, headers: { 'accept-encoding': 'identity' } });
+  });
+  return { service, requests, dataset: service.dataset };
+}
+
+export function renderAt(url: string) {
+  const router = createMemoryRouter(routes, { initialEntries: [url] });
+  const queryClient = createQueryClient();
+  const view = render(<App queryClient={queryClient} router={router} />);
+  return { ...view, router, queryClient };
+}

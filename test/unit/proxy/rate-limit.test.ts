@@ -1,0 +1,147 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createProxyApp } from '../../../src/server/proxy/app';
+import { clientKey } from '../../../src/server/proxy/client-address';
+import { createRateLimiter } from '../../../src/server/proxy/rate-limit';
+import { fakeUpstream } from './fake-upstream';
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(new Date('2025-01-01T00:00:00Z'));
+});
+afterEach(() => vi.useRealTimers());
+
+/** The bindings @hono/node-server passes: the socket the request came on. */
+const fromSocket = (remoteAddress: string) => ({ incoming: { socket: { remoteAddress } } });
+
+describe('token bucket per client', () => {
+  it('allows the burst, then the sustained rate, and says when to come back', () => {
+    const limiter = createRateLimiter({ perMinute: 60, burst: 3 });
+    expect([1, 2, 3].map(() => limiter.take('a'))).toEqual([0, 0, 0]);
+    expect(limiter.take('a')).toBe(1);
+    expect(limiter.take('b')).toBe(0);
+    vi.advanceTimersByTime(1000);
+    expect(limiter.take('a')).toBe(0);
+    expect(limiter.take('a')).toBe(1);
+  });
+
+  it('forgets clients once their bucket is full again', () => {
+    const limiter = createRateLimiter({ perMinute: 60, burst: 2 });
+    for (let i = 0; i < 1000; i += 1) limiter.take(`10.0.${i >> 8}.${i & 255}`);
+    expect(limiter.clients()).toBe(1000);
+    vi.advanceTimersByTime(2000);
+    limiter.take('new');
+    expect(limiter.clients()).toBe(1);
+  });
+
+  it('tracks a bounded number of clients however many addresses appear', () => {
+    const limiter = createRateLimiter({ perMinute: 60, burst: 2, maxClients: 100 });
+    for (let i = 0; i < 10_000; i += 1) limiter.take(`client-${i}`);
+    expect(limiter.clients()).toBe(100);
+  });
+});
+
+describe('client keys', () => {
+  it.each([
+    ['1.2.3.4', '1.2.3.4'],
+    ['::ffff:1.2.3.4', '1.2.3.4'],
+    ['2001:db8:1:2:3:4:5:6', '2001:db8:1:2::/64'],
+    ['2001:DB8:1:2::9', '2001:db8:1:2::/64'],
+    ['2001:db8:0001:0002:aaaa::1', '2001:db8:1:2::/64'],
+    ['::1', '0:0:0:0::/64'],
+    ['fe80::1%eth0', 'fe80:0:0:0::/64'],
+  ])('%s → %s', (address, key) => {
+    expect(clientKey(address)).toBe(key);
+  });
+});
+
+describe('rate limit on the API', () => {
+  const limited = (trustedProxyHops = 0) => {
+    const { upstream, calls } = fakeUpstream();
+    const app = createProxyApp({
+      upstream,
+      rateLimit: { perMinute: 60, burst: 3 },
+      trustedProxyHops,
+    });
+    return { app, calls };
+  };
+
+  it('answers 429 in our error shape with Retry-After once a client is over its limit', async () => {
+    const { app } = limited();
+    for (let i = 0; i < 3; i += 1) {
+      const ok = await app.request('/api/v1/contracts', {}, fromSocket('1.2.3.4'));
+      expect(ok.status).toBe(200);
+    }
+    const refused = await app.request('/api/v1/contracts', {}, fromSocket('1.2.3.4'));
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(refused.headers.get('cache-control')).toBe('no-store');
+    const body = (await refused.json()) as { error: { kind: string; retryAfterSeconds: number } };
+    expect(body.error).toMatchObject({ kind: 'rate_limited', retryAfterSeconds: 1 });
+    const other = await app.request('/api/v1/contracts', {}, fromSocket('5.6.7.8'));
+    expect(other.status).toBe(200);
+  });
+
+  it('counts every API request, cached, invalid or not', async () => {
+    const { app, calls } = limited();
+    await app.request('/api/meta', {}, fromSocket('1.2.3.4'));
+    await app.request('/api/v1/nope', {}, fromSocket('1.2.3.4'));
+    await app.request('/api/v1/contracts', {}, fromSocket('1.2.3.4'));
+    const refused = await app.request('/api/v1/contracts', {}, fromSocket('1.2.3.4'));
+    expect(refused.status).toBe(429);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('ignores X-Forwarded-For unless told to trust a proxy', async () => {
+    const { app } = limited();
+    const statuses = [];
+    for (let i = 0; i < 4; i += 1) {
+      const response = await app.request(
+        '/api/v1/contracts',
+        { headers: { 'x-forwarded-for': `9.9.9.${i}` } },
+        fromSocket('1.2.3.4'),
+      );
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+
+  it('behind a trusted proxy, uses the address that proxy saw, not what the client wrote', async () => {
+    const { app } = limited(1);
+    const statuses = [];
+    for (let i = 0; i < 4; i += 1) {
+      const response = await app.request(
+        '/api/v1/contracts',
+        // The client forges the left entry; the proxy appends the real one.
+        { headers: { 'x-forwarded-for': `9.9.9.${i}, 7.7.7.7` } },
+        fromSocket('10.0.0.1'),
+      );
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const someoneElse = await app.request(
+      '/api/v1/contracts',
+      { headers: { 'x-forwarded-for': '8.8.8.8' } },
+      fromSocket('10.0.0.1'),
+    );
+    expect(someoneElse.status).toBe(200);
+  });
+
+  it('is off with a limit of 0', async () => {
+    const { upstream } = fakeUpstream();
+    const app = createProxyApp({ upstream, rateLimit: { perMinute: 0, burst: 1 } });
+    for (let i = 0; i < 100; i += 1) {
+      const response = await app.request('/api/v1/contracts', {}, fromSocket('1.2.3.4'));
+      expect(response.status).toBe(200);
+    }
+  });
+
+  it('is on by default', async () => {
+    const { upstream } = fakeUpstream();
+    const app = createProxyApp({ upstream });
+    const statuses = new Set<number>();
+    for (let i = 0; i < 100; i += 1) {
+      statuses.add((await app.request('/api/meta', {}, fromSocket('1.2.3.4'))).status);
+    }
+    expect([...statuses].sort()).toEqual([200, 429]);
+  });
+});

@@ -1,0 +1,234 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createProxy } from '../../../src/server/proxy/app';
+import {
+  createUpstreamGate,
+  type GateEntry,
+  type UpstreamGateSettings,
+} from '../../../src/server/proxy/upstream-gate';
+import { fakeUpstream } from './fake-upstream';
+
+const A = '0x' + '0'.repeat(60) + 'abcd';
+const settings = (overrides: Partial<UpstreamGateSettings> = {}): UpstreamGateSettings => ({
+  concurrency: 2,
+  queueTimeoutMs: 10_000,
+  ratePerSecond: 0,
+  rateBurst: 2,
+  ...overrides,
+});
+
+/** Entries in the order they settle, to check admission order and timing. */
+function recorder() {
+  const settled: Array<[string, GateEntry]> = [];
+  const track = (name: string, entry: Promise<GateEntry>) =>
+    entry.then((value) => settled.push([name, value]));
+  const names = (kind: GateEntry['kind']) =>
+    settled.filter(([, entry]) => entry.kind === kind).map(([name]) => name);
+  const release = (name: string) => {
+    const entry = settled.find(([n]) => n === name)?.[1];
+    if (entry?.kind !== 'admitted') throw new Error(`${name} was not admitted`);
+    entry.release();
+  };
+  return { settled, track, names, release };
+}
+
+describe('upstream gate', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.setSystemTime(new Date('2025-01-01T00:00:00Z'));
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it('lets a bounded number through and admits the rest in arrival order', async () => {
+    const gate = createUpstreamGate(settings());
+    const r = recorder();
+    for (const name of ['a', 'b', 'c', 'd', 'e']) r.track(name, gate.enter());
+    await vi.advanceTimersByTimeAsync(0);
+    expect(r.names('admitted')).toEqual(['a', 'b']);
+    expect(gate.stats()).toMatchObject({ active: 2, queued: 3 });
+    r.release('b');
+    r.release('b'); // a second release must not free a second place
+    await vi.advanceTimersByTimeAsync(0);
+    expect(r.names('admitted')).toEqual(['a', 'b', 'c']);
+    r.release('a');
+    r.release('c');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(r.names('admitted')).toEqual(['a', 'b', 'c', 'd', 'e']);
+  });
+
+  it('answers busy when the wait for a place exceeds the queue timeout', async () => {
+    const gate = createUpstreamGate(settings({ concurrency: 1, queueTimeoutMs: 100 }));
+    const r = recorder();
+    r.track('a', gate.enter());
+    r.track('b', gate.enter());
+    await vi.advanceTimersByTimeAsync(99);
+    expect(r.names('busy')).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(r.names('busy')).toEqual(['b']);
+    expect(gate.stats().queued).toBe(0);
+  });
+
+  it('answers busy at once when the queue is full', async () => {
+    const gate = createUpstreamGate(settings({ concurrency: 1, maxQueue: 2 }));
+    const r = recorder();
+    for (const name of ['a', 'b', 'c', 'd']) r.track(name, gate.enter());
+    await vi.advanceTimersByTimeAsync(0);
+    expect(r.names('busy')).toEqual(['d']);
+  });
+
+  it('drops a waiting request whose client has gone', async () => {
+    const gate = createUpstreamGate(settings({ concurrency: 1 }));
+    const r = recorder();
+    const gone = new AbortController();
+    r.track('a', gate.enter());
+    r.track('b', gate.enter(gone.signal));
+    r.track('c', gate.enter());
+    gone.abort();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(r.names('aborted')).toEqual(['b']);
+    r.release('a');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(r.names('admitted')).toEqual(['a', 'c']);
+  });
+
+  it('caps the request rate toward the upstream (5/s, burst 2)', async () => {
+    const gate = createUpstreamGate(settings({ concurrency: 100, ratePerSecond: 5 }));
+    const r = recorder();
+    for (let i = 0; i < 6; i += 1) r.track(String(i), gate.enter());
+    await vi.advanceTimersByTimeAsync(0);
+    expect(r.names('admitted')).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(r.names('admitted')).toHaveLength(3);
+    await vi.advanceTimersByTimeAsync(600);
+    expect(r.names('admitted')).toHaveLength(6);
+  });
+
+  it('after a 429 with Retry-After, everyone waits that long', async () => {
+    const gate = createUpstreamGate(settings());
+    gate.reportThrottled(3);
+    const r = recorder();
+    r.track('a', gate.enter());
+    await vi.advanceTimersByTimeAsync(2_999);
+    expect(r.settled).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(r.names('admitted')).toEqual(['a']);
+  });
+
+  it('answers at once, with the time left, when the cool-down outlasts the queue timeout', async () => {
+    const gate = createUpstreamGate(settings({ queueTimeoutMs: 1000 }));
+    const r = recorder();
+    r.track('waiting', gate.enter());
+    gate.reportThrottled(30);
+    r.track('late', gate.enter());
+    await vi.advanceTimersByTimeAsync(0);
+    expect(r.settled.find(([name]) => name === 'late')?.[1]).toEqual({
+      kind: 'throttled',
+      retryAfterSeconds: 30,
+    });
+  });
+
+  it('answers requests already waiting when a cool-down outlasts their deadline', async () => {
+    const gate = createUpstreamGate(settings({ concurrency: 1, queueTimeoutMs: 5_000 }));
+    const r = recorder();
+    r.track('a', gate.enter());
+    r.track('b', gate.enter());
+    r.track('c', gate.enter());
+    await vi.advanceTimersByTimeAsync(0);
+    gate.reportThrottled(60);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(r.names('throttled')).toEqual(['b', 'c']);
+  });
+
+  it('backs off exponentially when 429s come without Retry-After, and recovers on success', async () => {
+    const gate = createUpstreamGate(settings());
+    const coolDown = () => gate.stats().coolingDownMs;
+    gate.reportThrottled();
+    expect(coolDown()).toBe(1000);
+    gate.reportThrottled(); // in flight during the same cool-down: one event
+    expect(coolDown()).toBe(1000);
+    await vi.advanceTimersByTimeAsync(1000);
+    gate.reportThrottled();
+    expect(coolDown()).toBe(2000);
+    await vi.advanceTimersByTimeAsync(2000);
+    gate.reportThrottled();
+    expect(coolDown()).toBe(4000);
+    await vi.advanceTimersByTimeAsync(4000);
+    gate.reportSuccess();
+    gate.reportThrottled();
+    expect(coolDown()).toBe(1000);
+  });
+
+  it('never backs off for more than a minute', async () => {
+    const gate = createUpstreamGate(settings());
+    for (let i = 0; i < 20; i += 1) {
+      gate.reportThrottled();
+      await vi.advanceTimersByTimeAsync(gate.stats().coolingDownMs);
+    }
+    gate.reportThrottled();
+    expect(gate.stats().coolingDownMs).toBe(60_000);
+  });
+});
+
+describe('the proxy behind the gate', () => {
+  /** Distinct pages, so neither the cache nor coalescing hides the concurrency. */
+  const page = (i: number) => `/api/v1/events/${A}?cursor=c${i}`;
+  const noRateLimit = { perMinute: 0, burst: 1 };
+
+  it('keeps at most the configured number of upstream requests in flight', async () => {
+    let inFlight = 0;
+    let most = 0;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const { upstream, calls } = fakeUpstream(async () => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      await released;
+      inFlight -= 1;
+      return Response.json({ result: [], cursor: null });
+    });
+    const { app } = createProxy({ upstream, rateLimit: noRateLimit });
+    const pending = Array.from({ length: 20 }, (_, i) => app.request(page(i)));
+    await vi.waitFor(() => expect(calls).toHaveLength(4));
+    release();
+    const statuses = (await Promise.all(pending)).map((response) => response.status);
+    expect(statuses).toEqual(Array(20).fill(200));
+    expect(calls).toHaveLength(20);
+    expect(most).toBe(4);
+  });
+
+  it('answers 503 with a clear message when the queue wait is too long', async () => {
+    const { upstream } = fakeUpstream(() => new Promise<Response>(() => {}));
+    const { app } = createProxy({
+      upstream,
+      rateLimit: noRateLimit,
+      timeoutMs: 500,
+      gate: { concurrency: 1, queueTimeoutMs: 30, ratePerSecond: 0, rateBurst: 1 },
+    });
+    void app.request(page(1));
+    const response = await app.request(page(2));
+    expect(response.status).toBe(503);
+    const body = (await response.json()) as { error: { kind: string; message: string } };
+    expect(body.error.kind).toBe('upstream');
+    expect(body.error.message).toMatch(/busy/);
+  });
+
+  it('after the upstream says 429, answers others itself instead of asking again', async () => {
+    const { upstream, calls } = fakeUpstream(() =>
+      Response.json(
+        { message: 'Too Many Requests' },
+        { status: 429, headers: { 'retry-after': '30' } },
+      ),
+    );
+    const { app, stats } = createProxy({ upstream, rateLimit: noRateLimit });
+    const first = await app.request(page(1));
+    expect(first.status).toBe(429);
+    const responses = await Promise.all(Array.from({ length: 10 }, (_, i) => app.request(page(i + 2))));
+    expect(calls).toHaveLength(1);
+    for (const response of responses) {
+      expect(response.status).toBe(429);
+      expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(25);
+      const body = (await response.json()) as { error: { kind: string } };
+      expect(body.error.kind).toBe('rate_limited');
+    }
+    expect(stats().gate.coolingDownMs).toBeGreaterThan(25_000);
+  });
+});

@@ -1,0 +1,109 @@
+import { expect } from 'vitest';
+import {
+  createSampleService,
+  generateDataset,
+  PAGE_BYTE_CAP,
+  PROFILES,
+  type Dataset,
+  type DatasetOptions,
+  type Profile,
+  type SampleService,
+  type Token,
+  type TokenEvent,
+} from '../../../src/server/sample-service';
+
+export const API_KEY = 'test-key';
+
+const datasets = new Map<string, Dataset>();
+
+/** Datasets are immutable, so tests in one file share them. */
+export function dataset(options: DatasetOptions): Dataset {
+  const key = JSON.stringify(options);
+  let found = datasets.get(key);
+  if (!found) {
+    found = generateDataset(options);
+    datasets.set(key, found);
+  }
+  return found;
+}
+
+export const SMALL = { seed: 3, contracts: 8, events: 2_000 } satisfies DatasetOptions;
+
+/** One service per profile over the same data. */
+export function services(data: Dataset): Record<Profile, SampleService> {
+  const [documented, deployed] = PROFILES.map((profile) =>
+    createSampleService({ apiKey: API_KEY, profile, dataset: data }),
+  );
+  if (!documented || !deployed) throw new Error('two profiles expected');
+  return { documented, deployed };
+}
+
+export type Json = Record<string, unknown>;
+
+export async function get(
+  service: SampleService,
+  path: string,
+  key: string | null = API_KEY,
+): Promise<{ status: number; text: string; headers: Headers }> {
+  const response = await service.fetch(path, {
+    headers: key === null ? {} : { 'x-api-key': key },
+  });
+  return { status: response.status, text: await response.text(), headers: response.headers };
+}
+
+export interface Walk {
+  items: Json[];
+  pages: { bytes: number; count: number; hasCursor: boolean; body: Json }[];
+}
+
+/** Follows cursors to the end of a list, checking what every page must satisfy. */
+export async function walk(service: SampleService, path: string, limit?: number): Promise<Walk> {
+  const result: Walk = { items: [], pages: [] };
+  let cursor: string | undefined;
+  for (;;) {
+    const query = new URLSearchParams();
+    if (limit !== undefined) query.set('limit', String(limit));
+    if (cursor !== undefined) query.set('cursor', cursor);
+    const { status, text } = await get(service, `${path}?${query}`);
+    expect(status, text).toBe(200);
+    const body = JSON.parse(text) as Json;
+    const items = (body.result ?? []) as Json[];
+    const bytes = Buffer.byteLength(text);
+    expect(bytes).toBeLessThanOrEqual(PAGE_BYTE_CAP);
+    expect(items.length).toBeLessThanOrEqual(limit ?? 100);
+    const hasCursor = typeof body.cursor === 'string';
+    result.pages.push({ bytes, count: items.length, hasCursor, body });
+    result.items.push(...items);
+    if (!hasCursor) {
+      // The end: null in the documented profile, absent in the deployed one.
+      expect(body.cursor).toBe(service.profile === 'documented' ? null : undefined);
+      return result;
+    }
+    expect(result.pages.length).toBeLessThan(100_000);
+    cursor = body.cursor as string;
+  }
+}
+
+/** Events are unique by transaction and token (a batch mint is one transaction, many tokens). */
+export const eventKey = (item: Json): string =>
+  `${String(item.transaction_hash)}:${String(item.token_id)}`;
+export const expectedEventKey = (event: TokenEvent): string =>
+  `${event.transactionHash}:${event.token.id}`;
+
+/** The documented orders, computed independently of the store. */
+export function contractEventsInOrder(data: Dataset, contractIndex: number): TokenEvent[] {
+  const contract = data.contracts[contractIndex];
+  if (!contract) return [];
+  return Array.from({ length: contract.eventCount }, (_, n) =>
+    data.event(contract.firstEvent + n),
+  ).sort((a, b) => b.timestamp - a.timestamp || b.seq - a.seq);
+}
+
+export function tokenEventsInOrder(data: Dataset, token: Token): TokenEvent[] {
+  return Array.from(data.tokenEvents(token), (seq) => data.event(seq)).sort((a, b) =>
+    a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : a.seq - b.seq,
+  );
+}
+
+export const eventsPath = (address: string, tokenId?: string): string =>
+  tokenId === undefined ? `/v1/events/${address}` : `/v1/events/${address}/${tokenId}`;
