@@ -8,7 +8,8 @@ export const MAX_TOKEN_ID = (1n << 256n) - 1n;
 const TOKEN_ID_HEX_DIGITS = 64;
 
 const DECIMAL = /^[0-9]{1,80}$/;
-const HEX = /^0x[0-9a-f]{1,64}$/i;
+// Leading zeros are harmless, so a few more digits than 64 are accepted; the value is checked below.
+const HEX = /^0x[0-9a-f]{1,80}$/i;
 
 export function parseTokenId(input: string): Parsed<bigint> {
   const text = input.trim();

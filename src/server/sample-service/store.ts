@@ -78,7 +78,7 @@ export function createStore(dataset: Dataset, profile: Profile): Store {
       keys: dataset.eventCount,
       rowAt: (position) => first + size - 1 - position,
       // Rows are stored oldest first: the ones not older than `row` are the ones served already.
-      positionAfter: (row) => size - firstWhere(size, (n) => compare(first + n, row) > 0),
+      positionAfter: (row) => size - firstWhere(size, (n) => compare(first + n, row) >= 0),
       record: eventRecordOf,
     };
   };

@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { filterEvents, sortByTime } from '../../../src/lib/event-view';
+import { formatUnits } from '../../../src/lib/format';
+import { safeImageUrl } from '../../../src/lib/image-url';
+import { parseLookup } from '../../../src/lib/lookup';
+import { buildProvenance } from '../../../src/lib/provenance';
+import { formatDuration, formatRelative } from '../../../src/lib/time';
+import { canonicalEventSearch, parseKinds, parseSort } from '../../../src/lib/view-state';
+
+const A = (digits: string) => `0x${digits.padStart(64, '0')}`;
+const ZERO = A('0');
+
+describe('safeImageUrl', () => {
+  it.each([
+    ['https://example.com/a.png', 'https://example.com/a.png'],
+    ['http://example.com/a.png', 'https://example.com/a.png'],
+    ['ipfs://bafy123/1.png', 'https://gw.test/ipfs/bafy123/1.png'],
+    ['ipfs://ipfs/bafy123/1.png', 'https://gw.test/ipfs/bafy123/1.png'],
+    ['data:image/svg+xml,%3Csvg%3E', 'data:image/svg+xml,%3Csvg%3E'],
+    ['javascript:alert(1)', null],
+    ['JaVaScRiPt:alert(1)', null],
+    ['data:text/html,<script>alert(1)</script>', null],
+    ['ipfs://../../etc', null],
+    ['', null],
+    [undefined, null],
+    ['garbage', null],
+    ['//evil.example/x.png', null],
+  ])('%s → %s', (input, expected) => {
+    expect(safeImageUrl(input, 'https://gw.test/ipfs/')).toBe(expected);
+  });
+});
+
+describe('parseLookup', () => {
+  it.each([
+    ['0xabc', { address: A('abc') }],
+    ['  0xABC  ', { address: A('abc') }],
+    ['0xabc 12', { address: A('abc'), tokenId: '12' }],
+    ['0xabc/0x0c', { address: A('abc'), tokenId: '12' }],
+    ['0xabc:12', { address: A('abc'), tokenId: '12' }],
+    [`https://dash.example/contracts/${A('abc')}/tokens/12?x=1`, { address: A('abc'), tokenId: '12' }],
+  ])('%s', (input, expected) => {
+    expect(parseLookup(input)).toEqual({ ok: true, value: expected });
+  });
+
+  it.each(['', 'hello', '0xabc 12 13', '0xabc -1', '0xabc 1.5'])('refuses %j', (input) => {
+    const parsed = parseLookup(input);
+    expect(parsed.ok).toBe(false);
+  });
+});
+
+describe('view state in the URL', () => {
+  it('canonicalises the search of an events view', () => {
+    const params = new URLSearchParams(`time=abs&kind=SALE,mint,nope&address=0xABC&sort=-time&junk=1`);
+    expect(canonicalEventSearch(params, ['time'])).toBe(`?address=${A('abc')}&kind=mint%2Csale&sort=-time&time=abs`);
+    expect(canonicalEventSearch(new URLSearchParams('address=bad&sort=nope'), ['time'])).toBe('');
+  });
+
+  it('parses sort and kinds forgivingly', () => {
+    expect(parseSort('-time', ['time'])).toEqual({ id: 'time', desc: true });
+    expect(parseSort('price', ['time'])).toBeNull();
+    expect(parseKinds('burn,,mint')).toEqual(['mint', 'burn']);
+  });
+});
+
+describe('event helpers', () => {
+  const events = [
+    { kind: 'transfer' as const, from: A('1'), to: A('2'), timestamp: 30, tokenId: '1' },
+    { kind: 'mint' as const, from: ZERO, to: A('1'), timestamp: 10, tokenId: '1' },
+    { kind: 'sale' as const, from: A('2'), to: A('3'), timestamp: 40, tokenId: '1', price: '5' },
+    { kind: 'burn' as const, from: A('3'), to: ZERO, timestamp: 50, tokenId: '1' },
+  ];
+
+  it('filters by kind and by address as sender or receiver', () => {
+    expect(filterEvents(events, ['mint', 'burn'], null).map((e) => e.kind)).toEqual(['mint', 'burn']);
+    expect(filterEvents(events, [], A('2')).map((e) => e.kind)).toEqual(['transfer', 'sale']);
+  });
+
+  it('builds the provenance of a token from its events in time order', () => {
+    const provenance = buildProvenance(sortByTime(events));
+    expect(provenance.mint?.timestamp).toBe(10);
+    expect(provenance.burned).toBe(true);
+    expect(provenance.currentOwner).toBeNull();
+    expect(provenance.distinctOwners).toBe(3);
+    expect(provenance.sales).toBe(1);
+    expect(provenance.holdings.map((h) => h.heldFor)).toEqual([20, 10, 10, undefined]);
+  });
+});
+
+describe('formatting', () => {
+  it.each([
+    ['50000000000000000', '0.05'],
+    ['1000000000000000000', '1'],
+    ['1234567890000000000000', '1,234.5678'],
+    ['1', '< 0.0001'],
+    ['0', '0'],
+    ['abc', 'abc'],
+  ])('formatUnits(%s) = %s', (raw, expected) => {
+    expect(formatUnits(raw)).toBe(expected);
+  });
+
+  it('formats relative times and durations', () => {
+    const now = 1_700_000_000_000;
+    expect(formatRelative(now / 1000 - 10, now)).toBe('just now');
+    expect(formatRelative(now / 1000 - 3 * 3600, now)).toBe('3 hours ago');
+    expect(formatRelative(now / 1000 - 86400, now)).toBe('yesterday');
+    expect(formatDuration(3 * 86400 + 5)).toBe('3 days');
+    expect(formatDuration(59)).toBe('59 s');
+  });
+});
