@@ -32,14 +32,20 @@ export class ApiError extends Error {
   /** Builds the error from a non-2xx response of our proxy (or anything in front of it). */
   static async fromResponse(response: Response): Promise<ApiError> {
     const retryAfter = Number(response.headers.get('retry-after'));
-    const wait = Number.isFinite(retryAfter) && retryAfter >= 0 && response.headers.has('retry-after')
-      ? retryAfter
-      : undefined;
+    const wait =
+      Number.isFinite(retryAfter) && retryAfter >= 0 && response.headers.has('retry-after')
+        ? retryAfter
+        : undefined;
     try {
       const body = (await response.json()) as { error?: { kind?: unknown; message?: unknown } };
       const { kind, message } = body.error ?? {};
       if (isApiErrorKind(kind)) {
-        return new ApiError(kind, typeof message === 'string' ? message : undefined, response.status, wait);
+        return new ApiError(
+          kind,
+          typeof message === 'string' ? message : undefined,
+          response.status,
+          wait,
+        );
       }
     } catch {
       // Not our JSON: fall back to the status below.

@@ -79,7 +79,8 @@ export function eventKind(label: string, from: string, to: string): EventKind {
   if (isZeroAddress(from)) return 'mint';
   if (isZeroAddress(to)) return 'burn';
   const lower = label.toLowerCase();
-  if (lower === 'transfer' || lower === 'sale' || lower === 'mint' || lower === 'burn') return lower;
+  if (lower === 'transfer' || lower === 'sale' || lower === 'mint' || lower === 'burn')
+    return lower;
   return 'other';
 }
 

@@ -11,7 +11,10 @@ export async function fetchTokenEventsPage(
   cursor: string | null,
   signal?: AbortSignal,
 ): Promise<Page<TokenEvent>> {
-  const body = await getJson(withPageParams(`/api/v1/events/${address}/${tokenId}`, cursor), signal);
+  const body = await getJson(
+    withPageParams(`/api/v1/events/${address}/${tokenId}`, cursor),
+    signal,
+  );
   return readPage(body, (item) => normaliseEvent(item, address));
 }
 

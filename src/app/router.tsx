@@ -1,7 +1,4 @@
 import { createBrowserRouter, Link, Navigate, type RouteObject } from 'react-router';
-import { ContractEventsRoute } from '../pages/contract-events/contract-events-page';
-import { ContractsPage } from '../pages/contracts/contracts-page';
-import { TokenHistoryRoute } from '../pages/token-history/token-history-page';
 import { routePatterns } from '../lib/routes';
 import { Layout } from './layout';
 
@@ -21,9 +18,26 @@ export const routes: RouteObject[] = [
     element: <Layout />,
     children: [
       { path: routePatterns.home, element: <Navigate replace to="/contracts" /> },
-      { path: routePatterns.contracts, element: <ContractsPage /> },
-      { path: routePatterns.contractEvents, element: <ContractEventsRoute /> },
-      { path: routePatterns.tokenHistory, element: <TokenHistoryRoute /> },
+      // Pages load on demand: the first paint needs only React, the router and the layout.
+      {
+        path: routePatterns.contracts,
+        lazy: async () => ({
+          Component: (await import('../pages/contracts/contracts-page')).ContractsPage,
+        }),
+      },
+      {
+        path: routePatterns.contractEvents,
+        lazy: async () => ({
+          Component: (await import('../pages/contract-events/contract-events-page'))
+            .ContractEventsRoute,
+        }),
+      },
+      {
+        path: routePatterns.tokenHistory,
+        lazy: async () => ({
+          Component: (await import('../pages/token-history/token-history-page')).TokenHistoryRoute,
+        }),
+      },
       { path: '*', element: <NotFound /> },
     ],
   },

@@ -17,7 +17,11 @@ export function ContractImage({ image, name, size = 36, ipfsGateway }: ContractI
   const src = safeImageUrl(image, ipfsGateway);
   if (!src || broken) {
     return (
-      <span className="contract-image fallback" style={{ width: size, height: size }} aria-hidden="true">
+      <span
+        className="contract-image fallback"
+        style={{ width: size, height: size }}
+        aria-hidden="true"
+      >
         {initials(name)}
       </span>
     );

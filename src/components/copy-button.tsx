@@ -22,7 +22,13 @@ export function CopyButton({ value, label }: CopyButtonProps) {
     }
   };
   return (
-    <button type="button" className="icon-button" onClick={() => void copy()} aria-label={label} title={label}>
+    <button
+      type="button"
+      className="icon-button"
+      onClick={() => void copy()}
+      aria-label={label}
+      title={label}
+    >
       <span aria-hidden="true">{state === 'copied' ? '✓' : state === 'failed' ? '!' : '⧉'}</span>
       <span className="visually-hidden" role="status">
         {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : ''}

@@ -49,11 +49,12 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
   const bodyRef = useRef<HTMLTableSectionElement>(null);
   const [scrollMargin, setScrollMargin] = useState(0);
   // The table's distance from the top of the document; content above it (filters,
-  // notices) can change height, so it is re-read after every render.
+  // notices, status lines) changes with the rows, so it is re-read when they change.
+  const rowCount = rows.length;
   useLayoutEffect(() => {
     const top = (bodyRef.current?.getBoundingClientRect().top ?? 0) + window.scrollY;
     if (Math.abs(top - scrollMargin) > 1) setScrollMargin(top);
-  });
+  }, [scrollMargin, rowCount]);
   const virtualizer = useWindowVirtualizer({
     count: tableRows.length,
     estimateSize: () => rowHeight,
@@ -89,7 +90,11 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
                   scope="col"
                   className={meta?.className}
                   aria-sort={
-                    direction === 'asc' ? 'ascending' : direction === 'desc' ? 'descending' : undefined
+                    direction === 'asc'
+                      ? 'ascending'
+                      : direction === 'desc'
+                        ? 'descending'
+                        : undefined
                   }
                 >
                   {column.getCanSort() ? (

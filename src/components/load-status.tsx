@@ -23,8 +23,10 @@ export function LoadStatus(props: LoadStatusProps) {
       ? `${formatCount(loaded)} ${noun} loaded · ${isLoadingMore ? 'loading more…' : 'more available'}`
       : `all ${formatCount(loaded)} ${noun} loaded`,
   );
-  if (shown !== undefined && shown !== loaded) parts.push(`${formatCount(shown)} match the filters`);
-  if (sortedBy && hasMore) parts.push(`sorted by ${sortedBy} among ${formatCount(loaded)} loaded ${noun}`);
+  if (shown !== undefined && shown !== loaded)
+    parts.push(`${formatCount(shown)} match the filters`);
+  if (sortedBy && hasMore)
+    parts.push(`sorted by ${sortedBy} among ${formatCount(loaded)} loaded ${noun}`);
   return (
     <p className="load-status" role="status" aria-live="polite">
       {parts.join(' · ')}

@@ -15,7 +15,9 @@ const TITLES: Record<string, string> = {
 };
 
 export function errorTitle(error: unknown): string {
-  return error instanceof ApiError ? (TITLES[error.kind] ?? 'Something went wrong') : 'Something went wrong';
+  return error instanceof ApiError
+    ? (TITLES[error.kind] ?? 'Something went wrong')
+    : 'Something went wrong';
 }
 
 export function errorMessage(error: unknown): string {
@@ -49,7 +51,8 @@ export function ErrorState({ error, onRetry, context, compact }: ErrorStateProps
 
 /** Shown while a query is retrying by itself after a rate limit. */
 export function RetryingNotice({ error, failureCount }: { error: unknown; failureCount: number }) {
-  if (!(error instanceof ApiError) || error.kind !== 'rate_limited' || failureCount === 0) return null;
+  if (!(error instanceof ApiError) || error.kind !== 'rate_limited' || failureCount === 0)
+    return null;
   const seconds = Math.ceil(retryDelayMs(failureCount, error) / 1000);
   return (
     <div className="notice notice-wait" role="status">

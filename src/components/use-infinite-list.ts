@@ -21,14 +21,21 @@ export function useInfiniteList<T>(
   const trailingEmpty = useMemo(() => {
     const pages = data?.pages ?? [];
     let count = 0;
-    for (let index = pages.length - 1; index >= manualFrom && pages[index]?.items.length === 0; index--) {
+    for (
+      let index = pages.length - 1;
+      index >= manualFrom && pages[index]?.items.length === 0;
+      index--
+    ) {
       count += 1;
     }
     return count;
   }, [data, manualFrom]);
 
   const canAutoLoad =
-    hasNextPage && !isFetchingNextPage && !isFetchNextPageError && trailingEmpty < MAX_AUTO_EMPTY_PAGES;
+    hasNextPage &&
+    !isFetchingNextPage &&
+    !isFetchNextPageError &&
+    trailingEmpty < MAX_AUTO_EMPTY_PAGES;
 
   const loadMoreAuto = useCallback(() => {
     if (canAutoLoad) void fetchNextPage();

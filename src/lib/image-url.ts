@@ -5,7 +5,10 @@
  */
 export const DEFAULT_IPFS_GATEWAY = 'https://ipfs.io/ipfs/';
 
-export function safeImageUrl(raw: string | undefined, ipfsGateway = DEFAULT_IPFS_GATEWAY): string | null {
+export function safeImageUrl(
+  raw: string | undefined,
+  ipfsGateway = DEFAULT_IPFS_GATEWAY,
+): string | null {
   if (!raw) return null;
   const text = raw.trim();
   if (text.length === 0 || text.length > 100_000) return null;

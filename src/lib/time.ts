@@ -27,7 +27,10 @@ const absoluteUtc = new Intl.DateTimeFormat('en-GB', {
   timeStyle: 'medium',
   timeZone: 'UTC',
 });
-const absoluteLocal = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium' });
+const absoluteLocal = new Intl.DateTimeFormat('en-GB', {
+  dateStyle: 'medium',
+  timeStyle: 'medium',
+});
 
 /** "2 Feb 2024, 17:46:56 UTC" or the same in local time. */
 export function formatAbsolute(seconds: number, zone: 'utc' | 'local' = 'utc'): string {

@@ -15,8 +15,15 @@ function contractWith(dataset: Dataset, min: number, max = Infinity) {
   return found;
 }
 
-const status = () => screen.getAllByRole('status').map((node) => node.textContent).join(' | ');
-const dataRows = () => screen.getAllByRole('row').filter((row) => row.querySelector('td') && !row.classList.contains('spacer'));
+const status = () =>
+  screen
+    .getAllByRole('status')
+    .map((node) => node.textContent)
+    .join(' | ');
+const dataRows = () =>
+  screen
+    .getAllByRole('row')
+    .filter((row) => row.querySelector('td') && !row.classList.contains('spacer'));
 
 async function loadToTheEnd() {
   for (let clicks = 0; clicks < 200; clicks++) {
@@ -69,7 +76,10 @@ describe('contract events page', () => {
 
   it.each([
     [{ type: 'status', status: 403 } as const, 'The service refused our key'],
-    [{ type: 'status', status: 502, message: 'Internal server error' } as const, 'The service failed'],
+    [
+      { type: 'status', status: 502, message: 'Internal server error' } as const,
+      'The service failed',
+    ],
     [{ type: 'malformed-json' } as const, 'The service sent something unreadable'],
     [{ type: 'truncated' } as const, 'The service sent something unreadable'],
   ])('explains a failed first page: %j', async (fault, title) => {
@@ -84,11 +94,15 @@ describe('contract events page', () => {
     const contract = contractWith(smallDataset(), 1);
     const api = installSampleApi({ faults: { fault: { type: 'drop' } } });
     const first = renderAt(`/contracts/${contract.address}`);
-    expect(await screen.findByText('The service cannot be reached', {}, { timeout: 4000 })).toBeInTheDocument();
+    expect(
+      await screen.findByText('The service cannot be reached', {}, { timeout: 4000 }),
+    ).toBeInTheDocument();
     first.unmount();
     api.service.setFaults({ latencyMs: 1500 });
     renderAt(`/contracts/${contract.address}`);
-    expect(await screen.findByText('The service took too long', {}, { timeout: 6000 })).toBeInTheDocument();
+    expect(
+      await screen.findByText('The service took too long', {}, { timeout: 6000 }),
+    ).toBeInTheDocument();
   }, 10_000);
 
   it('retries a rate limit by itself and shows the wait', async () => {
@@ -113,17 +127,22 @@ describe('contract events page', () => {
     await screen.findByRole('table');
     await userEvent.click(screen.getByRole('button', { name: 'Transfer' }));
     expect(router.state.location.search).toBe('?kind=transfer');
-    for (const row of dataRows()) expect(within(row).getAllByRole('cell')[0]).toHaveTextContent('Transfer');
+    for (const row of dataRows())
+      expect(within(row).getAllByRole('cell')[0]).toHaveTextContent('Transfer');
 
     const firstRow = dataRows()[0]!;
     const fromButton = within(within(firstRow).getAllByRole('cell')[2]!).getByRole('button');
     const address = fromButton.closest('[data-address]')!.getAttribute('data-address')!;
     await userEvent.click(fromButton);
     expect(router.state.location.search).toBe(`?address=${address}&kind=transfer`);
-    expect(screen.getByRole('button', { name: `Remove the address filter ${address}` })).toBeInTheDocument();
+    expect(
+      screen.getByRole('button', { name: `Remove the address filter ${address}` }),
+    ).toBeInTheDocument();
     for (const row of dataRows()) expect(row.innerHTML).toContain(address);
 
-    await userEvent.click(screen.getByRole('button', { name: `Remove the address filter ${address}` }));
+    await userEvent.click(
+      screen.getByRole('button', { name: `Remove the address filter ${address}` }),
+    );
     expect(router.state.location.search).toBe('?kind=transfer');
   });
 
@@ -132,7 +151,10 @@ describe('contract events page', () => {
     installSampleApi({ profile: 'documented' });
     renderAt(`/contracts/${contract.address}?sort=token&kind=mint&time=abs`);
     await screen.findByRole('table');
-    expect(screen.getByRole('columnheader', { name: /token/i })).toHaveAttribute('aria-sort', 'ascending');
+    expect(screen.getByRole('columnheader', { name: /token/i })).toHaveAttribute(
+      'aria-sort',
+      'ascending',
+    );
     expect(screen.getByRole('button', { name: 'Mint' })).toHaveAttribute('aria-pressed', 'true');
     expect(screen.getByRole('button', { name: 'Show relative times' })).toBeInTheDocument();
     expect(status()).toContain('sorted by token among 100 loaded events');
@@ -143,14 +165,18 @@ describe('contract events page', () => {
     installSampleApi();
     const short = `0x${contract.address.slice(2).replace(/^0+/, '').toUpperCase()}`;
     const { router } = renderAt(`/contracts/${short}?kind=MINT,bogus`);
-    await waitFor(() => expect(router.state.location.pathname).toBe(`/contracts/${contract.address}`));
+    await waitFor(() =>
+      expect(router.state.location.pathname).toBe(`/contracts/${contract.address}`),
+    );
     expect(router.state.location.search).toBe('?kind=mint');
   });
 
   it('explains a malformed address instead of crashing', async () => {
     installSampleApi();
     renderAt('/contracts/0xNOTHEX');
-    expect(await screen.findByRole('heading', { name: 'This is not a contract address' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'This is not a contract address' }),
+    ).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to the contract list' })).toBeInTheDocument();
   });
 

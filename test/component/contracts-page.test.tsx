@@ -11,7 +11,11 @@ const nameCells = () =>
     .getAllByRole('row')
     .slice(1)
     // The name is the link's last span; the first may be the image's monogram.
-    .map((row) => within(row).queryAllByRole('cell')[0]?.querySelector('a > span:last-child')?.textContent ?? '')
+    .map(
+      (row) =>
+        within(row).queryAllByRole('cell')[0]?.querySelector('a > span:last-child')?.textContent ??
+        '',
+    )
     .filter(Boolean);
 
 describe('contracts page', () => {
@@ -19,7 +23,9 @@ describe('contracts page', () => {
     const { dataset } = installSampleApi();
     const { container } = renderAt('/contracts');
     expect(await screen.findByRole('table', { name: 'Token contracts' })).toBeInTheDocument();
-    expect(screen.getByText(`all ${dataset.contracts.length} contracts loaded`)).toBeInTheDocument();
+    expect(
+      screen.getByText(`all ${dataset.contracts.length} contracts loaded`),
+    ).toBeInTheDocument();
     // The hostile name is text, not markup; no image carries a script URL or handler.
     expect(screen.getByText(HOSTILE_CONTRACT_NAME)).toBeInTheDocument();
     for (const image of container.querySelectorAll('img')) {
@@ -40,7 +46,9 @@ describe('contracts page', () => {
     expect(header).toHaveAttribute('aria-sort', 'ascending');
     const ascending = nameCells();
     expect(ascending).not.toEqual(before);
-    expect([...ascending].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' }))).toEqual(ascending);
+    expect(
+      [...ascending].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' })),
+    ).toEqual(ascending);
     expect(router.state.location.search).toBe('?sort=name');
     await userEvent.click(within(header).getByRole('button'));
     expect(header).toHaveAttribute('aria-sort', 'descending');
@@ -54,7 +62,10 @@ describe('contracts page', () => {
     expect(screen.getByRole('searchbox')).toHaveValue('zzzz-no-such');
     await userEvent.click(screen.getByRole('button', { name: 'Clear the filter' }));
     expect(await screen.findByRole('table')).toBeInTheDocument();
-    expect(screen.getByRole('columnheader', { name: /symbol/i })).toHaveAttribute('aria-sort', 'descending');
+    expect(screen.getByRole('columnheader', { name: /symbol/i })).toHaveAttribute(
+      'aria-sort',
+      'descending',
+    );
   });
 
   it('shows a clear error with retry when the key is refused', async () => {

@@ -29,7 +29,9 @@ export function smallDataset(seed = 7): Dataset {
  * The real proxy over the real sample service, in-process: the browser code's `fetch`
  * of `/api/...` is answered by the proxy app, so component tests cover the whole path.
  */
-export function installSampleApi(options: { profile?: Profile; faults?: FaultPlan; seed?: number } = {}) {
+export function installSampleApi(
+  options: { profile?: Profile; faults?: FaultPlan; seed?: number } = {},
+) {
   const apiKey = 'component-test-key';
   const service = createSampleService({
     apiKey,
@@ -51,7 +53,10 @@ export function installSampleApi(options: { profile?: Profile; faults?: FaultPla
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input), 'http://localhost');
     requests.push(url.pathname + url.search);
-    return proxy.request(url.pathname + url.search, { ...init, headers: { 'accept-encoding': 'identity' } });
+    return proxy.request(url.pathname + url.search, {
+      ...init,
+      headers: { 'accept-encoding': 'identity' },
+    });
   });
   return { service, requests, dataset: service.dataset };
 }

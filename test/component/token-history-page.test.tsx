@@ -27,9 +27,13 @@ describe('token history page', () => {
       installSampleApi({ profile });
       renderAt(`/contracts/${contract.address}/tokens/${token.id}`);
       await screen.findByRole('table');
-      await waitFor(() => expect(screen.getByText(`all ${events} events loaded`)).toBeInTheDocument());
+      await waitFor(() =>
+        expect(screen.getByText(`all ${events} events loaded`)).toBeInTheDocument(),
+      );
       const rows = screen.getAllByRole('row').filter((row) => row.querySelector('time'));
-      const times = rows.map((row) => Date.parse(row.querySelector('time')!.getAttribute('datetime')!));
+      const times = rows.map((row) =>
+        Date.parse(row.querySelector('time')!.getAttribute('datetime')!),
+      );
       expect([...times].sort((a, b) => a - b)).toEqual(times);
       expect(within(rows[0]!).getAllByRole('cell')[0]).toHaveTextContent('Mint');
       expect(screen.getByText('Minted')).toBeInTheDocument();
@@ -40,9 +44,13 @@ describe('token history page', () => {
   it('shows the same history for a hex id and canonicalises the URL to decimal', async () => {
     const { contract, token } = busyToken();
     installSampleApi();
-    const { router } = renderAt(`/contracts/${contract.address}/tokens/${tokenIdToHex(token.id).toUpperCase().replace('0X', '0x')}`);
+    const { router } = renderAt(
+      `/contracts/${contract.address}/tokens/${tokenIdToHex(token.id).toUpperCase().replace('0X', '0x')}`,
+    );
     await waitFor(() =>
-      expect(router.state.location.pathname).toBe(`/contracts/${contract.address}/tokens/${token.id}`),
+      expect(router.state.location.pathname).toBe(
+        `/contracts/${contract.address}/tokens/${token.id}`,
+      ),
     );
     expect(await screen.findByRole('table')).toBeInTheDocument();
   });
@@ -51,7 +59,9 @@ describe('token history page', () => {
     const { contract } = busyToken();
     installSampleApi();
     renderAt(`/contracts/${contract.address}/tokens/12abc`);
-    expect(await screen.findByRole('heading', { name: 'This is not a token id' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'This is not a token id' }),
+    ).toBeInTheDocument();
   });
 
   it('says when a token has no events', async () => {
@@ -67,17 +77,28 @@ describe('lookup box', () => {
     const { contract, token } = busyToken();
     installSampleApi();
     const { router } = renderAt('/contracts');
-    const input = screen.getByRole('textbox', { name: /go to a contract/i });
+    const input = await screen.findByRole('textbox', { name: /go to a contract/i });
     await userEvent.type(input, '0xnothex{Enter}');
-    expect(screen.getByRole('alert')).toHaveTextContent('An address is 0x followed by up to 64 hexadecimal digits.');
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'An address is 0x followed by up to 64 hexadecimal digits.',
+    );
     expect(input).toHaveAttribute('aria-invalid', 'true');
     expect(router.state.location.pathname).toBe('/contracts');
 
     await userEvent.clear(input);
     await userEvent.type(input, `${contract.address} ${token.id}{Enter}`);
-    expect(router.state.location.pathname).toBe(`/contracts/${contract.address}/tokens/${token.id}`);
+    await waitFor(() =>
+      expect(router.state.location.pathname).toBe(
+        `/contracts/${contract.address}/tokens/${token.id}`,
+      ),
+    );
 
-    await userEvent.type(screen.getByRole('textbox', { name: /go to a contract/i }), `${contract.address.toUpperCase().replace('0X', '0x')}{Enter}`);
-    expect(router.state.location.pathname).toBe(`/contracts/${contract.address}`);
+    await userEvent.type(
+      screen.getByRole('textbox', { name: /go to a contract/i }),
+      `${contract.address.toUpperCase().replace('0X', '0x')}{Enter}`,
+    );
+    await waitFor(() =>
+      expect(router.state.location.pathname).toBe(`/contracts/${contract.address}`),
+    );
   });
 });

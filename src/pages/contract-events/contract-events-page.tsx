@@ -40,7 +40,12 @@ export function ContractEventsRoute() {
   const location = useLocation();
   const parsed = parseAddress(raw);
   if (!parsed.ok) {
-    return <BadParam title="This is not a contract address" message={`“${raw.slice(0, 100)}”: ${parsed.error}`} />;
+    return (
+      <BadParam
+        title="This is not a contract address"
+        message={`“${raw.slice(0, 100)}”: ${parsed.error}`}
+      />
+    );
   }
   const search = canonicalEventSearch(new URLSearchParams(location.search), EVENT_SORTS);
   if (parsed.value !== raw || search !== location.search) {
@@ -62,7 +67,12 @@ export function ContractEventsPage({ address }: { address: string }) {
   const sort = parseSort(params.get('sort'), EVENT_SORTS);
   const display = parseTimeDisplay(params.get('time'));
   const rows = useMemo(
-    () => filterEvents(list.items, kindsKey ? (kindsKey.split(',') as EventKindFilter[]) : [], filterAddress),
+    () =>
+      filterEvents(
+        list.items,
+        kindsKey ? (kindsKey.split(',') as EventKindFilter[]) : [],
+        filterAddress,
+      ),
     [list.items, kindsKey, filterAddress],
   );
 
@@ -75,7 +85,13 @@ export function ContractEventsPage({ address }: { address: string }) {
   const setAddress = useCallback((next: string | null) => set({ address: next }), [set]);
   const columns = useMemo(
     () =>
-      eventColumns({ display, zone: timeZone, nowMs, activeAddress: filterAddress, onFilterAddress: setAddress }),
+      eventColumns({
+        display,
+        zone: timeZone,
+        nowMs,
+        activeAddress: filterAddress,
+        onFilterAddress: setAddress,
+      }),
     [display, timeZone, nowMs, filterAddress, setAddress],
   );
   const filtered = kinds.length > 0 || filterAddress !== null;
@@ -109,11 +125,17 @@ export function ContractEventsPage({ address }: { address: string }) {
             sortedBy={sort?.id}
           />
           {list.items.length === 0 && !list.hasMore && (
-            <EmptyState title="No events">This contract has no recorded mints, transfers or sales.</EmptyState>
+            <EmptyState title="No events">
+              This contract has no recorded mints, transfers or sales.
+            </EmptyState>
           )}
           {list.items.length > 0 && rows.length === 0 && (
             <EmptyState title="No loaded event matches the filters">
-              <button type="button" className="button" onClick={() => set({ kind: null, address: null })}>
+              <button
+                type="button"
+                className="button"
+                onClick={() => set({ kind: null, address: null })}
+              >
                 Reset filters
               </button>
             </EmptyState>

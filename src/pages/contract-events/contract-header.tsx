@@ -10,11 +10,18 @@ import { useSettings } from '../../components/settings';
  * endpoint, so they come from the contract list (usually cached from the list page);
  * until it is found the header shows the address, and `fallbackType` from the events.
  */
-export function ContractHeader({ address, fallbackType }: { address: string; fallbackType?: string }) {
+export function ContractHeader({
+  address,
+  fallbackType,
+}: {
+  address: string;
+  fallbackType?: string;
+}) {
   const { ipfsGateway } = useSettings();
   const contracts = useInfiniteQuery(contractsQueryOptions());
   const contract = useMemo(
-    () => contracts.data?.pages.flatMap((page) => page.items).find((item) => item.address === address),
+    () =>
+      contracts.data?.pages.flatMap((page) => page.items).find((item) => item.address === address),
     [contracts.data, address],
   );
   const name = contract?.name ?? 'Contract';

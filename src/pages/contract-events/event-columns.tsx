@@ -43,7 +43,9 @@ export function eventColumns(context: EventColumnContext): ListColumn<TokenEvent
       accessorFn: (row) => row.tokenId,
       sortFn: (a: Row, b: Row) => compareTokenIds(a.original.tokenId, b.original.tokenId),
       meta: { className: 'col-token' },
-      cell: ({ row }) => <TokenIdLink contract={row.original.contractAddress} tokenId={row.original.tokenId} />,
+      cell: ({ row }) => (
+        <TokenIdLink contract={row.original.contractAddress} tokenId={row.original.tokenId} />
+      ),
     },
     {
       id: 'from',
@@ -52,7 +54,11 @@ export function eventColumns(context: EventColumnContext): ListColumn<TokenEvent
       sortFn: (a: Row, b: Row) => compareText(a.original.from, b.original.from),
       meta: { className: 'col-address' },
       cell: ({ row }) => (
-        <Address value={row.original.from} onFilter={onFilterAddress} active={row.original.from === activeAddress} />
+        <Address
+          value={row.original.from}
+          onFilter={onFilterAddress}
+          active={row.original.from === activeAddress}
+        />
       ),
     },
     {
@@ -62,7 +68,11 @@ export function eventColumns(context: EventColumnContext): ListColumn<TokenEvent
       sortFn: (a: Row, b: Row) => compareText(a.original.to, b.original.to),
       meta: { className: 'col-address' },
       cell: ({ row }) => (
-        <Address value={row.original.to} onFilter={onFilterAddress} active={row.original.to === activeAddress} />
+        <Address
+          value={row.original.to}
+          onFilter={onFilterAddress}
+          active={row.original.to === activeAddress}
+        />
       ),
     },
     {
@@ -72,7 +82,9 @@ export function eventColumns(context: EventColumnContext): ListColumn<TokenEvent
       sortFn: (a: Row, b: Row) => a.original.timestamp - b.original.timestamp,
       sortDescFirst: true,
       meta: { className: 'col-time' },
-      cell: ({ row }) => <TimeCell seconds={row.original.timestamp} display={display} nowMs={nowMs} zone={zone} />,
+      cell: ({ row }) => (
+        <TimeCell seconds={row.original.timestamp} display={display} nowMs={nowMs} zone={zone} />
+      ),
     },
     {
       id: 'price',

@@ -26,7 +26,8 @@ export function ContractsPage() {
   const columns = useMemo(() => contractColumns(ipfsGateway), [ipfsGateway]);
 
   const setSort = useCallback(
-    (next: SortState | null) => setParams((old) => updateSearch(old, { sort: formatSort(next) }), { replace: true }),
+    (next: SortState | null) =>
+      setParams((old) => updateSearch(old, { sort: formatSort(next) }), { replace: true }),
     [setParams],
   );
   const setText = (value: string) =>

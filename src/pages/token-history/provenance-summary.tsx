@@ -4,7 +4,13 @@ import { formatAbsolute } from '../../lib/time';
 import type { Provenance } from '../../lib/provenance';
 
 /** Minted when and to whom, the current holder (or burned), and how many owners so far. */
-export function ProvenanceSummary({ provenance, complete }: { provenance: Provenance<TokenEvent>; complete: boolean }) {
+export function ProvenanceSummary({
+  provenance,
+  complete,
+}: {
+  provenance: Provenance<TokenEvent>;
+  complete: boolean;
+}) {
   const { mint, currentOwner, burned, distinctOwners, holdings, sales } = provenance;
   return (
     <dl className="summary">
@@ -40,7 +46,8 @@ export function ProvenanceSummary({ provenance, complete }: { provenance: Proven
       <div>
         <dt>Events</dt>
         <dd>
-          {holdings.length.toLocaleString('en')} ({sales.toLocaleString('en')} sale{sales === 1 ? '' : 's'})
+          {holdings.length.toLocaleString('en')} ({sales.toLocaleString('en')} sale
+          {sales === 1 ? '' : 's'})
         </dd>
       </div>
     </dl>

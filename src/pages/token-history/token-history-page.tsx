@@ -37,11 +37,21 @@ export function TokenHistoryRoute() {
   const location = useLocation();
   const address = parseAddress(rawAddress);
   if (!address.ok) {
-    return <BadParam title="This is not a contract address" message={`“${rawAddress.slice(0, 100)}”: ${address.error}`} />;
+    return (
+      <BadParam
+        title="This is not a contract address"
+        message={`“${rawAddress.slice(0, 100)}”: ${address.error}`}
+      />
+    );
   }
   const tokenId = parseTokenId(rawTokenId);
   if (!tokenId.ok) {
-    return <BadParam title="This is not a token id" message={`“${rawTokenId.slice(0, 100)}”: ${tokenId.error}`} />;
+    return (
+      <BadParam
+        title="This is not a token id"
+        message={`“${rawTokenId.slice(0, 100)}”: ${tokenId.error}`}
+      />
+    );
   }
   const decimal = tokenIdToDecimal(tokenId.value);
   const search = canonicalEventSearch(new URLSearchParams(location.search), EVENT_SORTS);
@@ -76,7 +86,8 @@ export function TokenHistoryPage({ address, tokenId }: { address: string; tokenI
   const sort = parseSort(params.get('sort'), EVENT_SORTS);
   const display = parseTimeDisplay(params.get('time'));
   const setSort = useCallback(
-    (next: SortState | null) => setParams((old) => updateSearch(old, { sort: formatSort(next) }), { replace: true }),
+    (next: SortState | null) =>
+      setParams((old) => updateSearch(old, { sort: formatSort(next) }), { replace: true }),
     [setParams],
   );
   const columns = useMemo(
@@ -93,7 +104,10 @@ export function TokenHistoryPage({ address, tokenId }: { address: string; tokenI
         <Link to={hrefs.contractEvents(address)}>{shortenHex(address)}</Link> › Token
       </nav>
       <h1 id="token-title" className="token-title">
-        Token <span className="mono">{tokenId.length > 24 ? `${tokenId.slice(0, 10)}…${tokenId.slice(-10)}` : tokenId}</span>
+        Token{' '}
+        <span className="mono">
+          {tokenId.length > 24 ? `${tokenId.slice(0, 10)}…${tokenId.slice(-10)}` : tokenId}
+        </span>
       </h1>
       <p className="muted small mono" title="The same token id in hexadecimal">
         {tokenIdToHex(BigInt(tokenId))}
@@ -109,8 +123,8 @@ export function TokenHistoryPage({ address, tokenId }: { address: string; tokenI
             <div className="progress" role="status">
               <progress aria-label="Loading the token's history" />
               <span>
-                Loading the whole history: {list.items.length.toLocaleString('en')} events from {list.pages}{' '}
-                page{list.pages === 1 ? '' : 's'} so far…
+                Loading the whole history: {list.items.length.toLocaleString('en')} events from{' '}
+                {list.pages} page{list.pages === 1 ? '' : 's'} so far…
               </span>
               <button type="button" className="button secondary" onClick={cancel}>
                 Cancel
@@ -139,7 +153,10 @@ export function TokenHistoryPage({ address, tokenId }: { address: string; tokenI
                   aria-pressed={display === 'absolute'}
                   onClick={() =>
                     setParams(
-                      (old) => updateSearch(old, { time: formatTimeDisplay(display === 'relative' ? 'absolute' : 'relative') }),
+                      (old) =>
+                        updateSearch(old, {
+                          time: formatTimeDisplay(display === 'relative' ? 'absolute' : 'relative'),
+                        }),
                       { replace: true },
                     )
                   }

@@ -86,19 +86,34 @@ describe('normaliseEvent', () => {
 describe('normaliseContract', () => {
   it('treats empty strings as missing', () => {
     expect(
-      normaliseContract({ contract_address: '0xABC', contract_type: 'ERC1155', name: '', symbol: '', image: '', chain_id: 'SN_MAIN' }),
+      normaliseContract({
+        contract_address: '0xABC',
+        contract_type: 'ERC1155',
+        name: '',
+        symbol: '',
+        image: '',
+        chain_id: 'SN_MAIN',
+      }),
     ).toEqual({ address: A('abc'), type: 'ERC1155' });
   });
 });
 
 describe('parsePage', () => {
   it('treats null and absent cursors as the end and counts skipped records', () => {
-    expect(parsePage({ result: [base, { bad: true }], cursor: null }, (item) => normaliseEvent(item))).toMatchObject({
+    expect(
+      parsePage({ result: [base, { bad: true }], cursor: null }, (item) => normaliseEvent(item)),
+    ).toMatchObject({
       skipped: 1,
       cursor: null,
     });
-    expect(parsePage({}, (item) => normaliseEvent(item))).toEqual({ items: [], skipped: 0, cursor: null });
-    expect(parsePage({ result: [], cursor: 'abc' }, (item) => normaliseEvent(item)).cursor).toBe('abc');
+    expect(parsePage({}, (item) => normaliseEvent(item))).toEqual({
+      items: [],
+      skipped: 0,
+      cursor: null,
+    });
+    expect(parsePage({ result: [], cursor: 'abc' }, (item) => normaliseEvent(item)).cursor).toBe(
+      'abc',
+    );
   });
 
   it('refuses something that is not an envelope', () => {

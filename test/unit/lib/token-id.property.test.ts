@@ -1,7 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalAddress, parseAddress } from '../../../src/lib/address';
-import { MAX_TOKEN_ID, parseTokenId, tokenIdToDecimal, tokenIdToHex } from '../../../src/lib/token-id';
+import {
+  MAX_TOKEN_ID,
+  parseTokenId,
+  tokenIdToDecimal,
+  tokenIdToHex,
+} from '../../../src/lib/token-id';
 
 const tokenIds = fc.bigInt({ min: 0n, max: MAX_TOKEN_ID });
 
@@ -56,7 +61,9 @@ describe('addresses', () => {
         const digits = value.toString(16);
         const text = `0x${pad ? digits.padStart(64, '0') : digits}`;
         const canonical = `0x${digits.padStart(64, '0')}`;
-        expect(canonicalAddress(upper ? text.toUpperCase().replace('0X', '0x') : text)).toBe(canonical);
+        expect(canonicalAddress(upper ? text.toUpperCase().replace('0X', '0x') : text)).toBe(
+          canonical,
+        );
         expect(canonicalAddress(canonical)).toBe(canonical);
       }),
     );

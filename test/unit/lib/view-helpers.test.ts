@@ -37,7 +37,10 @@ describe('parseLookup', () => {
     ['0xabc 12', { address: A('abc'), tokenId: '12' }],
     ['0xabc/0x0c', { address: A('abc'), tokenId: '12' }],
     ['0xabc:12', { address: A('abc'), tokenId: '12' }],
-    [`https://dash.example/contracts/${A('abc')}/tokens/12?x=1`, { address: A('abc'), tokenId: '12' }],
+    [
+      `https://dash.example/contracts/${A('abc')}/tokens/12?x=1`,
+      { address: A('abc'), tokenId: '12' },
+    ],
   ])('%s', (input, expected) => {
     expect(parseLookup(input)).toEqual({ ok: true, value: expected });
   });
@@ -50,8 +53,12 @@ describe('parseLookup', () => {
 
 describe('view state in the URL', () => {
   it('canonicalises the search of an events view', () => {
-    const params = new URLSearchParams(`time=abs&kind=SALE,mint,nope&address=0xABC&sort=-time&junk=1`);
-    expect(canonicalEventSearch(params, ['time'])).toBe(`?address=${A('abc')}&kind=mint%2Csale&sort=-time&time=abs`);
+    const params = new URLSearchParams(
+      `time=abs&kind=SALE,mint,nope&address=0xABC&sort=-time&junk=1`,
+    );
+    expect(canonicalEventSearch(params, ['time'])).toBe(
+      `?address=${A('abc')}&kind=mint%2Csale&sort=-time&time=abs`,
+    );
     expect(canonicalEventSearch(new URLSearchParams('address=bad&sort=nope'), ['time'])).toBe('');
   });
 
@@ -71,7 +78,10 @@ describe('event helpers', () => {
   ];
 
   it('filters by kind and by address as sender or receiver', () => {
-    expect(filterEvents(events, ['mint', 'burn'], null).map((e) => e.kind)).toEqual(['mint', 'burn']);
+    expect(filterEvents(events, ['mint', 'burn'], null).map((e) => e.kind)).toEqual([
+      'mint',
+      'burn',
+    ]);
     expect(filterEvents(events, [], A('2')).map((e) => e.kind)).toEqual(['transfer', 'sale']);
   });
 
