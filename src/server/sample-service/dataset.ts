@@ -98,7 +98,9 @@ const TOP_SHARES = [0.35, 0.315, 0.3125];
 const TAIL_SHARE = 1 - TOP_SHARES.reduce((sum, share) => sum + share, 0);
 
 export function generateDataset(options: DatasetOptions = {}): Dataset {
-  const { seed, contracts: contractCount, events } = { ...DEFAULT_DATASET_SIZE, ...options };
+  const seed = options.seed ?? DEFAULT_DATASET_SIZE.seed;
+  const contractCount = options.contracts ?? DEFAULT_DATASET_SIZE.contracts;
+  const events = options.events ?? DEFAULT_DATASET_SIZE.events;
   for (const [name, value] of Object.entries({ seed, contracts: contractCount, events })) {
     if (!Number.isSafeInteger(value) || value < 0) {
       throw new RangeError(`${name} must be a non-negative integer`);

@@ -1,4 +1,4 @@
-export { createSampleService, DATA_ROUTES, parseLimit } from './service';
+export { createSampleService, DATA_ROUTES } from './service';
 export type { SampleService, SampleServiceOptions } from './service';
 export { generateDataset, DEFAULT_DATASET_SIZE } from './dataset';
 export type {
@@ -19,8 +19,8 @@ export {
   TIMELINE,
 } from './catalogue';
 export type { ContractType, Marketplace } from './catalogue';
-export { createFaultSwitch, FAULT_HEADER, parseFaultPlan } from './faults';
-export type { Fault, FaultPlan, FaultSwitch, SampleEnv } from './faults';
+export { FAULT_HEADER, parseFaultPlan } from './faults';
+export type { Fault, FaultPlan, SampleEnv } from './faults';
 export { PROFILES } from './records';
 export type { Profile } from './records';
 export { DEFAULT_LIMIT, PAGE_BYTE_CAP } from './store';

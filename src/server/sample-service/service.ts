@@ -83,13 +83,17 @@ export function createSampleService(options: SampleServiceOptions): SampleServic
   };
 
   const app = new Hono<SampleEnv>();
-  app.on('GET', [...DATA_ROUTES], async (c, next) => {
-    requests += 1;
-    const url = new URL(c.req.url);
-    const plan = faults.select(url.pathname + url.search);
-    return plan ? applyFault(c, next, plan) : next();
-  });
-  app.on('GET', [...DATA_ROUTES], requireKey);
+  app.on(
+    'GET',
+    [...DATA_ROUTES],
+    async (c, next) => {
+      requests += 1;
+      const url = new URL(c.req.url);
+      const plan = faults.select(url.pathname + url.search);
+      return plan ? applyFault(c, next, plan) : next();
+    },
+    requireKey,
+  );
 
   app.get('/v1/contracts', (c) => page(c, (request) => store.contracts(request)));
   app.get('/v1/events/:contract_address', (c) => {

@@ -110,12 +110,14 @@ export function createStore(dataset: Dataset, profile: Profile): Store {
     let position: CursorPosition | null = null;
     if (request.cursor !== undefined) {
       position = codec.decode(request.cursor);
-      if (position?.list !== list.kind) return fail('The cursor is not one this list issued.');
+      // Refused: not a cursor, one of another kind of list, or one of a bigger dataset with
+      // the same seed (and so the same secret).
+      const foreign = position !== null && position.after !== null && position.after >= list.keys;
+      if (position?.list !== list.kind || foreign) {
+        return fail('The cursor is not one this list issued.');
+      }
     }
     const after = position?.after ?? null;
-    // Only another dataset's cursor signed with the same seed could name a row not here.
-    if (after !== null && after >= list.keys)
-      return fail('The cursor is not one this list issued.');
     const start = after === null ? 0 : list.positionAfter(after);
     const quirk =
       profile === 'deployed' && start < list.size

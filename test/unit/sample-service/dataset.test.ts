@@ -33,6 +33,13 @@ describe('generateDataset', () => {
     expect(snapshot(generateDataset({ seed: 12, ...options }))).not.toBe(first);
   });
 
+  it('takes the default for an option given as undefined', () => {
+    const explicit = snapshot(generateDataset({ seed: 1, contracts: 6, events: 100 }));
+    expect(snapshot(generateDataset({ seed: undefined, contracts: 6, events: 100 }))).toBe(
+      explicit,
+    );
+  });
+
   it('has the requested size, with idle contracts and Starknet-shaped values', () => {
     const data = dataset(SMALL);
     expect(data.contracts).toHaveLength(SMALL.contracts);
