@@ -20,6 +20,7 @@ export default defineConfig({
           include: ['test/component/**/*.test.tsx'],
           environment: 'jsdom',
           setupFiles: ['test/component/setup.ts'],
+          testTimeout: 30_000,
         },
       },
     ],

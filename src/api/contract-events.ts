@@ -1,4 +1,4 @@
-import { infiniteQueryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { getJson, withPageParams } from './client';
 import { readPage } from './contracts';
 import { normaliseEvent } from './normalise';
@@ -20,12 +20,29 @@ export async function fetchContractEventsPage(
  * loaded pages never go stale: going back and forth shows them at once. New events at
  * the head are fetched separately (`contractHead`) so loaded pages never shift.
  */
-export const contractEventsQueryOptions = (address: string, limit?: number) =>
+export const contractEventsQueryOptions = (address: string, limit = 100) =>
   infiniteQueryOptions({
-    queryKey: queryKeys.contractEvents(address),
+    queryKey: queryKeys.contractEvents(address, limit),
     queryFn: ({ pageParam, signal }) => fetchContractEventsPage(address, pageParam, signal, limit),
     initialPageParam: null as string | null,
     getNextPageParam: (last: Page<TokenEvent>) => last.cursor ?? undefined,
     staleTime: Infinity,
     gcTime: 30 * 60_000,
+  });
+
+/** How often the newest page is checked for new events while the page is visible. */
+export const LIVE_POLL_MS = 30_000;
+
+/**
+ * The newest page, polled for the "N new events" notice. A key of its own, so polling
+ * never disturbs the loaded pages the reader is looking at. React Query pauses the
+ * interval while the tab is hidden.
+ */
+export const contractHeadQueryOptions = (address: string, limit = 100) =>
+  queryOptions({
+    queryKey: queryKeys.contractHead(address),
+    queryFn: ({ signal }) => fetchContractEventsPage(address, null, signal, limit),
+    refetchInterval: LIVE_POLL_MS,
+    refetchIntervalInBackground: false,
+    staleTime: LIVE_POLL_MS,
   });

@@ -5,7 +5,8 @@
 export const queryKeys = {
   meta: () => ['meta'] as const,
   contracts: () => ['contracts', 'list'] as const,
-  contractEvents: (address: string) => ['events', 'contract', address, 'list'] as const,
+  contractEvents: (address: string, limit: number) =>
+    ['events', 'contract', address, 'list', limit] as const,
   contractHead: (address: string) => ['events', 'contract', address, 'head'] as const,
   tokenEvents: (address: string, tokenId: string) =>
     ['events', 'token', address, tokenId, 'list'] as const,

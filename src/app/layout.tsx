@@ -2,6 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet } from 'react-router';
 import { metaQueryOptions } from '../api/meta';
 import { LookupBox } from '../components/lookup-box';
+import { KeyboardShortcuts } from './keyboard-shortcuts';
+import { SettingsPanel } from './settings-panel';
 
 export function Layout() {
   const meta = useQuery(metaQueryOptions());
@@ -15,7 +17,9 @@ export function Layout() {
           Token activity
         </Link>
         <LookupBox />
+        <SettingsPanel />
       </header>
+      <KeyboardShortcuts />
       <main id="main" tabIndex={-1}>
         <Outlet />
       </main>
@@ -29,7 +33,8 @@ export function Layout() {
           <span>Data source unknown: the dashboard server did not answer.</span>
         ) : (
           <span>&nbsp;</span>
-        )}
+        )}{' '}
+        · Press <kbd>?</kbd> for keyboard shortcuts.
       </footer>
     </>
   );

@@ -8,14 +8,31 @@ interface AddressProps {
   /** Marks the address highlighted (the filtered one). */
   active?: boolean;
   copy?: boolean;
+  /** Hovering or focusing reports the address, so every row holding it can light up. */
+  onTrace?: (address: string | null) => void;
+  traced?: boolean;
 }
 
 /** An address, shortened in the middle with the full value in `title`. */
-export function Address({ value, onFilter, active, copy }: AddressProps) {
+export function Address({ value, onFilter, active, copy, onTrace, traced }: AddressProps) {
   const zero = isZeroAddress(value);
   const text = zero ? 'Zero address' : shortenHex(value);
+  const trace =
+    onTrace && !zero
+      ? {
+          onMouseEnter: () => onTrace(value),
+          onMouseLeave: () => onTrace(null),
+          onFocus: () => onTrace(value),
+          onBlur: () => onTrace(null),
+        }
+      : {};
   return (
-    <span className={`address${active ? ' address-active' : ''}`} data-address={value}>
+    <span
+      className={`address${active ? ' address-active' : ''}`}
+      data-address={value}
+      data-traced={traced || undefined}
+      {...trace}
+    >
       {onFilter && !zero ? (
         <button
           type="button"

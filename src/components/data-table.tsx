@@ -1,8 +1,18 @@
 import { useTable, type RowData, type SortingState } from '@tanstack/react-table';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  useEffect,
+  useEffectEvent,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import type { SortState } from '../lib/view-state';
+import { isTyping } from './is-typing';
 import { SortHeader } from './sort-header';
+import { PHONE_QUERY, useMediaQuery } from './use-media-query';
 import { listFeatures, type ColumnMeta, type ListColumn } from './table-features';
 
 export interface DataTableProps<T extends RowData> {
@@ -18,7 +28,10 @@ export interface DataTableProps<T extends RowData> {
   onNearEnd?: () => void;
   /** Rendered after the last row (load-more button, skeleton rows, end note). */
   footer?: ReactNode;
-  rowProps?: (row: T) => { className?: string; 'data-focused'?: boolean };
+  /** Enter on the focused row (after j/k) opens it, e.g. a token's history. */
+  onRowOpen?: (row: T) => void;
+  /** Card height on phones, where each row is shown as a card. */
+  cardHeight?: number;
 }
 
 const OVERSCAN = 8;
@@ -30,7 +43,9 @@ const NEAR_END_ROWS = 20;
  * the page scrolls as one document and the table stays a real `<table>`.
  */
 export function DataTable<T extends RowData>(props: DataTableProps<T>) {
-  const { caption, rows, columns, getRowKey, sort, onSortChange, rowHeight = 48 } = props;
+  const { caption, rows, columns, getRowKey, sort, onSortChange, onRowOpen } = props;
+  const phone = useMediaQuery(PHONE_QUERY);
+  const rowHeight = phone ? (props.cardHeight ?? 200) : (props.rowHeight ?? 48);
   const sorting = useMemo<SortingState>(() => (sort ? [sort] : []), [sort]);
   const table = useTable({
     features: listFeatures,
@@ -61,6 +76,43 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
     overscan: OVERSCAN,
     scrollMargin,
   });
+  useEffect(() => virtualizer.measure(), [virtualizer, rowHeight]);
+
+  // j/k move a row focus through the table, Enter opens the focused row. The focus is an
+  // index into the sorted rows, so it survives virtualisation (the row may not be in the DOM).
+  const [focused, setFocused] = useState(-1);
+  const onKey = useEffectEvent((event: KeyboardEvent) => {
+    if (
+      event.defaultPrevented ||
+      event.altKey ||
+      event.ctrlKey ||
+      event.metaKey ||
+      isTyping(event.target)
+    ) {
+      return;
+    }
+    if ((event.key === 'j' || event.key === 'k') && tableRows.length > 0) {
+      event.preventDefault();
+      const next = Math.min(
+        tableRows.length - 1,
+        Math.max(0, focused + (event.key === 'j' ? 1 : -1)),
+      );
+      setFocused(next);
+      virtualizer.scrollToIndex(next, { align: 'auto' });
+    } else if (event.key === 'Enter' && onRowOpen && document.activeElement === document.body) {
+      const row = tableRows[focused];
+      if (row) {
+        event.preventDefault();
+        onRowOpen(row.original);
+      }
+    }
+  });
+  useEffect(() => {
+    const listener = (event: KeyboardEvent) => onKey(event);
+    window.addEventListener('keydown', listener);
+    return () => window.removeEventListener('keydown', listener);
+  }, []);
+
   const items = virtualizer.getVirtualItems();
   const first = items[0];
   const last = items[items.length - 1];
@@ -121,19 +173,23 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
         {items.map((item) => {
           const row = tableRows[item.index];
           if (!row) return null;
-          const extra = props.rowProps?.(row.original);
           return (
             <tr
               key={row.id}
               style={{ height: rowHeight }}
-              className={extra?.className}
-              data-focused={extra?.['data-focused'] || undefined}
+              className={item.index === focused ? 'row-focused' : undefined}
+              aria-current={item.index === focused ? 'true' : undefined}
               data-index={item.index}
             >
               {row.getAllCells().map((cell) => {
                 const meta = cell.column.columnDef.meta as ColumnMeta | undefined;
+                const label = cell.column.columnDef.header;
                 return (
-                  <td key={cell.id} className={meta?.className}>
+                  <td
+                    key={cell.id}
+                    className={meta?.className}
+                    data-label={typeof label === 'string' ? label : undefined}
+                  >
                     <table.FlexRender cell={cell} />
                   </td>
                 );

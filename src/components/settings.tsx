@@ -5,9 +5,20 @@ import { DEFAULT_IPFS_GATEWAY } from '../lib/image-url';
 export interface Settings {
   ipfsGateway: string;
   timeZone: 'utc' | 'local';
+  /** Used when the URL does not choose (shared links carry `time=` when they do). */
+  timeDisplay: 'relative' | 'absolute';
+  /** Events per request; larger pages mean fewer requests for long histories. */
+  pageSize: number;
 }
 
-const DEFAULTS: Settings = { ipfsGateway: DEFAULT_IPFS_GATEWAY, timeZone: 'utc' };
+export const PAGE_SIZES = [25, 50, 100, 250, 500, 1000] as const;
+
+const DEFAULTS: Settings = {
+  ipfsGateway: DEFAULT_IPFS_GATEWAY,
+  timeZone: 'utc',
+  timeDisplay: 'relative',
+  pageSize: 100,
+};
 const STORAGE_KEY = 'token-activity-settings';
 
 interface SettingsContextValue extends Settings {
@@ -25,6 +36,10 @@ function load(): Settings {
           ? stored.ipfsGateway
           : DEFAULTS.ipfsGateway,
       timeZone: stored.timeZone === 'local' ? 'local' : 'utc',
+      timeDisplay: stored.timeDisplay === 'absolute' ? 'absolute' : 'relative',
+      pageSize: (PAGE_SIZES as readonly number[]).includes(stored.pageSize ?? 0)
+        ? (stored.pageSize as number)
+        : DEFAULTS.pageSize,
     };
   } catch {
     return DEFAULTS;

@@ -38,7 +38,8 @@ export function useInfiniteList<T>(
     trailingEmpty < MAX_AUTO_EMPTY_PAGES;
 
   const loadMoreAuto = useCallback(() => {
-    if (canAutoLoad) void fetchNextPage();
+    // cancelRefetch: false — a second call while a page is in flight must not restart it.
+    if (canAutoLoad) void fetchNextPage({ cancelRefetch: false });
   }, [canAutoLoad, fetchNextPage]);
 
   // With nothing loaded yet there is no table to scroll: keep going through empty pages.

@@ -35,3 +35,32 @@ export function compareTokenIds(a: string, b: string): number {
 export function sortByTime<T extends { timestamp: number }>(events: readonly T[]): T[] {
   return [...events].sort((a, b) => a.timestamp - b.timestamp);
 }
+
+/** Comparators by column id, shared by the table's sorting and the export. */
+export interface ComparableEvent extends FilterableEvent {
+  label: string;
+  price?: string;
+}
+
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+export const eventComparators: Record<string, (a: ComparableEvent, b: ComparableEvent) => number> =
+  {
+    kind: (a, b) => compareText(a.label, b.label),
+    token: (a, b) => compareTokenIds(a.tokenId, b.tokenId),
+    from: (a, b) => compareText(a.from, b.from),
+    to: (a, b) => compareText(a.to, b.to),
+    time: (a, b) => a.timestamp - b.timestamp,
+    price: (a, b) => compareTokenIds(a.price ?? '', b.price ?? ''),
+  };
+
+/** The rows in the order the table shows them: stable, so ties keep the loaded order. */
+export function sortEvents<T extends ComparableEvent>(
+  events: readonly T[],
+  sort: { id: string; desc: boolean } | null,
+): readonly T[] {
+  const compare = sort ? eventComparators[sort.id] : undefined;
+  if (!sort || !compare) return events;
+  const direction = sort.desc ? -1 : 1;
+  return [...events].sort((a, b) => direction * compare(a, b));
+}

@@ -39,12 +39,13 @@ export function formatKinds(kinds: readonly EventKindFilter[]): string | null {
   return ordered.length ? ordered.join(',') : null;
 }
 
-export function parseTimeDisplay(value: string | null): TimeDisplay {
-  return value === 'abs' ? 'absolute' : 'relative';
+/** `abs` or `rel` when the URL chooses; null leaves it to the reader's own setting. */
+export function parseTimeDisplay(value: string | null): TimeDisplay | null {
+  return value === 'abs' ? 'absolute' : value === 'rel' ? 'relative' : null;
 }
 
-export function formatTimeDisplay(value: TimeDisplay): string | null {
-  return value === 'absolute' ? 'abs' : null;
+export function formatTimeDisplay(value: TimeDisplay | null): string | null {
+  return value === 'absolute' ? 'abs' : value === 'relative' ? 'rel' : null;
 }
 
 /** An address filter from the URL, canonical, or null when absent or malformed. */

@@ -147,8 +147,15 @@ function numberOf(
   const value = env[name];
   if (value === undefined || value.trim() === '') return fallback;
   const number = Number(value);
-  if (!Number.isFinite(number) || (whole && !Number.isInteger(number)) || number < min || number > max) {
-    throw new ConfigError(`${name} must be a ${whole ? 'whole number' : 'number'} from ${min} to ${max}.`);
+  if (
+    !Number.isFinite(number) ||
+    (whole && !Number.isInteger(number)) ||
+    number < min ||
+    number > max
+  ) {
+    throw new ConfigError(
+      `${name} must be a ${whole ? 'whole number' : 'number'} from ${min} to ${max}.`,
+    );
   }
   return number;
 }

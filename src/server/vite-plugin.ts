@@ -20,7 +20,12 @@ export function apiProxyPlugin(): Plugin {
       const config = loadConfig(process.env);
       const upstream = createUpstream(config.upstream);
       console.log(`API proxy: ${upstream.description}`);
-      listener = getRequestListener(createProxyApp({ upstream, ...config.proxy }).fetch);
+      // Dev and preview serve one developer and the e2e suite, all from loopback: the
+      // per-client limit applies only when asked for. The gate still protects the upstream.
+      const rateLimit = process.env.RATE_LIMIT_PER_MINUTE
+        ? config.proxy.rateLimit
+        : { ...config.proxy.rateLimit, perMinute: 0 };
+      listener = getRequestListener(createProxyApp({ upstream, ...config.proxy, rateLimit }).fetch);
     }
     void listener(req, res);
   };

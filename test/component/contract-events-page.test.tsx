@@ -30,7 +30,9 @@ async function loadToTheEnd() {
     const button = screen.queryByRole('button', { name: /load more|loading/i });
     if (!button) return;
     if (!button.hasAttribute('disabled')) await userEvent.click(button);
-    await waitFor(() => expect(screen.queryByRole('button', { name: 'Loading…' })).toBeNull());
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Loading…' })).toBeNull(), {
+      timeout: 10_000,
+    });
   }
   throw new Error('the list never ended');
 }
@@ -45,7 +47,7 @@ describe('contract events page', () => {
     await loadToTheEnd();
     expect(status()).toContain(`all ${contract.eventCount} events loaded`);
     expect(screen.getByText('End of the list.')).toBeInTheDocument();
-  }, 30_000);
+  }, 60_000);
 
   it('keeps going through empty pages that carry a cursor (deployed profile)', async () => {
     const contract = contractWith(smallDataset(), 900, 1000);
@@ -56,7 +58,7 @@ describe('contract events page', () => {
     expect(status()).toContain(`all ${contract.eventCount} events loaded`);
     // The deployed profile serves some empty pages with a cursor along the way.
     expect(api.requests.length).toBeGreaterThan(Math.ceil(contract.eventCount / 100));
-  }, 30_000);
+  }, 60_000);
 
   it('keeps loaded rows when a next page fails, and retries from the same cursor without duplicates', async () => {
     const contract = contractWith(smallDataset(), 250);

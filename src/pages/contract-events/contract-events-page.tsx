@@ -1,9 +1,12 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
-import { useCallback, useMemo } from 'react';
-import { Navigate, useLocation, useParams, useSearchParams } from 'react-router';
+import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo, useState } from 'react';
+import { Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { contractEventsQueryOptions } from '../../api/contract-events';
+import { queryKeys } from '../../api/query-keys';
 import type { TokenEvent } from '../../api/types';
+import { ActivityChart } from '../../components/activity-chart';
 import { BadParam } from '../../components/bad-param';
+import { ExportButtons } from '../../components/export-buttons';
 import { DataTable } from '../../components/data-table';
 import { ListFooter } from '../../components/list-footer';
 import { LoadStatus } from '../../components/load-status';
@@ -12,7 +15,8 @@ import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../comp
 import { useInfiniteList } from '../../components/use-infinite-list';
 import { useNow } from '../../components/use-now';
 import { parseAddress } from '../../lib/address';
-import { filterEvents } from '../../lib/event-view';
+import { filterEvents, sortEvents } from '../../lib/event-view';
+import { eventExportColumns, eventExportRow } from '../../lib/event-export';
 import { hrefs } from '../../lib/routes';
 import {
   canonicalEventSearch,
@@ -29,8 +33,11 @@ import {
   type TimeDisplay,
 } from '../../lib/view-state';
 import { ContractHeader } from './contract-header';
-import { EVENT_SORTS, eventColumns } from './event-columns';
+import { contractEventColumns, EVENT_SORTS, EventViewContext } from './event-columns';
 import { EventFilters } from './event-filters';
+import { LiveNotice } from './live-notice';
+import { LoadAll } from './load-all';
+import { useLiveEvents } from './use-live-events';
 
 const eventKey = (event: TokenEvent) => event.key;
 
@@ -56,24 +63,32 @@ export function ContractEventsRoute() {
 
 export function ContractEventsPage({ address }: { address: string }) {
   const [params, setParams] = useSearchParams();
-  const { timeZone } = useSettings();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { timeZone, timeDisplay, pageSize } = useSettings();
   const nowMs = useNow();
-  const query = useInfiniteQuery(contractEventsQueryOptions(address));
+  const query = useInfiniteQuery(contractEventsQueryOptions(address, pageSize));
   const list = useInfiniteList(query, eventKey);
+  const live = useLiveEvents(address, list.items, pageSize);
+  const [traced, setTraced] = useState<string | null>(null);
 
   const kinds = parseKinds(params.get('kind'));
   const kindsKey = kinds.join(',');
   const filterAddress = parseAddressFilter(params.get('address'));
   const sort = parseSort(params.get('sort'), EVENT_SORTS);
-  const display = parseTimeDisplay(params.get('time'));
+  const display = parseTimeDisplay(params.get('time')) ?? timeDisplay;
+  const loaded = useMemo(
+    () => (live.added.length ? [...live.added, ...list.items] : list.items),
+    [live.added, list.items],
+  );
   const rows = useMemo(
     () =>
       filterEvents(
-        list.items,
+        loaded,
         kindsKey ? (kindsKey.split(',') as EventKindFilter[]) : [],
         filterAddress,
       ),
-    [list.items, kindsKey, filterAddress],
+    [loaded, kindsKey, filterAddress],
   );
 
   const set = useCallback(
@@ -83,19 +98,25 @@ export function ContractEventsPage({ address }: { address: string }) {
   );
   const setSort = useCallback((next: SortState | null) => set({ sort: formatSort(next) }), [set]);
   const setAddress = useCallback((next: string | null) => set({ address: next }), [set]);
-  const columns = useMemo(
-    () =>
-      eventColumns({
-        display,
-        zone: timeZone,
-        nowMs,
-        activeAddress: filterAddress,
-        onFilterAddress: setAddress,
-      }),
-    [display, timeZone, nowMs, filterAddress, setAddress],
+  const openToken = useCallback(
+    (event: TokenEvent) => void navigate(hrefs.tokenHistory(event.contractAddress, event.tokenId)),
+    [navigate],
+  );
+  const view = useMemo(
+    () => ({
+      display,
+      zone: timeZone,
+      nowMs,
+      activeAddress: filterAddress,
+      onFilterAddress: setAddress,
+      tracedAddress: traced,
+      onTrace: setTraced,
+    }),
+    [display, timeZone, nowMs, filterAddress, setAddress, traced],
   );
   const filtered = kinds.length > 0 || filterAddress !== null;
   const firstType = list.items[0]?.contractType;
+  const exportRows = () => sortEvents(rows, sort).map(eventExportRow);
 
   return (
     <section aria-labelledby="contract-title" className="events-page">
@@ -115,9 +136,44 @@ export function ContractEventsPage({ address }: { address: string }) {
         <ErrorState error={query.error} onRetry={() => void query.refetch()} />
       ) : (
         <>
+          <ActivityChart events={loaded} partial={list.hasMore} />
+          <div className="toolbar">
+            <LoadAll
+              loaded={list.items.length}
+              pages={list.pages}
+              hasMore={list.hasMore}
+              isFetching={list.isLoadingMore}
+              failed={query.isFetchNextPageError}
+              oldestLoaded={list.items[list.items.length - 1]?.timestamp}
+              fetchNext={list.loadMoreAuto}
+              cancelFetch={() =>
+                void queryClient.cancelQueries({
+                  queryKey: queryKeys.contractEvents(address, pageSize),
+                })
+              }
+            />
+            {rows.length > 0 && (
+              <ExportButtons
+                rows={exportRows}
+                columns={eventExportColumns}
+                fileName={`events-${address.slice(0, 10)}`}
+                meta={{
+                  contract: address,
+                  filters: Object.fromEntries(params),
+                  exportedAt: new Date(nowMs).toISOString(),
+                }}
+              />
+            )}
+          </div>
+          <LiveNotice
+            count={live.fresh.length}
+            gap={live.gap}
+            onAdd={live.addFresh}
+            rowHeight={48}
+          />
           <LoadStatus
             noun="events"
-            loaded={list.items.length}
+            loaded={loaded.length}
             hasMore={list.hasMore}
             isLoadingMore={list.isLoadingMore}
             skipped={list.skipped}
@@ -141,15 +197,18 @@ export function ContractEventsPage({ address }: { address: string }) {
             </EmptyState>
           )}
           {rows.length > 0 && (
-            <DataTable
-              caption="Events of this contract"
-              rows={rows}
-              columns={columns}
-              getRowKey={eventKey}
-              sort={sort}
-              onSortChange={setSort}
-              onNearEnd={filtered ? undefined : list.loadMoreAuto}
-            />
+            <EventViewContext.Provider value={view}>
+              <DataTable
+                caption="Events of this contract"
+                rows={rows}
+                columns={contractEventColumns}
+                getRowKey={eventKey}
+                sort={sort}
+                onSortChange={setSort}
+                onNearEnd={filtered ? undefined : list.loadMoreAuto}
+                onRowOpen={openToken}
+              />
+            </EventViewContext.Provider>
           )}
           <ListFooter
             noun="events"

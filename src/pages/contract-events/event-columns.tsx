@@ -1,3 +1,4 @@
+import { createContext, useContext } from 'react';
 import type { TokenEvent } from '../../api/types';
 import { Address } from '../../components/address';
 import { EventKindBadge } from '../../components/event-kind-badge';
@@ -5,114 +6,133 @@ import { Hash } from '../../components/hash';
 import type { ListColumn } from '../../components/table-features';
 import { TimeCell } from '../../components/time-cell';
 import { TokenIdLink } from '../../components/token-id';
-import { compareTokenIds } from '../../lib/event-view';
+import { eventComparators } from '../../lib/event-view';
 import { formatUnits } from '../../lib/format';
 import type { TimeDisplay } from '../../lib/view-state';
 
 export const EVENT_SORTS = ['kind', 'token', 'from', 'to', 'time', 'price'] as const;
 
-export interface EventColumnContext {
+/**
+ * What cells need from the page: display choices and the address filter and tracing.
+ * It reaches cells through context, not through the column definitions: columns stay
+ * the same objects, so hovering an address or the clock ticking re-renders the cells
+ * that read it instead of re-creating (and remounting) every cell of the table.
+ */
+export interface EventView {
   display: TimeDisplay;
   zone: 'utc' | 'local';
   nowMs: number;
   activeAddress: string | null;
   onFilterAddress?: (address: string) => void;
-  /** Hide the token column on a token's own page. */
-  showToken?: boolean;
+  tracedAddress?: string | null;
+  onTrace?: (address: string | null) => void;
+}
+
+export const EventViewContext = createContext<EventView>({
+  display: 'relative',
+  zone: 'utc',
+  nowMs: 0,
+  activeAddress: null,
+});
+
+function AddressCell({ value }: { value: string }) {
+  const view = useContext(EventViewContext);
+  return (
+    <Address
+      value={value}
+      onFilter={view.onFilterAddress}
+      active={value === view.activeAddress}
+      onTrace={view.onTrace}
+      traced={value === view.tracedAddress}
+    />
+  );
+}
+
+function EventTime({ seconds }: { seconds: number }) {
+  const { display, nowMs, zone } = useContext(EventViewContext);
+  return <TimeCell seconds={seconds} display={display} nowMs={nowMs} zone={zone} />;
 }
 
 type Row = { original: TokenEvent };
-const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-const compareBig = (a: string | undefined, b: string | undefined) =>
-  compareTokenIds(a ?? '', b ?? '');
+/** The table sorts with the same comparators as the export, so both show one order. */
+const sortBy = (id: keyof typeof eventComparators) => {
+  const compare = eventComparators[id]!;
+  return (a: Row, b: Row) => compare(a.original, b.original);
+};
 
-export function eventColumns(context: EventColumnContext): ListColumn<TokenEvent>[] {
-  const { display, zone, nowMs, activeAddress, onFilterAddress, showToken = true } = context;
-  const columns: ListColumn<TokenEvent>[] = [
-    {
-      id: 'kind',
-      header: 'Event',
-      accessorFn: (row) => row.kind,
-      sortFn: (a: Row, b: Row) => compareText(a.original.label, b.original.label),
-      meta: { className: 'col-kind' },
-      cell: ({ row }) => <EventKindBadge event={row.original} />,
-    },
-    {
-      id: 'token',
-      header: 'Token',
-      accessorFn: (row) => row.tokenId,
-      sortFn: (a: Row, b: Row) => compareTokenIds(a.original.tokenId, b.original.tokenId),
-      meta: { className: 'col-token' },
-      cell: ({ row }) => (
-        <TokenIdLink contract={row.original.contractAddress} tokenId={row.original.tokenId} />
+const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
+  {
+    id: 'kind',
+    header: 'Event',
+    accessorFn: (row) => row.kind,
+    sortFn: sortBy('kind'),
+    meta: { className: 'col-kind' },
+    cell: ({ row }) => <EventKindBadge event={row.original} />,
+  },
+  {
+    id: 'token',
+    header: 'Token',
+    accessorFn: (row) => row.tokenId,
+    sortFn: sortBy('token'),
+    meta: { className: 'col-token' },
+    cell: ({ row }) => (
+      <TokenIdLink contract={row.original.contractAddress} tokenId={row.original.tokenId} />
+    ),
+  },
+  {
+    id: 'from',
+    header: 'From',
+    accessorFn: (row) => row.from,
+    sortFn: sortBy('from'),
+    meta: { className: 'col-address' },
+    cell: ({ row }) => <AddressCell value={row.original.from} />,
+  },
+  {
+    id: 'to',
+    header: 'To',
+    accessorFn: (row) => row.to,
+    sortFn: sortBy('to'),
+    meta: { className: 'col-address' },
+    cell: ({ row }) => <AddressCell value={row.original.to} />,
+  },
+  {
+    id: 'time',
+    header: 'Time',
+    accessorFn: (row) => row.timestamp,
+    sortFn: sortBy('time'),
+    sortDescFirst: true,
+    meta: { className: 'col-time' },
+    cell: ({ row }) => <EventTime seconds={row.original.timestamp} />,
+  },
+  {
+    id: 'price',
+    header: 'Price',
+    accessorFn: (row) => row.price ?? '',
+    sortFn: sortBy('price'),
+    sortDescFirst: true,
+    meta: { className: 'col-price' },
+    cell: ({ row }) =>
+      row.original.price ? (
+        <span title={`${row.original.price} (smallest unit)`}>
+          {formatUnits(row.original.price)}
+          {row.original.marketplaceName && (
+            <span className="muted small"> on {row.original.marketplaceName}</span>
+          )}
+        </span>
+      ) : (
+        <span className="muted">—</span>
       ),
-    },
-    {
-      id: 'from',
-      header: 'From',
-      accessorFn: (row) => row.from,
-      sortFn: (a: Row, b: Row) => compareText(a.original.from, b.original.from),
-      meta: { className: 'col-address' },
-      cell: ({ row }) => (
-        <Address
-          value={row.original.from}
-          onFilter={onFilterAddress}
-          active={row.original.from === activeAddress}
-        />
-      ),
-    },
-    {
-      id: 'to',
-      header: 'To',
-      accessorFn: (row) => row.to,
-      sortFn: (a: Row, b: Row) => compareText(a.original.to, b.original.to),
-      meta: { className: 'col-address' },
-      cell: ({ row }) => (
-        <Address
-          value={row.original.to}
-          onFilter={onFilterAddress}
-          active={row.original.to === activeAddress}
-        />
-      ),
-    },
-    {
-      id: 'time',
-      header: 'Time',
-      accessorFn: (row) => row.timestamp,
-      sortFn: (a: Row, b: Row) => a.original.timestamp - b.original.timestamp,
-      sortDescFirst: true,
-      meta: { className: 'col-time' },
-      cell: ({ row }) => (
-        <TimeCell seconds={row.original.timestamp} display={display} nowMs={nowMs} zone={zone} />
-      ),
-    },
-    {
-      id: 'price',
-      header: 'Price',
-      accessorFn: (row) => row.price ?? '',
-      sortFn: (a: Row, b: Row) => compareBig(a.original.price, b.original.price),
-      sortDescFirst: true,
-      meta: { className: 'col-price' },
-      cell: ({ row }) =>
-        row.original.price ? (
-          <span title={`${row.original.price} (smallest unit)`}>
-            {formatUnits(row.original.price)}
-            {row.original.marketplaceName && (
-              <span className="muted small"> on {row.original.marketplaceName}</span>
-            )}
-          </span>
-        ) : (
-          <span className="muted">—</span>
-        ),
-    },
-    {
-      id: 'tx',
-      header: 'Transaction',
-      accessorFn: (row) => row.transactionHash,
-      enableSorting: false,
-      meta: { className: 'col-tx' },
-      cell: ({ row }) => <Hash value={row.original.transactionHash} />,
-    },
-  ];
-  return showToken ? columns : columns.filter((column) => column.id !== 'token');
-}
+  },
+  {
+    id: 'tx',
+    header: 'Transaction',
+    accessorFn: (row) => row.transactionHash,
+    enableSorting: false,
+    meta: { className: 'col-tx' },
+    cell: ({ row }) => <Hash value={row.original.transactionHash} />,
+  },
+];
+
+/** The event columns; a token's own page leaves out the token column. */
+export const contractEventColumns = ALL_COLUMNS;
+export const tokenEventColumns = ALL_COLUMNS.filter((column) => column.id !== 'token');

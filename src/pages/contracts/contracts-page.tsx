@@ -1,6 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { contractsQueryOptions } from '../../api/contracts';
 import type { Contract } from '../../api/types';
 import { DataTable } from '../../components/data-table';
@@ -9,6 +9,7 @@ import { LoadStatus } from '../../components/load-status';
 import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../components/states';
 import { useInfiniteList } from '../../components/use-infinite-list';
 import { useSettings } from '../../components/settings';
+import { hrefs } from '../../lib/routes';
 import { formatSort, parseSort, updateSearch, type SortState } from '../../lib/view-state';
 import { CONTRACT_SORTS, contractColumns } from './contracts-columns';
 import { filterContracts } from './filter-contracts';
@@ -17,7 +18,12 @@ const contractKey = (contract: Contract) => contract.address;
 
 export function ContractsPage() {
   const [params, setParams] = useSearchParams();
+  const navigate = useNavigate();
   const { ipfsGateway } = useSettings();
+  const openContract = useCallback(
+    (contract: Contract) => void navigate(hrefs.contractEvents(contract.address)),
+    [navigate],
+  );
   const query = useInfiniteQuery(contractsQueryOptions());
   const list = useInfiniteList(query, contractKey);
   const text = params.get('q') ?? '';
@@ -84,6 +90,8 @@ export function ContractsPage() {
               sort={sort}
               onSortChange={setSort}
               rowHeight={56}
+              cardHeight={150}
+              onRowOpen={openContract}
               onNearEnd={text ? undefined : list.loadMoreAuto}
             />
           )}

@@ -26,8 +26,12 @@ import {
   updateSearch,
   type SortState,
 } from '../../lib/view-state';
-import { EVENT_SORTS, eventColumns } from '../contract-events/event-columns';
+import { EVENT_SORTS, EventViewContext, tokenEventColumns } from '../contract-events/event-columns';
+import { ExportButtons } from '../../components/export-buttons';
+import { eventExportColumns, eventExportRow } from '../../lib/event-export';
+import { sortEvents } from '../../lib/event-view';
 import { ProvenanceSummary } from './provenance-summary';
+import { ProvenanceTimeline } from './provenance-timeline';
 
 const eventKey = (event: TokenEvent) => event.key;
 
@@ -63,7 +67,7 @@ export function TokenHistoryRoute() {
 
 export function TokenHistoryPage({ address, tokenId }: { address: string; tokenId: string }) {
   const [params, setParams] = useSearchParams();
-  const { timeZone } = useSettings();
+  const { timeZone, timeDisplay } = useSettings();
   const nowMs = useNow();
   const queryClient = useQueryClient();
   const query = useInfiniteQuery(tokenEventsQueryOptions(address, tokenId));
@@ -84,14 +88,14 @@ export function TokenHistoryPage({ address, tokenId }: { address: string; tokenI
   const ordered = useMemo(() => sortByTime(list.items), [list.items]);
   const provenance = useMemo(() => buildProvenance(ordered), [ordered]);
   const sort = parseSort(params.get('sort'), EVENT_SORTS);
-  const display = parseTimeDisplay(params.get('time'));
+  const display = parseTimeDisplay(params.get('time')) ?? timeDisplay;
   const setSort = useCallback(
     (next: SortState | null) =>
       setParams((old) => updateSearch(old, { sort: formatSort(next) }), { replace: true }),
     [setParams],
   );
-  const columns = useMemo(
-    () => eventColumns({ display, zone: timeZone, nowMs, activeAddress: null, showToken: false }),
+  const view = useMemo(
+    () => ({ display, zone: timeZone, nowMs, activeAddress: null }),
     [display, timeZone, nowMs],
   );
   const complete = !list.hasMore && !query.isPending;
@@ -146,7 +150,14 @@ export function TokenHistoryPage({ address, tokenId }: { address: string; tokenI
           ) : (
             <>
               <ProvenanceSummary provenance={provenance} complete={complete} />
+              <ProvenanceTimeline provenance={provenance} complete={complete} zone={timeZone} />
               <div className="toolbar">
+                <ExportButtons
+                  rows={() => sortEvents(ordered, sort).map(eventExportRow)}
+                  columns={eventExportColumns}
+                  fileName={`token-${tokenId.slice(0, 20)}`}
+                  meta={{ contract: address, tokenId, complete }}
+                />
                 <button
                   type="button"
                   className="button secondary"
@@ -172,14 +183,16 @@ export function TokenHistoryPage({ address, tokenId }: { address: string; tokenI
                 skipped={list.skipped}
                 sortedBy={sort?.id}
               />
-              <DataTable
-                caption={`History of token ${tokenId}, oldest first`}
-                rows={ordered}
-                columns={columns}
-                getRowKey={eventKey}
-                sort={sort}
-                onSortChange={setSort}
-              />
+              <EventViewContext.Provider value={view}>
+                <DataTable
+                  caption={`History of token ${tokenId}, oldest first`}
+                  rows={ordered}
+                  columns={tokenEventColumns}
+                  getRowKey={eventKey}
+                  sort={sort}
+                  onSortChange={setSort}
+                />
+              </EventViewContext.Provider>
             </>
           )}
           {(query.isFetchNextPageError || (paused && list.hasMore)) && (

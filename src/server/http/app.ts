@@ -50,7 +50,10 @@ export function createServerApp({ proxy, clientDir, log }: ServerAppOptions) {
 
   app.use('*', compress());
   // Hashed file names change with their content, so they can be cached for a year.
-  app.use('/assets/*', staticFiles(clientDir, () => 'public, max-age=31536000, immutable'));
+  app.use(
+    '/assets/*',
+    staticFiles(clientDir, () => 'public, max-age=31536000, immutable'),
+  );
   // The HTML shell names the current hashed assets: browsers must check it every time.
   app.use(
     '*',
@@ -72,7 +75,10 @@ export function createServerApp({ proxy, clientDir, log }: ServerAppOptions) {
  * Files of the built client with their caching rule. Set on the response itself:
  * serveStatic's `onFound` runs after the response is built, too late for `c.header`.
  */
-function staticFiles(root: string, cacheControl: (contentType: string) => string): MiddlewareHandler {
+function staticFiles(
+  root: string,
+  cacheControl: (contentType: string) => string,
+): MiddlewareHandler {
   const serve = serveStatic({ root });
   return async (c, next) => {
     const found = await serve(c, next);

@@ -133,7 +133,7 @@ export function createProxy(options: ProxyOptions) {
     stats: () => ({
       pages: pages.stats(),
       gate: gate.stats(),
-      rateLimitedClients: limiter?.clients() ?? 0,
+      rateLimitTrackedClients: limiter?.clients() ?? 0,
     }),
   };
 }

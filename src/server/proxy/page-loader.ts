@@ -59,23 +59,22 @@ export function createPageLoader(options: PageLoaderOptions) {
     else gate.reportSuccess();
     if (status < 200 || status > 299) {
       const text = new TextDecoder().decode(body);
-      return { kind: 'failed', failure: { kind: 'status', status, body: text, retryAfter }, upstreamStatus: status };
+      return {
+        kind: 'failed',
+        failure: { kind: 'status', status, body: text, retryAfter },
+        upstreamStatus: status,
+      };
     }
     const shape = envelopeOf(body);
     if (!shape) return { kind: 'failed', failure: { kind: 'invalid' }, upstreamStatus: status };
-    const page: Page = {
-      body,
-      expiresAt: now() + (status === 200 ? ttlOf(path, shape.hasNext) : 0),
-      immutable: status === 200 && CURSOR_QUERY.test(path) && shape.hasNext,
-    };
+    // The last page of a list can still grow; only a page followed by another is settled.
+    const settled = status === 200 && CURSOR_QUERY.test(path) && shape.hasNext;
+    const ttlMs = status !== 200 ? 0 : settled ? settings.cursorPageTtlMs : settings.firstPageTtlMs;
+    const page: Page = { body, expiresAt: now() + ttlMs, immutable: settled };
     if (body.byteLength >= GZIP_THRESHOLD_BYTES) page.gzip = await gzip(body);
     if (settings.maxBytes > 0) cache.set(path, page);
     return { kind: 'page', page, upstreamStatus: status };
   }
-
-  // The last page of a list can still grow; only a page followed by another is settled.
-  const ttlOf = (path: string, hasNext: boolean) =>
-    CURSOR_QUERY.test(path) && hasNext ? settings.cursorPageTtlMs : settings.firstPageTtlMs;
 
   return {
     async load(path: string, signal?: AbortSignal): Promise<PageOutcome> {

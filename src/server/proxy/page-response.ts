@@ -12,23 +12,27 @@ export function pageResponse(
   options: { head: boolean; gzip: boolean; cache: string },
   now = Date.now(),
 ): Response {
-  const secondsLeft = Math.ceil((page.expiresAt - now) / 1000);
   const headers = new Headers({
     'content-type': 'application/json; charset=utf-8',
-    'cache-control':
-      secondsLeft > 0
-        ? `public, max-age=${secondsLeft}, s-maxage=${secondsLeft}${page.immutable ? ', immutable' : ''}`
-        : 'no-store',
+    'cache-control': cacheControl(page, now),
     'x-cache': options.cache,
   });
   if (page.gzip) headers.set('vary', 'accept-encoding');
-  const body = options.gzip && page.gzip ? page.gzip : page.body;
-  if (body === page.gzip) headers.set('content-encoding', 'gzip');
+  const zipped = options.gzip ? page.gzip : undefined;
+  if (zipped) headers.set('content-encoding', 'gzip');
+  const body = zipped ?? page.body;
   headers.set('content-length', String(body.byteLength));
   return new Response(options.head ? null : (body as Uint8Array<ArrayBuffer>), {
     status: 200,
     headers,
   });
+}
+
+function cacheControl(page: Page, now: number): string {
+  const secondsLeft = Math.ceil((page.expiresAt - now) / 1000);
+  if (secondsLeft <= 0) return 'no-store';
+  const shared = `public, max-age=${secondsLeft}, s-maxage=${secondsLeft}`;
+  return page.immutable ? `${shared}, immutable` : shared;
 }
 
 export function failureResponse(failure: PageFailure, timeoutMs: number): Response {

@@ -41,10 +41,7 @@ interface Waiter {
  * crowd of retries. Requests that cannot start before their deadline are answered at
  * once instead of holding a place in the queue.
  */
-export function createUpstreamGate(
-  settings: UpstreamGateSettings,
-  now: () => number = Date.now,
-) {
+export function createUpstreamGate(settings: UpstreamGateSettings, now: () => number = Date.now) {
   const { concurrency, queueTimeoutMs, ratePerSecond, rateBurst } = settings;
   const maxQueue = settings.maxQueue ?? DEFAULT_MAX_QUEUE;
   const perMs = ratePerSecond / 1000;

@@ -71,6 +71,10 @@ export async function fetchUpstream(
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', onClientGone);
+    // Detaches the request from its signal now. Left to the garbage collector, undici's
+    // per-request abort registration leaked whenever anything kept the Request (measured
+    // with an upstream that records requests: ~5 KB per failed call, never freed).
+    controller.abort(new Error('done'));
   }
 }
 

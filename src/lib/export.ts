@@ -1,0 +1,23 @@
+/**
+ * CSV and JSON of the rows on screen. Ids, prices and hashes stay strings, so nothing
+ * passes through a float: a 256-bit token id comes out exactly as it went in.
+ */
+export type ExportRow = Record<string, string | number | undefined>;
+
+export function toCsv(rows: readonly ExportRow[], columns: readonly string[]): string {
+  const lines = [columns.map(csvField).join(',')];
+  for (const row of rows) lines.push(columns.map((column) => csvField(row[column])).join(','));
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+function csvField(value: string | number | undefined): string {
+  if (value === undefined) return '';
+  let text = String(value);
+  // A leading =, +, - or @ would be run as a formula by spreadsheet programs.
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n']/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function toJson(rows: readonly ExportRow[], meta: Record<string, unknown>): string {
+  return `${JSON.stringify({ ...meta, count: rows.length, rows }, null, 2)}\n`;
+}

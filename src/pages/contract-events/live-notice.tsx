@@ -1,0 +1,32 @@
+import { formatCount } from '../../lib/format';
+
+interface LiveNoticeProps {
+  count: number;
+  gap: boolean;
+  onAdd: () => void;
+  rowHeight: number;
+}
+
+/**
+ * "N new events": adds them above the loaded rows on request. When the reader has
+ * scrolled down, the page is moved by the added height so the row they read stays put.
+ */
+export function LiveNotice({ count, gap, onAdd, rowHeight }: LiveNoticeProps) {
+  if (count === 0) return null;
+  const add = () => {
+    const scrolled = window.scrollY > 0;
+    onAdd();
+    if (scrolled) requestAnimationFrame(() => window.scrollBy(0, count * rowHeight));
+  };
+  return (
+    <div className="notice notice-live" role="status">
+      <button type="button" className="button" onClick={add}>
+        {formatCount(count)}
+        {gap ? '+' : ''} new event{count === 1 ? '' : 's'}
+      </button>
+      {gap && (
+        <span className="muted">More arrived than one page holds; reload to see all of them.</span>
+      )}
+    </div>
+  );
+}

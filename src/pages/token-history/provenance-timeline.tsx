@@ -1,0 +1,79 @@
+import type { TokenEvent } from '../../api/types';
+import { Address } from '../../components/address';
+import { EventKindBadge } from '../../components/event-kind-badge';
+import { formatUnits } from '../../lib/format';
+import type { Provenance } from '../../lib/provenance';
+import { formatAbsolute, formatDuration, toIso } from '../../lib/time';
+
+/**
+ * The token's life as a chain: mint, every change of hands with how long the previous
+ * owner held it and the price of sales, then the current holder or the burn. An ordered
+ * list, so it reads top to bottom on a phone and in order with a screen reader.
+ */
+export function ProvenanceTimeline({
+  provenance,
+  complete,
+  zone,
+}: {
+  provenance: Provenance<TokenEvent>;
+  complete: boolean;
+  zone: 'utc' | 'local';
+}) {
+  const { holdings, burned, currentOwner } = provenance;
+  return (
+    <section aria-labelledby="timeline-title" className="timeline-section">
+      <h2 id="timeline-title">Provenance</h2>
+      <ol className="timeline">
+        {holdings.map(({ event, heldFor }) => (
+          <li key={event.key} className={`timeline-step step-${event.kind}`}>
+            <div className="timeline-head">
+              <EventKindBadge event={event} />
+              <time dateTime={toIso(event.timestamp)}>{formatAbsolute(event.timestamp, zone)}</time>
+            </div>
+            <div className="timeline-body">
+              {event.kind === 'mint' ? (
+                <>
+                  Minted to <Address value={event.to} />
+                </>
+              ) : event.kind === 'burn' ? (
+                <>
+                  Burned by <Address value={event.from} />
+                </>
+              ) : (
+                <>
+                  <Address value={event.from} /> → <Address value={event.to} />
+                </>
+              )}
+              {event.price && (
+                <span className="timeline-price">
+                  {' '}
+                  for {formatUnits(event.price)}
+                  {event.marketplaceName && (
+                    <span className="muted"> on {event.marketplaceName}</span>
+                  )}
+                </span>
+              )}
+            </div>
+            {heldFor !== undefined && (
+              <div className="timeline-held muted">then held for {formatDuration(heldFor)}</div>
+            )}
+          </li>
+        ))}
+        <li className="timeline-step step-now">
+          <div className="timeline-body">
+            {burned ? (
+              <strong>Burned: the token no longer exists.</strong>
+            ) : currentOwner ? (
+              <>
+                <strong>Held now by</strong> <Address value={currentOwner} copy />
+              </>
+            ) : (
+              <span className="muted">No holder known.</span>
+            )}
+            {!complete && <span className="muted"> (from the events loaded so far)</span>}
+          </div>
+        </li>
+      </ol>
+    </section>
+  );
+}
