@@ -76,21 +76,15 @@ describe('shared page cache and request coalescing', () => {
     const first = await app.request('/api/v1/contracts');
     expect(first.headers.get('cache-control')).toBe('public, max-age=5, s-maxage=5');
     const page = await app.request('/api/v1/contracts?cursor=abc');
-    expect(page.headers.get('cache-control')).toBe(
-      'public, max-age=600, s-maxage=600, immutable',
-    );
+    expect(page.headers.get('cache-control')).toBe('public, max-age=600, s-maxage=600, immutable');
     vi.advanceTimersByTime(5 * 60_000);
     const later = await app.request('/api/v1/contracts?cursor=abc');
     expect(later.headers.get('x-cache')).toBe('hit');
     // max-age counts down what is left, so nobody keeps the page longer than we do.
-    expect(later.headers.get('cache-control')).toBe(
-      'public, max-age=300, s-maxage=300, immutable',
-    );
+    expect(later.headers.get('cache-control')).toBe('public, max-age=300, s-maxage=300, immutable');
     expect(calls).toHaveLength(2);
     vi.advanceTimersByTime(5 * 60_000);
-    expect((await app.request('/api/v1/contracts?cursor=abc')).headers.get('x-cache')).toBe(
-      'miss',
-    );
+    expect((await app.request('/api/v1/contracts?cursor=abc')).headers.get('x-cache')).toBe('miss');
   });
 
   it('treats the last page of a list as still growing', async () => {

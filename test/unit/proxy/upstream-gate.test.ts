@@ -221,7 +221,9 @@ describe('the proxy behind the gate', () => {
     const { app, stats } = createProxy({ upstream, rateLimit: noRateLimit });
     const first = await app.request(page(1));
     expect(first.status).toBe(429);
-    const responses = await Promise.all(Array.from({ length: 10 }, (_, i) => app.request(page(i + 2))));
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => app.request(page(i + 2))),
+    );
     expect(calls).toHaveLength(1);
     for (const response of responses) {
       expect(response.status).toBe(429);

@@ -18,10 +18,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(clientDir, { recursive: true, force: true }));
 
-function server(
-  answer?: Parameters<typeof fakeUpstream>[0],
-  options: Partial<ProxyOptions> = {},
-) {
+function server(answer?: Parameters<typeof fakeUpstream>[0], options: Partial<ProxyOptions> = {}) {
   const { upstream, calls } = fakeUpstream(answer);
   const lines: RequestLog[] = [];
   const log = (line: RequestLog) => lines.push(line);
@@ -122,9 +119,7 @@ describe('production server', () => {
   });
 
   it('stays ready while the upstream throttles: every instance would fail alike', async () => {
-    const { app } = server(() =>
-      Response.json({ message: 'Too Many Requests' }, { status: 429 }),
-    );
+    const { app } = server(() => Response.json({ message: 'Too Many Requests' }, { status: 429 }));
     const response = await app.request('/readyz');
     expect(response.status).toBe(200);
     expect(((await response.json()) as { note: string }).note).toMatch(/throttling/);
@@ -139,7 +134,12 @@ describe('production server', () => {
     expect(lines).toEqual([
       expect.objectContaining({ method: 'GET', route: 'healthz', status: 200 }),
       expect.objectContaining({ route: 'page', status: 200 }),
-      expect.objectContaining({ route: 'contracts', status: 200, upstreamStatus: 200, cache: 'miss' }),
+      expect.objectContaining({
+        route: 'contracts',
+        status: 200,
+        upstreamStatus: 200,
+        cache: 'miss',
+      }),
       expect.objectContaining({ route: 'contracts', status: 200, cache: 'hit' }),
     ]);
     expect(JSON.stringify(lines)).not.toContain('secret-key-123');

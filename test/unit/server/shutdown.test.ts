@@ -60,7 +60,9 @@ function startChild(env: Record<string, string>) {
         if (match) resolve(match);
       };
       child.stdout?.on('data', check);
-      void exited.then(() => reject(new Error(`exited early; stdout: ${stdout} stderr: ${stderr}`)));
+      void exited.then(() =>
+        reject(new Error(`exited early; stdout: ${stdout} stderr: ${stderr}`)),
+      );
       check();
     });
   return { child, exited, output, stderr: () => stderr, stdout: () => stdout };
@@ -78,7 +80,7 @@ function get(port: number, path: string) {
   });
 }
 
-describe('production server process', () => {
+describe('production server process', { timeout: 20_000 }, () => {
   it('on SIGTERM stops accepting, finishes requests in flight, then exits 0', async () => {
     const server = startChild({ TOKEN_EVENTS_API_URL: upstreamUrl, TOKEN_EVENTS_API_KEY: 'k' });
     const [, port] = await server.output(/on http:\/\/127\.0\.0\.1:(\d+)\//);
