@@ -50,15 +50,26 @@ export function installSampleApi(
     timeoutMs: 1000,
   });
   const requests: string[] = [];
+  const api = {
+    service,
+    requests,
+    dataset: service.dataset,
+    /** Rewrites successful JSON pages on their way to the browser (e.g. to add new events). */
+    rewrite: null as
+      null | ((path: string, body: Record<string, unknown>) => Record<string, unknown>),
+  };
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input), 'http://localhost');
-    requests.push(url.pathname + url.search);
-    return proxy.request(url.pathname + url.search, {
+    const path = url.pathname + url.search;
+    requests.push(path);
+    const response = await proxy.request(path, {
       ...init,
       headers: { 'accept-encoding': 'identity' },
     });
+    if (!api.rewrite || response.status !== 200 || !path.startsWith('/api/v1/')) return response;
+    return Response.json(api.rewrite(path, (await response.json()) as Record<string, unknown>));
   });
-  return { service, requests, dataset: service.dataset };
+  return api;
 }
 
 export function renderAt(url: string) {
