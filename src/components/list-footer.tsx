@@ -1,13 +1,9 @@
 import { ErrorState } from './states';
+import type { InfiniteList } from './use-infinite-list';
 
 interface ListFooterProps {
   noun: string;
-  loaded: number;
-  hasMore: boolean;
-  isLoadingMore: boolean;
-  pausedOnEmptyPages: boolean;
-  error: unknown;
-  onLoadMore: () => void;
+  list: InfiniteList<unknown>;
 }
 
 /**
@@ -15,7 +11,15 @@ interface ListFooterProps {
  * a visible "Load more" for when scrolling does not trigger loading, or the end.
  */
 export function ListFooter(props: ListFooterProps) {
-  const { noun, loaded, hasMore, isLoadingMore, pausedOnEmptyPages, error, onLoadMore } = props;
+  const { noun, list } = props;
+  const {
+    hasMore,
+    isLoadingMore,
+    pausedOnEmptyPages,
+    nextPageError: error,
+    loadMore: onLoadMore,
+  } = list;
+  const loaded = list.items.length;
   if (error && hasMore) {
     return (
       <ErrorState

@@ -10,11 +10,14 @@ import type { Page } from '../api/types';
  */
 export const MAX_AUTO_EMPTY_PAGES = 25;
 
+export type InfiniteList<T> = ReturnType<typeof useInfiniteList<T>>;
+
 export function useInfiniteList<T>(
   query: UseInfiniteQueryResult<InfiniteData<Page<T>, unknown>>,
   keyOf: (item: T) => string,
 ) {
-  const { data, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = query;
+  const { data, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage, error } =
+    query;
   const list = useMemo(() => flattenPages(data, keyOf), [data, keyOf]);
   const [manualFrom, setManualFrom] = useState(0);
 
@@ -60,6 +63,8 @@ export function useInfiniteList<T>(
     hasMore: Boolean(hasNextPage),
     isLoadingMore: isFetchingNextPage,
     pausedOnEmptyPages: Boolean(hasNextPage) && trailingEmpty >= MAX_AUTO_EMPTY_PAGES,
+    /** The error of a failed next page; the pages before it stay loaded. */
+    nextPageError: isFetchNextPageError ? error : null,
     loadMoreAuto,
     loadMore,
   };

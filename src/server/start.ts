@@ -9,7 +9,18 @@ import { startServer } from './main';
  */
 const clientDir = resolve('dist/client');
 const builtIndex = join(clientDir, 'index.html');
-const sources = ['src', 'public', 'index.html', 'vite.config.ts', 'package.json'];
+// What goes into the browser build; server files do not, so changing them needs no rebuild.
+const sources = [
+  'src/app',
+  'src/api',
+  'src/components',
+  'src/pages',
+  'src/lib',
+  'public',
+  'index.html',
+  'vite.config.ts',
+  'package.json',
+];
 
 function newestModification(path: string): number {
   if (!existsSync(path)) return 0;

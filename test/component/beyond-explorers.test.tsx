@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { queryKeys } from '../../src/api/query-keys';
-import { installSampleApi, renderAt, smallDataset } from './harness';
+import { dataRows, installSampleApi, renderAt, smallDataset, statusText } from './harness';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -10,15 +10,6 @@ afterEach(() => {
 });
 
 const busiest = () => [...smallDataset().contracts].sort((a, b) => b.eventCount - a.eventCount)[0]!;
-const status = () =>
-  screen
-    .getAllByRole('status')
-    .map((node) => node.textContent)
-    .join(' | ');
-const dataRows = () =>
-  screen
-    .getAllByRole('row')
-    .filter((row) => row.querySelector('td') && !row.classList.contains('spacer'));
 
 describe('activity chart and full history', () => {
   it('charts the loaded events, then the whole history after "Load full history"', async () => {
@@ -33,7 +24,9 @@ describe('activity chart and full history', () => {
     expect(await screen.findByRole('button', { name: 'Cancel' })).toBeInTheDocument();
     await waitFor(
       () =>
-        expect(status()).toContain(`all ${contract.eventCount.toLocaleString('en')} events loaded`),
+        expect(statusText()).toContain(
+          `all ${contract.eventCount.toLocaleString('en')} events loaded`,
+        ),
       {
         timeout: 20_000,
       },
@@ -54,7 +47,7 @@ describe('activity chart and full history', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Load full history' }));
     await userEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
     expect(await screen.findByRole('button', { name: 'Load full history' })).toBeInTheDocument();
-    expect(status()).toMatch(/events loaded · (more available|loading more…)/);
+    expect(statusText()).toMatch(/events loaded · (more available|loading more…)/);
   });
 });
 
@@ -125,7 +118,7 @@ describe('live updates', () => {
     const api = installSampleApi({ profile: 'documented' });
     const { queryClient } = renderAt(`/contracts/${contract.address}`);
     await screen.findByRole('table');
-    await waitFor(() => expect(status()).toContain('100 events loaded'));
+    await waitFor(() => expect(statusText()).toContain('100 events loaded'));
     const newest = dataRows()[0]!;
     api.rewrite = (path, body) => {
       if (path.includes('cursor=') || !path.includes(contract.address)) return body;
@@ -145,7 +138,7 @@ describe('live updates', () => {
     const notice = await screen.findByRole('button', { name: '2 new events' });
     expect(dataRows()[0]).toBe(newest);
     await userEvent.click(notice);
-    await waitFor(() => expect(status()).toContain('102 events loaded'));
+    await waitFor(() => expect(statusText()).toContain('102 events loaded'));
     expect(screen.queryByRole('button', { name: /new event/ })).toBeNull();
   });
 });
@@ -203,7 +196,7 @@ describe('settings', () => {
       screen.getByRole('combobox', { name: 'Events per request' }),
       '250',
     );
-    await waitFor(() => expect(status()).toContain('250 events loaded'));
+    await waitFor(() => expect(statusText()).toContain('250 events loaded'));
     expect(api.requests.some((path) => path.includes('limit=250'))).toBe(true);
     expect(document.querySelector('td time')!.textContent).toMatch(/UTC$/);
     view.unmount();

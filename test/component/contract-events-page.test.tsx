@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Dataset } from '../../src/server/sample-service';
-import { installSampleApi, renderAt, smallDataset } from './harness';
+import { dataRows, installSampleApi, renderAt, smallDataset, statusText } from './harness';
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -14,16 +14,6 @@ function contractWith(dataset: Dataset, min: number, max = Infinity) {
   if (!found) throw new Error(`no contract with ${min}..${max} events`);
   return found;
 }
-
-const status = () =>
-  screen
-    .getAllByRole('status')
-    .map((node) => node.textContent)
-    .join(' | ');
-const dataRows = () =>
-  screen
-    .getAllByRole('row')
-    .filter((row) => row.querySelector('td') && !row.classList.contains('spacer'));
 
 async function loadToTheEnd() {
   for (let clicks = 0; clicks < 200; clicks++) {
@@ -43,9 +33,9 @@ describe('contract events page', () => {
     installSampleApi({ profile: 'documented' });
     renderAt(`/contracts/${contract.address}`);
     await screen.findByRole('table', { name: 'Events of this contract' });
-    expect(status()).toContain('100 events loaded · more available');
+    expect(statusText()).toContain('100 events loaded · more available');
     await loadToTheEnd();
-    expect(status()).toContain(`all ${contract.eventCount} events loaded`);
+    expect(statusText()).toContain(`all ${contract.eventCount} events loaded`);
     expect(screen.getByText('End of the list.')).toBeInTheDocument();
   }, 60_000);
 
@@ -55,7 +45,7 @@ describe('contract events page', () => {
     renderAt(`/contracts/${contract.address}`);
     await screen.findByRole('table');
     await loadToTheEnd();
-    expect(status()).toContain(`all ${contract.eventCount} events loaded`);
+    expect(statusText()).toContain(`all ${contract.eventCount} events loaded`);
     // The deployed profile serves some empty pages with a cursor along the way.
     expect(api.requests.length).toBeGreaterThan(Math.ceil(contract.eventCount / 100));
   }, 60_000);
@@ -69,10 +59,10 @@ describe('contract events page', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Load more' }));
     expect(await screen.findByText('The service failed')).toBeInTheDocument();
     expect(screen.getByText(/The 100 events already loaded are kept/)).toBeInTheDocument();
-    expect(status()).toContain('100 events loaded');
+    expect(statusText()).toContain('100 events loaded');
     const failedUrl = api.requests.at(-1);
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
-    await waitFor(() => expect(status()).toContain('200 events loaded'));
+    await waitFor(() => expect(statusText()).toContain('200 events loaded'));
     expect(api.requests.at(-1)).toBe(failedUrl);
   });
 
@@ -159,7 +149,7 @@ describe('contract events page', () => {
     );
     expect(screen.getByRole('button', { name: 'Mint' })).toHaveAttribute('aria-pressed', 'true');
     expect(screen.getByRole('button', { name: 'Show relative times' })).toBeInTheDocument();
-    expect(status()).toContain('sorted by token among 100 loaded events');
+    expect(statusText()).toContain('sorted by token among 100 loaded events');
   });
 
   it('canonicalises a short upper-case address in the URL', async () => {

@@ -1,4 +1,4 @@
-import { render } from '@testing-library/react';
+import { render, screen } from '@testing-library/react';
 import { createMemoryRouter } from 'react-router';
 import { vi } from 'vitest';
 import { App } from '../../src/app/app';
@@ -78,3 +78,16 @@ export function renderAt(url: string) {
   const view = render(<App queryClient={queryClient} router={router} />);
   return { ...view, router, queryClient };
 }
+
+/** Every live region's text, joined: where the page says what it has loaded. */
+export const statusText = () =>
+  screen
+    .getAllByRole('status')
+    .map((node) => node.textContent)
+    .join(' | ');
+
+/** The table rows that hold data (no header, no virtualisation spacers). */
+export const dataRows = () =>
+  screen
+    .getAllByRole('row')
+    .filter((row) => row.querySelector('td') && !row.classList.contains('spacer'));

@@ -210,15 +210,7 @@ export function ContractEventsPage({ address }: { address: string }) {
               />
             </EventViewContext.Provider>
           )}
-          <ListFooter
-            noun="events"
-            loaded={list.items.length}
-            hasMore={list.hasMore}
-            isLoadingMore={list.isLoadingMore}
-            pausedOnEmptyPages={list.pausedOnEmptyPages}
-            error={query.isFetchNextPageError ? query.error : null}
-            onLoadMore={list.loadMore}
-          />
+          <ListFooter noun="events" list={list} />
         </>
       )}
     </section>

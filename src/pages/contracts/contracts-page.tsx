@@ -95,15 +95,7 @@ export function ContractsPage() {
               onNearEnd={text ? undefined : list.loadMoreAuto}
             />
           )}
-          <ListFooter
-            noun="contracts"
-            loaded={list.items.length}
-            hasMore={list.hasMore}
-            isLoadingMore={list.isLoadingMore}
-            pausedOnEmptyPages={list.pausedOnEmptyPages}
-            error={query.isFetchNextPageError ? query.error : null}
-            onLoadMore={list.loadMore}
-          />
+          <ListFooter noun="contracts" list={list} />
         </>
       )}
     </section>

@@ -196,15 +196,7 @@ export function TokenHistoryPage({ address, tokenId }: { address: string; tokenI
             </>
           )}
           {(query.isFetchNextPageError || (paused && list.hasMore)) && (
-            <ListFooter
-              noun="events"
-              loaded={list.items.length}
-              hasMore={list.hasMore}
-              isLoadingMore={list.isLoadingMore}
-              pausedOnEmptyPages={list.pausedOnEmptyPages}
-              error={query.isFetchNextPageError ? query.error : null}
-              onLoadMore={list.loadMore}
-            />
+            <ListFooter noun="events" list={list} />
           )}
         </>
       )}
