@@ -143,7 +143,7 @@ export function ContractEventsPage({ address }: { address: string }) {
               pages={list.pages}
               hasMore={list.hasMore}
               isFetching={list.isLoadingMore}
-              failed={query.isFetchNextPageError}
+              failed={query.isFetchNextPageError || list.pausedOnEmptyPages}
               oldestLoaded={list.items[list.items.length - 1]?.timestamp}
               fetchNext={list.loadMoreAuto}
               cancelFetch={() =>
