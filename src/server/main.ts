@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from './config';
 import { createUpstream } from './create-upstream';
 import { createServerApp } from './http/app';
 import { trackForShutdown } from './http/graceful-shutdown';
+import { nodeGzip } from './node-gzip';
 import { createProxy } from './proxy/app';
 import type { RequestLog } from './proxy/request-log';
 
@@ -26,7 +27,7 @@ export function startServer(clientDir = resolve('dist/client')) {
     throw error;
   }
   const upstream = createUpstream(config.upstream);
-  const proxy = createProxy({ upstream, ...config.proxy, log: logLine });
+  const proxy = createProxy({ upstream, ...config.proxy, log: logLine, gzip: nodeGzip });
   const app = createServerApp({ proxy, clientDir, log: logLine });
   const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => {
     const host = info.address.includes(':') ? `[${info.address}]` : info.address;

@@ -4,6 +4,7 @@ import { getRequestListener } from '@hono/node-server';
 import type { Plugin } from 'vite';
 import { loadConfig } from './config';
 import { createUpstream } from './create-upstream';
+import { nodeGzip } from './node-gzip';
 import { createProxyApp } from './proxy/app';
 
 /**
@@ -25,7 +26,9 @@ export function apiProxyPlugin(): Plugin {
       const rateLimit = process.env.RATE_LIMIT_PER_MINUTE
         ? config.proxy.rateLimit
         : { ...config.proxy.rateLimit, perMinute: 0 };
-      listener = getRequestListener(createProxyApp({ upstream, ...config.proxy, rateLimit }).fetch);
+      listener = getRequestListener(
+        createProxyApp({ upstream, ...config.proxy, rateLimit, gzip: nodeGzip }).fetch,
+      );
     }
     void listener(req, res);
   };

@@ -28,6 +28,8 @@ export interface ProxyOptions {
   trustedProxyHops?: number;
   /** Deadline of the readiness check, shorter than a page's so probes fail fast. */
   readyTimeoutMs?: number;
+  /** Gzip for cached pages (Node passes zlib; the default works on any Web runtime). */
+  gzip?: (body: Uint8Array) => Promise<Uint8Array>;
 }
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
@@ -59,6 +61,7 @@ export function createProxy(options: ProxyOptions) {
     gate,
     timeoutMs,
     cache: options.cache ?? DEFAULT_PAGE_CACHE,
+    gzip: options.gzip,
   });
   const limiter = rateLimit.perMinute > 0 ? createRateLimiter(rateLimit) : undefined;
   const app = new Hono<{ Variables: LogVariables }>();
@@ -161,9 +164,11 @@ async function servePage(
     supports: ['gzip'],
     default: 'identity',
   });
+  // Compressed on the first request that asks for it, then kept with the cached page.
+  const gzip = encoding === 'gzip' ? await pages.gzipOf(outcome.page) : undefined;
   return pageResponse(outcome.page, {
     head: c.req.method === 'HEAD',
-    gzip: encoding === 'gzip',
+    gzip,
     cache: outcome.cache,
   });
 }

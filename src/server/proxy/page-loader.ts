@@ -1,6 +1,11 @@
 import { parseRetryAfter } from './api-error';
 import { createCoalescer } from './coalesce';
-import { createPageCache, type Page, type PageCacheSettings } from './page-cache';
+import {
+  createPageCache,
+  GZIP_THRESHOLD_BYTES,
+  type Page,
+  type PageCacheSettings,
+} from './page-cache';
 import { fetchUpstream, type Upstream } from './upstream';
 import type { UpstreamGate } from './upstream-gate';
 
@@ -25,10 +30,10 @@ export interface PageLoaderOptions {
   timeoutMs: number;
   cache: PageCacheSettings;
   now?: () => number;
+  /** Gzip of cached pages; the Web-standard CompressionStream unless the host has better. */
+  gzip?: (body: Uint8Array) => Promise<Uint8Array>;
 }
 
-// Smaller bodies are sent as they are: gzip would save little and cost a round of CPU.
-const GZIP_THRESHOLD_BYTES = 1024;
 const CURSOR_QUERY = /[?&]cursor=/;
 
 /**
@@ -38,7 +43,7 @@ const CURSOR_QUERY = /[?&]cursor=/;
  * are shared by the callers waiting at that moment and never reused after.
  */
 export function createPageLoader(options: PageLoaderOptions) {
-  const { upstream, gate, timeoutMs, cache: settings, now = Date.now } = options;
+  const { upstream, gate, timeoutMs, cache: settings, now = Date.now, gzip = streamGzip } = options;
   const cache = createPageCache(settings.maxBytes, now);
   const flights = createCoalescer<Loaded>();
 
@@ -71,7 +76,6 @@ export function createPageLoader(options: PageLoaderOptions) {
     const settled = status === 200 && CURSOR_QUERY.test(path) && shape.hasNext;
     const ttlMs = status !== 200 ? 0 : settled ? settings.cursorPageTtlMs : settings.firstPageTtlMs;
     const page: Page = { body, expiresAt: now() + ttlMs, immutable: settled };
-    if (body.byteLength >= GZIP_THRESHOLD_BYTES) page.gzip = await gzip(body);
     if (settings.maxBytes > 0) cache.set(path, page);
     return { kind: 'page', page, upstreamStatus: status };
   }
@@ -82,6 +86,12 @@ export function createPageLoader(options: PageLoaderOptions) {
       if (page) return { kind: 'page', page, cache: 'hit' };
       const { value, joined } = await flights.run(path, (s) => fetchPage(path, s), signal);
       return { ...value, cache: joined ? 'coalesced' : 'miss' };
+    },
+    /** The page gzip-compressed, or undefined when it is too small to be worth it. */
+    async gzipOf(page: Page): Promise<Uint8Array | undefined> {
+      if (page.body.byteLength < GZIP_THRESHOLD_BYTES) return undefined;
+      page.gzip ??= gzip(page.body);
+      return page.gzip;
     },
     stats: () => ({ ...cache.stats(), inFlight: flights.inFlight() }),
   };
@@ -102,7 +112,7 @@ function envelopeOf(body: Uint8Array): { hasNext: boolean } | null {
   }
 }
 
-async function gzip(body: Uint8Array): Promise<Uint8Array> {
+async function streamGzip(body: Uint8Array): Promise<Uint8Array> {
   // Response rather than Blob: jsdom (component tests) replaces Blob with one lacking stream().
   const stream = new Response(body as Uint8Array<ArrayBuffer>).body!.pipeThrough(
     new CompressionStream('gzip'),

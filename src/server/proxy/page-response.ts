@@ -1,5 +1,5 @@
 import { apiErrorResponse, mapUpstreamError } from './api-error';
-import type { Page } from './page-cache';
+import { GZIP_THRESHOLD_BYTES, type Page } from './page-cache';
 import type { PageFailure } from './page-loader';
 
 /**
@@ -9,7 +9,7 @@ import type { PageFailure } from './page-loader';
  */
 export function pageResponse(
   page: Page,
-  options: { head: boolean; gzip: boolean; cache: string },
+  options: { head: boolean; gzip: Uint8Array | undefined; cache: string },
   now = Date.now(),
 ): Response {
   const headers = new Headers({
@@ -17,8 +17,8 @@ export function pageResponse(
     'cache-control': cacheControl(page, now),
     'x-cache': options.cache,
   });
-  if (page.gzip) headers.set('vary', 'accept-encoding');
-  const zipped = options.gzip ? page.gzip : undefined;
+  if (page.body.byteLength >= GZIP_THRESHOLD_BYTES) headers.set('vary', 'accept-encoding');
+  const zipped = options.gzip;
   if (zipped) headers.set('content-encoding', 'gzip');
   const body = zipped ?? page.body;
   headers.set('content-length', String(body.byteLength));

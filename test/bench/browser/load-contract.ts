@@ -1,0 +1,45 @@
+import { fetchContractEventsPage } from '../../../src/api/contract-events';
+import type { TokenEvent } from '../../../src/api/types';
+
+/**
+ * Bundled into a page by the "loading a whole contract" benchmark: every page of one
+ * contract through the app's own fetcher (`fetchContractEventsPage`: same-origin fetch,
+ * `response.json()`, the normaliser), keeping every event as the page does. The same
+ * walk with plain `fetch` + `JSON.parse` in the browser separates what the browser's
+ * network stack costs from what our code costs.
+ */
+async function loadContract(address: string, limit: number, maxPages: number) {
+  const start = performance.now();
+  const events: TokenEvent[] = [];
+  let cursor: string | null = null;
+  let pages = 0;
+  do {
+    const page = await fetchContractEventsPage(address, cursor, undefined, limit);
+    for (const event of page.items) events.push(event);
+    cursor = page.cursor;
+    pages += 1;
+  } while (cursor && pages < maxPages);
+  return { ms: performance.now() - start, pages, events: events.length };
+}
+
+async function loadPlain(address: string, limit: number, maxPages: number) {
+  const start = performance.now();
+  const events: unknown[] = [];
+  let cursor: string | null = null;
+  let pages = 0;
+  do {
+    const query = new URLSearchParams();
+    if (cursor) query.set('cursor', cursor);
+    query.set('limit', String(limit));
+    const response = await fetch(`/api/v1/events/${address}?${query}`, {
+      headers: { accept: 'application/json' },
+    });
+    const body = JSON.parse(await response.text()) as { result?: unknown[] | null; cursor?: string | null };
+    for (const item of body.result ?? []) events.push(item);
+    cursor = body.cursor || null;
+    pages += 1;
+  } while (cursor && pages < maxPages);
+  return { ms: performance.now() - start, pages, events: events.length };
+}
+
+Object.assign(globalThis, { benchLoadContract: loadContract, benchLoadPlain: loadPlain });

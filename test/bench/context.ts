@@ -1,0 +1,35 @@
+import type { Running } from './lib/processes';
+import type { Report } from './lib/report';
+import type { Deadline } from './lib/stats';
+
+/** What every benchmark gets from `run.ts`: the report, the deadline and the servers. */
+export interface BenchContext {
+  report: Report;
+  deadline: Deadline;
+  /** The benchmark's own production build of the client. */
+  clientDir: string;
+  /** The standalone sample service, default dataset (seed 1, 320,000 events). */
+  sample: Running;
+  sampleKey: string;
+  /** The production server over `sample`, page cache on (defaults). */
+  proxy: Running;
+  /** The same with the page cache off (`CACHE_MAX_MB=0`); coalescing stays on. */
+  proxyNoCache: Running;
+  /** Vite's built-in `preview.proxy` over `sample`, with a keep-alive upstream agent. */
+  vite: Running;
+  /**
+   * The production server (cache on, 256MB) over a second sample service with 143,000
+   * events, whose busiest contract has ~50,000: for loading a whole contract.
+   */
+  wholeContractProxy: Running;
+  log: (line: string) => void;
+}
+
+/** Upstream requests the sample service has received so far (`/_control/stats`). */
+export async function upstreamRequests(context: BenchContext): Promise<number> {
+  const response = await fetch(`${context.sample.url}/_control/stats`, {
+    headers: { 'x-api-key': context.sampleKey },
+  });
+  const body = (await response.json()) as { requests: number };
+  return body.requests;
+}

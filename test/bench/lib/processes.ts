@@ -1,0 +1,188 @@
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+
+/**
+ * The servers under test, each in a process of its own so that the load generator (this
+ * process) does not share an event loop with what it measures. Every child is recorded
+ * here and ended by its own pid when the run ends, however it ends.
+ */
+const children = new Set<ChildProcess>();
+
+process.once('exit', () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+export interface Running {
+  port: number;
+  url: string;
+  child: ChildProcess;
+  stop: () => Promise<void>;
+}
+
+const STARTUP_TIMEOUT_MS = 90_000;
+
+function track(child: ChildProcess, name: string): { stderr: () => string } {
+  children.add(child);
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  child.once('exit', () => children.delete(child));
+  child.once('error', (error) => {
+    stderr += `\n${name}: ${error.message}`;
+  });
+  return { stderr: () => stderr };
+}
+
+function stopper(child: ChildProcess): () => Promise<void> {
+  return () =>
+    new Promise<void>((done) => {
+      if (child.exitCode !== null || child.signalCode !== null) return done();
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      child.once('exit', () => {
+        clearTimeout(timer);
+        done();
+      });
+      child.kill('SIGTERM');
+    });
+}
+
+function running(child: ChildProcess, port: number): Running {
+  return { port, url: `http://127.0.0.1:${port}`, child, stop: stopper(child) };
+}
+
+/** Waits for `{ type: 'listening', port }` over IPC, or fails with the child's stderr. */
+function listening(child: ChildProcess, name: string, stderr: () => string): Promise<number> {
+  return new Promise((done, fail) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      fail(new Error(`${name} did not start within ${STARTUP_TIMEOUT_MS} ms: ${stderr()}`));
+    }, STARTUP_TIMEOUT_MS);
+    child.on('message', (message: { type?: string; port?: number }) => {
+      if (message.type !== 'listening' || typeof message.port !== 'number') return;
+      clearTimeout(timer);
+      done(message.port);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      fail(new Error(`${name} exited (${code}) before listening: ${stderr()}`));
+    });
+  });
+}
+
+export interface SampleServiceSpec {
+  key: string;
+  seed?: number;
+  contracts?: number;
+  events?: number;
+}
+
+/** The standalone sample service (`src/server/sample-service/cli.ts`) on a free port. */
+export async function startSampleService(spec: SampleServiceSpec): Promise<Running> {
+  const args = ['--import', 'tsx', resolve('src/server/sample-service/cli.ts')];
+  args.push('--host', '127.0.0.1', '--port', '0', '--key', spec.key, '--profile', 'deployed');
+  args.push('--seed', String(spec.seed ?? 1));
+  if (spec.contracts !== undefined) args.push('--contracts', String(spec.contracts));
+  if (spec.events !== undefined) args.push('--events', String(spec.events));
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const { stderr } = track(child, 'sample service');
+  const port = await new Promise<number>((done, fail) => {
+    let stdout = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      fail(new Error(`sample service did not start: ${stderr()}`));
+    }, STARTUP_TIMEOUT_MS);
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const match = /listening on http:\/\/127\.0\.0\.1:(\d+)\//.exec(stdout);
+      if (!match) return;
+      clearTimeout(timer);
+      child.stdout.removeAllListeners('data');
+      child.stdout.resume();
+      done(Number(match[1]));
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      fail(new Error(`sample service exited (${code}): ${stderr()}`));
+    });
+  });
+  return running(child, port);
+}
+
+export interface ProductionServerSpec {
+  clientDir: string;
+  upstreamUrl: string;
+  key: string;
+  /** Extra environment, e.g. `CACHE_MAX_MB: '0'`. */
+  env?: Record<string, string>;
+}
+
+/**
+ * The production server (`startServer`) pointed at the sample service over HTTP, as it
+ * would be at the real one: TOKEN_EVENTS_API_URL/KEY. The per-client rate limit is off
+ * (every benchmark connection comes from 127.0.0.1), and so is the 5 requests/s cap the
+ * config applies to a real upstream, which would otherwise be what we measure.
+ */
+export async function startProductionServer(spec: ProductionServerSpec): Promise<Running> {
+  const child = fork(resolve('test/bench/servers/production-server.ts'), [], {
+    execArgv: ['--import', 'tsx'],
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      CLIENT_DIR: spec.clientDir,
+      TOKEN_EVENTS_API_URL: spec.upstreamUrl,
+      TOKEN_EVENTS_API_KEY: spec.key,
+      RATE_LIMIT_PER_MINUTE: '0',
+      UPSTREAM_RATE_PER_SECOND: '0',
+      ...spec.env,
+    },
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
+  const { stderr } = track(child, 'production server');
+  return running(child, await listening(child, 'production server', stderr));
+}
+
+export async function startViteProxy(spec: {
+  clientDir: string;
+  upstreamUrl: string;
+  key: string;
+  /** A keep-alive agent for the upstream (Vite's default opens a connection per request). */
+  keepAlive?: boolean;
+}): Promise<Running> {
+  const port = await freePort();
+  const child = fork(resolve('test/bench/servers/vite-proxy.ts'), [], {
+    execArgv: ['--import', 'tsx'],
+    env: {
+      ...process.env,
+      CLIENT_DIR: spec.clientDir,
+      UPSTREAM_URL: spec.upstreamUrl,
+      UPSTREAM_KEY: spec.key,
+      PORT: String(port),
+      KEEP_ALIVE: spec.keepAlive ? '1' : '0',
+    },
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
+  const { stderr } = track(child, 'vite preview');
+  return running(child, await listening(child, 'vite preview', stderr));
+}
+
+/** A port free at this moment on 127.0.0.1 (Vite's preview treats port 0 as "default"). */
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = address && typeof address === 'object' ? address.port : 0;
+      server.close(() => done(port));
+    });
+  });
+}
+
+export async function stopAll(): Promise<void> {
+  await Promise.all(
+    [...children].map((child) => stopper(child)()),
+  );
+}

@@ -1,0 +1,142 @@
+import { resolve } from 'node:path';
+import { build, type Rolldown } from 'vite';
+import { STARKVERSE_GALLERY_ADDRESS } from '../../src/server/sample-service';
+import type { BenchContext } from './context';
+import { launchChromium } from './lib/browser';
+import { walkPages } from './lib/http';
+import { count, median, ms, pct, round } from './lib/stats';
+
+/**
+ * 6. Loading a whole contract: every page of a ~50,000-event contract through our
+ * production server, (a) in Chromium with the app's own fetcher (`fetchContractEventsPage`
+ * bundled into the page: fetch, `response.json()`, the normaliser) and (b) in Node with
+ * plain `fetch` + `JSON.parse`. Budget: Node time / browser time ≥ 0.8, i.e. the browser
+ * path costs at most 25% more than the bare minimum.
+ *
+ * The default dataset has no contract near 50,000 events, so a second sample service
+ * runs with 143,000 events (its busiest contract then has ~50,000), behind its own
+ * production server (started by run.ts) whose cache is warmed first: both runs then read the same cached
+ * pages, and the comparison is of the clients. Runs alternate (two of each at
+ * limit 1000, one at limit 100); medians;
+ * the browser's HTTP cache is off (CDP), as Node's fetch has none.
+ */
+const ADDRESS = STARKVERSE_GALLERY_ADDRESS;
+export const WHOLE_CONTRACT_DATASET_EVENTS = 143_000;
+// The largest page size the UI offers, then its default; fewer runs of the long walk.
+const PLAN = [
+  { limit: 1000, runs: 2 },
+  { limit: 100, runs: 1 },
+];
+const MAX_PAGES = 5_000;
+const BUDGET = 0.8;
+
+async function bundleLoader(): Promise<string> {
+  const output = (await build({
+    configFile: false,
+    // Quiet: react-query's "use client" directives make rolldown warn when bundling.
+    logLevel: 'error',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    build: {
+      write: false,
+      minify: true,
+      lib: { entry: resolve('test/bench/browser/load-contract.ts'), formats: ['iife'], name: 'benchLoad' },
+    },
+  })) as Rolldown.RolldownOutput | Rolldown.RolldownOutput[];
+  const outputs = Array.isArray(output) ? output : [output];
+  const chunk = outputs.flatMap((item) => item.output).find((item) => item.type === 'chunk');
+  if (!chunk || chunk.type !== 'chunk') throw new Error('no bundle for the browser loader');
+  return chunk.code;
+}
+
+async function nodeLoad(base: string, limit: number): Promise<{ ms: number; pages: number; events: number }> {
+  const start = performance.now();
+  const events: unknown[] = [];
+  let cursor: string | null = null;
+  let pages = 0;
+  do {
+    const query = new URLSearchParams();
+    if (cursor) query.set('cursor', cursor);
+    query.set('limit', String(limit));
+    const response = await fetch(`${base}/api/v1/events/${ADDRESS}?${query}`, {
+      headers: { accept: 'application/json' },
+    });
+    if (!response.ok) throw new Error(`node load: ${response.status}`);
+    const body = JSON.parse(await response.text()) as { result?: unknown[] | null; cursor?: string | null };
+    for (const item of body.result ?? []) events.push(item);
+    cursor = body.cursor || null;
+    pages += 1;
+  } while (cursor && pages < MAX_PAGES);
+  return { ms: performance.now() - start, pages, events: events.length };
+}
+
+export async function loadWholeContract(context: BenchContext): Promise<void> {
+  const { report, log } = context;
+  const bench = '6 load all';
+  log('6. loading a whole contract: bundling the loader');
+  const proxy = context.wholeContractProxy;
+  const code = await bundleLoader();
+  const browser = await launchChromium();
+  try {
+    const page = await (await browser.newContext({ bypassCSP: true })).newPage();
+    // Node's fetch has no HTTP cache; the browser's would answer the second walk itself.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    await page.goto(`${proxy.url}/healthz`);
+    await page.addScriptTag({ content: code });
+
+    const figures: Record<string, unknown> = {};
+    for (const { limit, runs } of PLAN) {
+      const warm = await walkPages({
+        base: proxy.url,
+        path: `/api/v1/events/${ADDRESS}`,
+        limit,
+        maxPages: MAX_PAGES,
+        deadline: context.deadline,
+      });
+      const events = warm.reduce((sum, item) => sum + item.items, 0);
+      const node: number[] = [];
+      const chromium: number[] = [];
+      const plain: number[] = [];
+      for (let run = 0; run < runs && !context.deadline.passed(); run += 1) {
+        const inBrowser = async (runner: 'benchLoadContract' | 'benchLoadPlain', into: number[]) => {
+          const result = await page.evaluate(
+            ([name, address, pageLimit, maxPages]) =>
+              (
+                globalThis as unknown as Record<
+                  string,
+                  (a: string, l: number, m: number) => Promise<{ ms: number; events: number }>
+                >
+              )[name]!(address, pageLimit, maxPages),
+            [runner, ADDRESS, limit, MAX_PAGES] as const,
+          );
+          if (result.events !== events) throw new Error(`browser loaded ${result.events} of ${events} events`);
+          into.push(result.ms);
+        };
+        const inNode = async () => {
+          const result = await nodeLoad(proxy.url, limit);
+          if (result.events !== events) throw new Error(`node loaded ${result.events} of ${events} events`);
+          node.push(result.ms);
+        };
+        const steps = [inNode, () => inBrowser('benchLoadContract', chromium), () => inBrowser('benchLoadPlain', plain)];
+        for (const step of run % 2 === 0 ? steps : [...steps].reverse()) await step();
+      }
+      const ratio = median(node) / median(chromium);
+      report.info(
+        bench,
+        `${count(events)} events in ${count(warm.length)} pages of ${limit}`,
+        `Chromium + app fetcher ${ms(median(chromium), 0)} · Node fetch + JSON.parse ${ms(median(node), 0)}`,
+      );
+      report.info(
+        bench,
+        `limit ${limit}: Chromium plain fetch + JSON.parse (no normaliser)`,
+        `${ms(median(plain), 0)} (Node / it: ${round(median(node) / median(plain), 2)})`,
+      );
+      report.budget(bench, `limit ${limit}: Node time / browser time`, `${round(ratio, 2)} (${pct(ratio)})`, `≥ ${BUDGET}`, ratio >= BUDGET);
+      figures[`limit${limit}`] = { events, pages: warm.length, nodeMs: node, chromiumMs: chromium, chromiumPlainMs: plain, ratio };
+    }
+    report.set('loadWholeContract', { contract: ADDRESS, datasetEvents: WHOLE_CONTRACT_DATASET_EVENTS, ...figures });
+  } finally {
+    await browser.close();
+  }
+}

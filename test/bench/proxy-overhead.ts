@@ -1,0 +1,301 @@
+import { Agent } from 'node:http';
+import autocannon from 'autocannon';
+import { STARKVERSE_GALLERY_ADDRESS } from '../../src/server/sample-service';
+import type { BenchContext } from './context';
+import { pagePath, timedGet, walkPages } from './lib/http';
+import { median, ms, percentile, pct, round } from './lib/stats';
+
+/**
+ * 1. Proxy overhead: the same pages of the sample service fetched (a) straight from it,
+ * (b) through our production server with its page cache on (warm) and off, and
+ * (c) through Vite's `preview.proxy` (with a keep-alive agent for the upstream: its
+ * default, `agent: false`, opens a connection per request and closes the client's too). Throughput and latency under load come from
+ * autocannon (same connections and duration for every target, targets interleaved in
+ * rounds so that the noise of a shared machine falls on all of them); the latency a
+ * single request pays comes from sequential requests, interleaved target by target.
+ *
+ * Every request names a distinct page (a list of cursors walked beforehand), so with the
+ * cache off nothing is served twice from memory and coalescing never joins two requests.
+ */
+const CONNECTIONS = 10;
+const ROUNDS = 3;
+const ROUND_SECONDS = 1;
+const WARMUP_SECONDS = 0.5;
+const SEQUENTIAL_ROUNDS = 150;
+const BIG_LIMIT = 5000;
+const ADDRESS = STARKVERSE_GALLERY_ADDRESS;
+
+type TargetId = 'direct' | 'proxyCache' | 'proxyNoCache' | 'vite';
+
+interface Target {
+  id: TargetId;
+  label: string;
+  base: string;
+  /** Prepended to the sample service's own path (`/v1/...`). */
+  prefix: string;
+  headers: Record<string, string>;
+}
+
+interface LoadFigures {
+  requests: number;
+  seconds: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  mbPerS: number;
+  errors: number;
+  non2xx: number;
+}
+
+function cannon(
+  target: Target,
+  paths: readonly string[],
+  seconds: number,
+  offset: number,
+): Promise<LoadFigures> {
+  return new Promise((done, fail) => {
+    let next = offset;
+    const latencies: number[] = [];
+    const instance = autocannon(
+      {
+        url: target.base,
+        connections: CONNECTIONS,
+        duration: seconds,
+        headers: target.headers,
+        timeout: 30,
+        requests: [
+          {
+            method: 'GET',
+            setupRequest: (request) => ({
+              ...request,
+              path: target.prefix + paths[next++ % paths.length],
+            }),
+          },
+        ],
+      },
+      (error, result) => {
+        if (error) return fail(error);
+        done({
+          requests: result['2xx'],
+          seconds: result.duration,
+          rps: result['2xx'] / result.duration,
+          p50: median(latencies),
+          p99: percentile(latencies, 99),
+          mbPerS: result.throughput.total / result.duration / 1024 / 1024,
+          errors: result.errors,
+          non2xx: result.non2xx,
+        });
+      },
+    );
+    // Our own latencies: autocannon's histogram keeps whole milliseconds only.
+    (instance as unknown as NodeJS.EventEmitter).on(
+      'response',
+      (_client: unknown, status: number, _bytes: number, responseTime: number) => {
+        if (status === 200 && latencies.length < 500_000) latencies.push(responseTime);
+      },
+    );
+  });
+}
+
+function combine(runs: LoadFigures[]): LoadFigures {
+  const requests = runs.reduce((sum, run) => sum + run.requests, 0);
+  const seconds = runs.reduce((sum, run) => sum + run.seconds, 0);
+  return {
+    requests,
+    seconds,
+    rps: requests / seconds,
+    p50: median(runs.map((run) => run.p50)),
+    p99: Math.max(...runs.map((run) => run.p99)),
+    mbPerS: runs.reduce((sum, run) => sum + run.mbPerS * run.seconds, 0) / seconds,
+    errors: runs.reduce((sum, run) => sum + run.errors, 0),
+    non2xx: runs.reduce((sum, run) => sum + run.non2xx, 0),
+  };
+}
+
+/** Full pages only: the deployed profile also serves short and empty pages. */
+async function pagePaths(
+  context: BenchContext,
+  limit: number,
+  wanted: number,
+  isFull: (items: number, bytes: number) => boolean,
+): Promise<{ paths: string[]; meanBytes: number; meanItems: number }> {
+  const pages = await walkPages({
+    base: context.sample.url,
+    path: `/v1/events/${ADDRESS}`,
+    limit,
+    maxPages: Math.ceil(wanted * 1.6) + 5,
+    headers: { 'x-api-key': context.sampleKey },
+    deadline: context.deadline,
+  });
+  // Pages after a cursor only: a first page (and the last) is cached for 5 s, not 10 minutes.
+  const full = pages.filter((page) => page.cursor && page.next && isFull(page.items, page.bytes));
+  const chosen = full.slice(0, wanted);
+  if (chosen.length < Math.min(wanted, 10)) throw new Error(`only ${chosen.length} full pages`);
+  return {
+    paths: chosen.map((page) => pagePath(`/v1/events/${ADDRESS}`, page.cursor, limit)),
+    meanBytes: chosen.reduce((sum, page) => sum + page.bytes, 0) / chosen.length,
+    meanItems: chosen.reduce((sum, page) => sum + page.items, 0) / chosen.length,
+  };
+}
+
+async function sequential(
+  context: BenchContext,
+  targets: Target[],
+  paths: readonly string[],
+  rounds: number,
+): Promise<Record<TargetId, number[]>> {
+  const agents = new Map(targets.map((target) => [target.id, new Agent({ keepAlive: true, maxSockets: 1 })]));
+  const times = Object.fromEntries(targets.map((target) => [target.id, [] as number[]])) as Record<
+    TargetId,
+    number[]
+  >;
+  try {
+    for (let round = 0; round < rounds && !context.deadline.passed(); round += 1) {
+      const path = paths[round % paths.length] as string;
+      // A different order each round, so no target always follows another.
+      const order = round % 2 === 0 ? targets : [...targets].reverse();
+      for (const target of order) {
+        const { ms: took } = await timedGet(
+          agents.get(target.id) as Agent,
+          target.base + target.prefix + path,
+          target.headers,
+        );
+        // The first rounds warm the connections and the JIT.
+        if (round >= 5) times[target.id].push(took);
+      }
+    }
+  } finally {
+    for (const agent of agents.values()) agent.destroy();
+  }
+  return times;
+}
+
+async function measureSize(
+  context: BenchContext,
+  targets: Target[],
+  size: { id: '100' | '1MB'; paths: string[] },
+) {
+  const { report, log } = context;
+  const bench = '1 proxy';
+  // Warm the proxy cache with every page, so the cache-on figures are of a warm cache.
+  const warmAgent = new Agent({ keepAlive: true, maxSockets: 4 });
+  const proxyCache = targets.find((target) => target.id === 'proxyCache') as Target;
+  for (const path of size.paths) {
+    await timedGet(warmAgent, proxyCache.base + proxyCache.prefix + path);
+  }
+  warmAgent.destroy();
+
+  for (const target of targets) await cannon(target, size.paths, WARMUP_SECONDS, 0);
+  const runs = Object.fromEntries(targets.map((target) => [target.id, [] as LoadFigures[]])) as Record<
+    TargetId,
+    LoadFigures[]
+  >;
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const order = round % 2 === 0 ? targets : [...targets].reverse();
+    for (const target of order) {
+      if (context.deadline.within(ROUND_SECONDS * 1000 + 2000) < ROUND_SECONDS * 1000 + 2000) {
+        throw new Error('out of time');
+      }
+      runs[target.id].push(await cannon(target, size.paths, ROUND_SECONDS, round * 7919));
+    }
+  }
+  const load = Object.fromEntries(
+    targets.map((target) => [target.id, combine(runs[target.id])]),
+  ) as Record<TargetId, LoadFigures>;
+  for (const target of targets) {
+    const figures = load[target.id];
+    log(
+      `  ${size.id} ${target.label}: ${round(figures.rps, 0)} req/s, p50 ${round(figures.p50)} ms` +
+        (figures.errors || figures.non2xx ? `, ${figures.errors} errors, ${figures.non2xx} non-2xx` : ''),
+    );
+  }
+  const seq = await sequential(
+    context,
+    targets,
+    size.paths,
+    size.id === '100' ? SEQUENTIAL_ROUNDS : Math.round(SEQUENTIAL_ROUNDS / 5),
+  );
+  const seqMedian = Object.fromEntries(
+    targets.map((target) => [target.id, median(seq[target.id])]),
+  ) as Record<TargetId, number>;
+
+  const direct = load.direct;
+  const label = size.id === '100' ? '100-item pages' : '1MB pages';
+  for (const target of targets) {
+    const figures = load[target.id];
+    report.info(
+      bench,
+      `${label}: ${target.label}`,
+      `${round(figures.rps, 0)} req/s, p50 ${ms(figures.p50)}, 1-conn p50 ${ms(seqMedian[target.id])}`,
+    );
+    if (figures.errors || figures.non2xx) {
+      const failed = `${figures.errors} errors, ${figures.non2xx} non-2xx`;
+      // Errors of ours fail; those of the references only qualify their figures.
+      if (target.id === 'proxyCache' || target.id === 'proxyNoCache') {
+        report.budget(bench, `${label}: ${target.label} failed requests`, failed, 'none', false);
+      } else {
+        report.info(bench, `${label}: ${target.label} failed requests`, failed);
+      }
+    }
+  }
+  for (const id of ['proxyNoCache', 'proxyCache'] as const) {
+    const ours = load[id];
+    const name = id === 'proxyNoCache' ? 'ours, cache bypassed' : 'ours, cache on (warm)';
+    const share = ours.rps / direct.rps;
+    const vsVite = ours.rps / load.vite.rps;
+    const added = ours.p50 - direct.p50;
+    const addedSeq = seqMedian[id] - seqMedian.direct;
+    if (size.id === '100') {
+      report.budget(bench, `${label}: ${name} / direct throughput`, pct(share), '≥ 80%', share >= 0.8);
+    } else {
+      report.info(bench, `${label}: ${name} / direct throughput`, pct(share));
+    }
+    report.budget(bench, `${label}: ${name} / Vite proxy throughput`, pct(vsVite), '≥ 100%', vsVite >= 1);
+    if (size.id === '100') {
+      report.budget(bench, `${label}: ${name}, added p50 (1 connection)`, ms(addedSeq), '≤ 1 ms', addedSeq <= 1);
+      report.budget(bench, `${label}: ${name}, added p50 (${CONNECTIONS} connections)`, ms(added), '≤ 1 ms', added <= 1);
+    } else {
+      report.info(bench, `${label}: ${name}, added p50 (1 conn / ${CONNECTIONS} conn)`, `${ms(addedSeq)} / ${ms(added)}`);
+    }
+  }
+  return { load, sequentialMedianMs: seqMedian, runs };
+}
+
+export async function proxyOverhead(context: BenchContext): Promise<void> {
+  const { report, log } = context;
+  const targets: Target[] = [
+    { id: 'direct', label: 'direct', base: context.sample.url, prefix: '', headers: { 'x-api-key': context.sampleKey } },
+    { id: 'proxyCache', label: 'ours (cache on)', base: context.proxy.url, prefix: '/api', headers: {} },
+    { id: 'proxyNoCache', label: 'ours (cache off)', base: context.proxyNoCache.url, prefix: '/api', headers: {} },
+    { id: 'vite', label: 'Vite proxy (keep-alive)', base: context.vite.url, prefix: '/api', headers: {} },
+  ];
+  log('1. proxy overhead: walking pages');
+  const small = await pagePaths(context, 100, 200, (items) => items === 100);
+  const big = await pagePaths(context, BIG_LIMIT, 30, (_items, bytes) => bytes > 1_000_000);
+  report.info(
+    '1 proxy',
+    'pages used',
+    `${small.paths.length} × ${round(small.meanBytes / 1024, 0)} KB (100 items); ${big.paths.length} × ${round(big.meanBytes / 1024, 0)} KB (${round(big.meanItems, 0)} items)`,
+  );
+  log('1. proxy overhead: 100-item pages');
+  const smallFigures = await measureSize(context, targets, { id: '100', paths: small.paths });
+  log('1. proxy overhead: 1MB pages');
+  const bigFigures = await measureSize(context, targets, { id: '1MB', paths: big.paths });
+  report.set('proxyOverhead', {
+    settings: {
+      connections: CONNECTIONS,
+      rounds: ROUNDS,
+      roundSeconds: ROUND_SECONDS,
+      sequentialRounds: SEQUENTIAL_ROUNDS,
+      contract: ADDRESS,
+      cacheOff: 'CACHE_MAX_MB=0 (coalescing still on; every request names a distinct page)',
+      acceptEncoding: 'none sent (identity bodies everywhere)',
+    },
+    pages: {
+      small: { count: small.paths.length, meanBytes: small.meanBytes },
+      big: { count: big.paths.length, meanBytes: big.meanBytes, meanItems: big.meanItems },
+    },
+    small: smallFigures,
+    big: bigFigures,
+  });
+}

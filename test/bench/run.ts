@@ -1,0 +1,163 @@
+/**
+ * `npm run bench`: the performance benchmarks of the issue "Performance". Not part of
+ * `npm test`. Everything binds to 127.0.0.1, every loop is bounded in count and time,
+ * and the whole run stops at a deadline. Ratios are measured side by side in this one
+ * run; absolute times are printed for reference. Figures go to bench/results.json.
+ *
+ *   npm run bench                 all benchmarks (about 4 minutes)
+ *   npm run bench -- --only 1,5   some of them
+ */
+import { randomBytes } from 'node:crypto';
+import { cpus, loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { build } from 'vite';
+import { bundleSize } from './bundle';
+import { chromiumUi } from './chromium-ui';
+import { clientDataPath } from './client-data';
+import type { BenchContext } from './context';
+import { loadWholeContract, WHOLE_CONTRACT_DATASET_EVENTS } from './load-contract';
+import {
+  startProductionServer,
+  startSampleService,
+  startViteProxy,
+  stopAll,
+} from './lib/processes';
+import { Report } from './lib/report';
+import { Deadline, round } from './lib/stats';
+import { proxyOverhead } from './proxy-overhead';
+import { sampleServiceDepth } from './sample-service';
+import { upstreamSharing } from './upstream-sharing';
+
+const RESULTS = resolve('bench/results.json');
+const CLIENT_DIR = resolve('bench/client');
+/** The run gives up on whatever is left after this; `npm run bench` must stay under ~5 min. */
+const RUN_DEADLINE_MS = 285_000;
+const HARD_STOP_MS = 330_000;
+
+const { values: flags } = parseArgs({ options: { only: { type: 'string' } } });
+const only = new Set((flags.only ?? '1,2,3,4,5,6,7').split(',').map((text) => text.trim()));
+
+const started = Date.now();
+const log = (line: string) =>
+  console.log(`[${String(Math.round((Date.now() - started) / 1000)).padStart(3)} s] ${line}`);
+
+const report = new Report();
+const loadBefore = loadavg()[0] ?? 0;
+
+/** Writes bench/results.json and prints the table: at the end, or at the hard stop. */
+function finish(stoppedEarly: boolean): number {
+  const loadAfter = loadavg()[0] ?? 0;
+  const meta = {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: cpus().length,
+    loadAverage1m: { before: round(loadBefore), after: round(loadAfter) },
+    durationS: round((Date.now() - started) / 1000, 1),
+    stoppedEarly,
+  };
+  if (stoppedEarly) report.note(`The run was stopped at ${HARD_STOP_MS / 1000} s; the figures above are partial.`);
+  report.write(RESULTS, meta);
+  console.log('');
+  console.log(report.table());
+  for (const note of report.notes) console.log(`note: ${note}`);
+  const summary = report.summary();
+  console.log(
+    `\n${summary.passed} PASS, ${summary.failed} FAIL, ${summary.info} info · ${meta.durationS} s · ` +
+      `load average ${meta.loadAverage1m.before} → ${meta.loadAverage1m.after} on ${meta.cpus} CPUs · ${RESULTS}`,
+  );
+  return summary.failed > 0 || stoppedEarly ? 1 : 0;
+}
+
+// A last resort: the run never outlives this, whatever hangs; what was measured is kept.
+const hardStop = setTimeout(() => {
+  console.error(`bench: still running after ${HARD_STOP_MS / 1000} s, stopping.`);
+  const code = finish(true);
+  void stopAll().finally(() => process.exit(code));
+}, HARD_STOP_MS);
+hardStop.unref();
+
+async function main(): Promise<number> {
+  const deadline = new Deadline(RUN_DEADLINE_MS);
+  log(`load average ${round(loadBefore)} on ${cpus().length} CPUs`);
+
+  log('building the client (vite build → bench/client)');
+  const buildStart = performance.now();
+  await build({
+    configLoader: 'runner',
+    logLevel: 'warn',
+    build: { outDir: CLIENT_DIR, emptyOutDir: true },
+  });
+  report.set('buildMs', performance.now() - buildStart);
+
+  const sampleKey = randomBytes(12).toString('hex');
+  const wholeKey = randomBytes(12).toString('hex');
+  log('starting the sample services, our production servers (cache on, off) and Vite preview');
+  const [sample, wholeSample] = await Promise.all([
+    startSampleService({ key: sampleKey }),
+    startSampleService({ key: wholeKey, events: WHOLE_CONTRACT_DATASET_EVENTS }),
+  ]);
+  const upstream = { clientDir: CLIENT_DIR, upstreamUrl: sample.url, key: sampleKey };
+  const [proxy, proxyNoCache, vite, wholeProxy] = await Promise.all([
+    startProductionServer(upstream),
+    startProductionServer({ ...upstream, env: { CACHE_MAX_MB: '0' } }),
+    startViteProxy({ ...upstream, keepAlive: true }),
+    // Room for both walks of the whole contract in its cache (the default is 64MB).
+    startProductionServer({
+      clientDir: CLIENT_DIR,
+      upstreamUrl: wholeSample.url,
+      key: wholeKey,
+      env: { CACHE_MAX_MB: '256' },
+    }),
+  ]);
+  const context: BenchContext = {
+    report,
+    deadline,
+    clientDir: CLIENT_DIR,
+    sample,
+    sampleKey,
+    proxy,
+    proxyNoCache,
+    vite,
+    wholeContractProxy: wholeProxy,
+    log,
+  };
+
+  const benches: Array<[string, string, (context: BenchContext) => Promise<void>]> = [
+    ['5', '5 bundle', bundleSize],
+    ['3', '3 client', clientDataPath],
+    ['2', '2 sample', sampleServiceDepth],
+    ['1', '1 proxy', proxyOverhead],
+    ['7', '7 sharing', upstreamSharing],
+    ['6', '6 load all', loadWholeContract],
+    ['4', '4 chromium', chromiumUi],
+  ];
+  for (const [id, name, bench] of benches) {
+    if (!only.has(id)) continue;
+    if (deadline.passed()) {
+      report.failed(name, new Error('skipped: the run deadline had passed'));
+      continue;
+    }
+    const benchStart = Date.now();
+    try {
+      await bench(context);
+    } catch (error) {
+      report.failed(name, error);
+      log(`${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    report.set(`durationS.${id}`, (Date.now() - benchStart) / 1000);
+  }
+
+  await stopAll();
+  clearTimeout(hardStop);
+  return finish(false);
+}
+
+main().then(
+  (code) => process.exit(code),
+  async (error: unknown) => {
+    console.error(error);
+    await stopAll();
+    process.exit(2);
+  },
+);
