@@ -4,40 +4,61 @@ import { parseTokenId, tokenIdToDecimal } from '../lib/token-id';
 import type { Contract, EventKind, Page, TokenEvent } from './types';
 
 /**
- * The one normaliser for upstream records. Both deployments of the service are accepted
+ * The one normaliser for upstream records (zod checks the envelope; records are checked
+ * by `readRecord` below). Both deployments of the service are accepted
  * (see upstream-notes): numbers or strings for every value, `""` for missing, sale
  * records that say `nft_contract_address`, mints and burns labelled `transfer`, unknown
  * labels and extra fields. A record that cannot be read is counted and skipped, never
  * allowed to blank the rest of its page.
  */
-const value = z.optional(z.nullable(z.union([z.string(), z.number()])));
+type Value = string | number | null | undefined;
+type RawRecord = Record<string, unknown>;
 
-const rawEvent = z.looseObject({
-  contract_address: value,
-  nft_contract_address: value,
-  contract_type: value,
-  event_id: value,
-  event_type: value,
-  from_address: value,
-  to_address: value,
-  timestamp: value,
-  token_id: value,
-  token_id_hex: value,
-  transaction_hash: value,
-  price: value,
-  quantity: value,
-  marketplace_name: value,
-  marketplace_contract_address: value,
-  currency_address: value,
-});
+const EVENT_FIELDS = [
+  'contract_address',
+  'nft_contract_address',
+  'contract_type',
+  'event_id',
+  'event_type',
+  'from_address',
+  'to_address',
+  'timestamp',
+  'token_id',
+  'token_id_hex',
+  'transaction_hash',
+  'price',
+  'quantity',
+  'marketplace_name',
+  'marketplace_contract_address',
+  'currency_address',
+] as const;
+const CONTRACT_FIELDS = ['contract_address', 'contract_type', 'name', 'symbol', 'image'] as const;
 
-const rawContract = z.looseObject({
-  contract_address: value,
-  contract_type: value,
-  name: value,
-  symbol: value,
-  image: value,
-});
+/**
+ * The shape check of one record: an object whose known fields are each a string, a
+ * number, null or absent (unknown fields are ignored). Written by hand rather than with
+ * a schema because it runs for every record of every page (1,500 per 1MB page), where a
+ * schema library's generality cost more than the rest of the normaliser together.
+ */
+function readRecord<K extends string>(
+  input: unknown,
+  fields: readonly K[],
+): Record<K, Value> | null {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return null;
+  const record = input as RawRecord;
+  for (const field of fields) {
+    const value = record[field];
+    if (
+      value !== undefined &&
+      value !== null &&
+      typeof value !== 'string' &&
+      typeof value !== 'number'
+    ) {
+      return null;
+    }
+  }
+  return record as Record<K, Value>;
+}
 
 const envelope = z.looseObject({
   result: z.optional(z.nullable(z.array(z.unknown()))),
@@ -45,13 +66,17 @@ const envelope = z.looseObject({
 });
 
 /** A trimmed string, with `""`, null and absent all meaning "missing". */
-function text(input: string | number | null | undefined): string | undefined {
+function text(input: Value): string | undefined {
   if (input === null || input === undefined) return undefined;
   const result = String(input).trim();
   return result === '' ? undefined : result;
 }
 
-function address(input: string | number | null | undefined): string | undefined {
+const CANONICAL_ADDRESS = /^0x[0-9a-f]{64}$/;
+
+function address(input: Value): string | undefined {
+  // Most upstream values are already canonical: keep them without copying.
+  if (typeof input === 'string' && CANONICAL_ADDRESS.test(input)) return input;
   const raw = text(input);
   if (raw === undefined) return undefined;
   const parsed = parseAddress(raw);
@@ -59,7 +84,7 @@ function address(input: string | number | null | undefined): string | undefined 
 }
 
 /** Unix seconds from a number or a numeric string. */
-function seconds(input: string | number | null | undefined): number | undefined {
+function seconds(input: Value): number | undefined {
   const raw = text(input);
   if (raw === undefined || !/^[0-9]{1,12}$/.test(raw)) return undefined;
   return Number(raw);
@@ -85,9 +110,8 @@ export function eventKind(label: string, from: string, to: string): EventKind {
 }
 
 export function normaliseEvent(input: unknown, contextAddress?: string): TokenEvent | null {
-  const parsed = rawEvent.safeParse(input);
-  if (!parsed.success) return null;
-  const raw = parsed.data;
+  const raw = readRecord(input, EVENT_FIELDS);
+  if (!raw) return null;
   const contractAddress =
     address(raw.contract_address) ?? address(raw.nft_contract_address) ?? contextAddress;
   const from = address(raw.from_address);
@@ -111,24 +135,26 @@ export function normaliseEvent(input: unknown, contextAddress?: string): TokenEv
     timestamp,
     transactionHash,
   };
-  const optional = {
-    contractType: text(raw.contract_type),
-    price: text(raw.price),
-    quantity: text(raw.quantity),
-    marketplaceName: text(raw.marketplace_name),
-    marketplaceAddress: address(raw.marketplace_contract_address),
-    currencyAddress: address(raw.currency_address),
-  };
-  for (const [name, field] of Object.entries(optional)) {
-    if (field !== undefined) (event as unknown as Record<string, string>)[name] = field;
-  }
+  // Optional fields are set only when present, so records stay small (100,000 of them
+  // may be loaded) and exports do not show empty columns as "undefined".
+  const contractType = text(raw.contract_type);
+  const price = text(raw.price);
+  const quantity = text(raw.quantity);
+  const marketplaceName = text(raw.marketplace_name);
+  const marketplaceAddress = address(raw.marketplace_contract_address);
+  const currencyAddress = address(raw.currency_address);
+  if (contractType !== undefined) event.contractType = contractType;
+  if (price !== undefined) event.price = price;
+  if (quantity !== undefined) event.quantity = quantity;
+  if (marketplaceName !== undefined) event.marketplaceName = marketplaceName;
+  if (marketplaceAddress !== undefined) event.marketplaceAddress = marketplaceAddress;
+  if (currencyAddress !== undefined) event.currencyAddress = currencyAddress;
   return event;
 }
 
 export function normaliseContract(input: unknown): Contract | null {
-  const parsed = rawContract.safeParse(input);
-  if (!parsed.success) return null;
-  const raw = parsed.data;
+  const raw = readRecord(input, CONTRACT_FIELDS);
+  if (!raw) return null;
   const contractAddress = address(raw.contract_address);
   if (!contractAddress) return null;
   const contract: Contract = { address: contractAddress };

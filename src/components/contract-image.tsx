@@ -1,18 +1,19 @@
 import { useState } from 'react';
 import { safeImageUrl } from '../lib/image-url';
+import { useSettings } from './settings';
 
 interface ContractImageProps {
   image: string | undefined;
   name: string;
   size?: number;
-  ipfsGateway?: string;
 }
 
 /**
  * A contract's image, lazily loaded, only from safe URLs; a monogram when the URL is
  * missing, unsafe or broken. Decorative: the name is always shown next to it.
  */
-export function ContractImage({ image, name, size = 36, ipfsGateway }: ContractImageProps) {
+export function ContractImage({ image, name, size = 36 }: ContractImageProps) {
+  const { ipfsGateway } = useSettings();
   const [broken, setBroken] = useState(false);
   const src = safeImageUrl(image, ipfsGateway);
   if (!src || broken) {

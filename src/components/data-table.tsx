@@ -1,10 +1,17 @@
-import { useTable, type RowData, type SortingState } from '@tanstack/react-table';
+import {
+  FlexRender,
+  useTable,
+  type Row,
+  type RowData,
+  type SortingState,
+} from '@tanstack/react-table';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import {
   useEffect,
   useEffectEvent,
   useLayoutEffect,
   useMemo,
+  memo,
   useRef,
   useState,
   type ReactNode,
@@ -58,6 +65,9 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
       onSortChange(next[0] ?? null);
     },
     enableMultiSort: false,
+    // Accessors never return undefined, so the per-comparison undefined check (which
+    // reads every value twice) is switched off: it doubled the time of a 50,000-row sort.
+    defaultColumn: { sortUndefined: false },
   });
   const tableRows = table.getRowModel().rows;
 
@@ -172,30 +182,15 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
         )}
         {items.map((item) => {
           const row = tableRows[item.index];
-          if (!row) return null;
-          return (
-            <tr
+          return row ? (
+            <TableRow
               key={row.id}
-              style={{ height: rowHeight }}
-              className={item.index === focused ? 'row-focused' : undefined}
-              aria-current={item.index === focused ? 'true' : undefined}
-              data-index={item.index}
-            >
-              {row.getAllCells().map((cell) => {
-                const meta = cell.column.columnDef.meta as ColumnMeta | undefined;
-                const label = cell.column.columnDef.header;
-                return (
-                  <td
-                    key={cell.id}
-                    className={meta?.className}
-                    data-label={typeof label === 'string' ? label : undefined}
-                  >
-                    <table.FlexRender cell={cell} />
-                  </td>
-                );
-              })}
-            </tr>
-          );
+              row={row}
+              index={item.index}
+              height={rowHeight}
+              focused={item.index === focused}
+            />
+          ) : null;
         })}
         {paddingBottom > 0 && (
           <tr aria-hidden="true" className="spacer">
@@ -213,3 +208,45 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
     </table>
   );
 }
+
+interface TableRowProps<T extends RowData> {
+  row: Row<typeof listFeatures, T>;
+  index: number;
+  height: number;
+  focused: boolean;
+}
+
+/**
+ * One row, memoised: TanStack keeps row objects until the data or the order changes, so
+ * while scrolling only the rows entering the window render; the rest are left alone.
+ * Cells read page-wide display state (time format, tracing) through context.
+ */
+const TableRow = memo(function TableRow<T extends RowData>({
+  row,
+  index,
+  height,
+  focused,
+}: TableRowProps<T>) {
+  return (
+    <tr
+      style={{ height }}
+      className={focused ? 'row-focused' : undefined}
+      aria-current={focused ? 'true' : undefined}
+      data-index={index}
+    >
+      {row.getAllCells().map((cell) => {
+        const meta = cell.column.columnDef.meta as ColumnMeta | undefined;
+        const label = cell.column.columnDef.header;
+        return (
+          <td
+            key={cell.id}
+            className={meta?.className}
+            data-label={typeof label === 'string' ? label : undefined}
+          >
+            <FlexRender cell={cell} />
+          </td>
+        );
+      })}
+    </tr>
+  );
+}) as <T extends RowData>(props: TableRowProps<T>) => ReactNode;

@@ -3,7 +3,6 @@ import { useMemo } from 'react';
 import { contractsQueryOptions } from '../../api/contracts';
 import { Address } from '../../components/address';
 import { ContractImage } from '../../components/contract-image';
-import { useSettings } from '../../components/settings';
 
 /**
  * The contract's name, image, symbol and type. The service has no "one contract"
@@ -17,7 +16,6 @@ export function ContractHeader({
   address: string;
   fallbackType?: string;
 }) {
-  const { ipfsGateway } = useSettings();
   const contracts = useInfiniteQuery(contractsQueryOptions());
   const contract = useMemo(
     () =>
@@ -28,7 +26,7 @@ export function ContractHeader({
   const type = contract?.type ?? fallbackType;
   return (
     <header className="contract-header">
-      <ContractImage image={contract?.image} name={name} size={56} ipfsGateway={ipfsGateway} />
+      <ContractImage image={contract?.image} name={name} size={56} />
       <div>
         <h1>
           {name}

@@ -27,9 +27,11 @@ export function LoadAll(props: LoadAllProps) {
   const running = started !== null && hasMore && !failed;
   const nowMs = useNow(1000);
 
+  // Runs again for every page that arrives: a fetch can start and end between two renders,
+  // so "isFetching went back to false" alone is not a signal to rely on.
   useEffect(() => {
     if (running && !isFetching) fetchNext();
-  }, [running, isFetching, fetchNext]);
+  }, [running, isFetching, fetchNext, pages]);
 
   if (!hasMore) return null;
   if (!running) {

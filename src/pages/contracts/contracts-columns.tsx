@@ -12,7 +12,7 @@ const byText =
   (a: { original: Contract }, b: { original: Contract }) =>
     (field(a.original) ?? '').localeCompare(field(b.original) ?? '', 'en', { sensitivity: 'base' });
 
-export const contractColumns = (ipfsGateway?: string): ListColumn<Contract>[] => [
+export const contractColumns: ListColumn<Contract>[] = [
   {
     id: 'name',
     header: 'Name',
@@ -24,7 +24,7 @@ export const contractColumns = (ipfsGateway?: string): ListColumn<Contract>[] =>
       const name = contract.name ?? 'Unnamed contract';
       return (
         <Link className="contract-link" to={hrefs.contractEvents(contract.address)}>
-          <ContractImage image={contract.image} name={name} ipfsGateway={ipfsGateway} />
+          <ContractImage image={contract.image} name={name} />
           <span className={contract.name ? '' : 'muted'}>{name}</span>
         </Link>
       );

@@ -8,7 +8,6 @@ import { ListFooter } from '../../components/list-footer';
 import { LoadStatus } from '../../components/load-status';
 import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../components/states';
 import { useInfiniteList } from '../../components/use-infinite-list';
-import { useSettings } from '../../components/settings';
 import { hrefs } from '../../lib/routes';
 import { formatSort, parseSort, updateSearch, type SortState } from '../../lib/view-state';
 import { CONTRACT_SORTS, contractColumns } from './contracts-columns';
@@ -19,7 +18,6 @@ const contractKey = (contract: Contract) => contract.address;
 export function ContractsPage() {
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
-  const { ipfsGateway } = useSettings();
   const openContract = useCallback(
     (contract: Contract) => void navigate(hrefs.contractEvents(contract.address)),
     [navigate],
@@ -29,7 +27,6 @@ export function ContractsPage() {
   const text = params.get('q') ?? '';
   const sort = parseSort(params.get('sort'), CONTRACT_SORTS);
   const rows = useMemo(() => filterContracts(list.items, text), [list.items, text]);
-  const columns = useMemo(() => contractColumns(ipfsGateway), [ipfsGateway]);
 
   const setSort = useCallback(
     (next: SortState | null) =>
@@ -85,7 +82,7 @@ export function ContractsPage() {
             <DataTable
               caption="Token contracts"
               rows={rows}
-              columns={columns}
+              columns={contractColumns}
               getRowKey={contractKey}
               sort={sort}
               onSortChange={setSort}
