@@ -18,8 +18,14 @@ export function useLiveEvents(address: string, loaded: readonly TokenEvent[], pa
   const fresh = useMemo(() => {
     const newest = loaded[0]?.timestamp;
     if (!head.data || newest === undefined) return [];
-    const known = new Set(loaded.map((event) => event.key));
-    for (const event of added) known.add(event.key);
+    // Only loaded events as new as the head page can be in it: the list is newest first,
+    // so the scan stops early instead of walking 100,000 loaded events on every poll.
+    const oldestInHead = Math.min(...head.data.items.map((event) => event.timestamp));
+    const known = new Set(added.map((event) => event.key));
+    for (const event of loaded) {
+      if (event.timestamp < oldestInHead) break;
+      known.add(event.key);
+    }
     return head.data.items.filter((event) => !known.has(event.key) && event.timestamp >= newest);
   }, [head.data, loaded, added]);
 
