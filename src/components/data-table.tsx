@@ -39,6 +39,12 @@ export interface DataTableProps<T extends RowData> {
   onRowOpen?: (row: T) => void;
   /** Card height on phones, where each row is shown as a card. */
   cardHeight?: number;
+  /**
+   * Sorts the rows itself instead of the table's row model (which calls the column's
+   * sort function through a wrapper per comparison, about 2.5× slower on 50,000 rows).
+   * The export uses the same function, so file and screen share one order.
+   */
+  sortRows?: (rows: readonly T[], sort: SortState) => readonly T[];
 }
 
 const OVERSCAN = 8;
@@ -50,7 +56,11 @@ const NEAR_END_ROWS = 20;
  * the page scrolls as one document and the table stays a real `<table>`.
  */
 export function DataTable<T extends RowData>(props: DataTableProps<T>) {
-  const { caption, rows, columns, getRowKey, sort, onSortChange, onRowOpen } = props;
+  const { caption, columns, getRowKey, sort, onSortChange, onRowOpen, sortRows } = props;
+  const rows = useMemo(
+    () => (sortRows && sort ? sortRows(props.rows, sort) : props.rows),
+    [sortRows, sort, props.rows],
+  );
   const phone = useMediaQuery(PHONE_QUERY);
   const rowHeight = phone ? (props.cardHeight ?? 200) : (props.rowHeight ?? 48);
   const sorting = useMemo<SortingState>(() => (sort ? [sort] : []), [sort]);
@@ -65,6 +75,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
       onSortChange(next[0] ?? null);
     },
     enableMultiSort: false,
+    manualSorting: Boolean(sortRows),
     // Accessors never return undefined, so the per-comparison undefined check (which
     // reads every value twice) is switched off: it doubled the time of a 50,000-row sort.
     defaultColumn: { sortUndefined: false },

@@ -11,7 +11,8 @@ export function createUpstream(config: UpstreamConfig): Upstream {
       baseUrl: config.url,
       apiKey: config.apiKey,
       fetch: (request) => fetch(request),
-      description: `Token Events Service at ${new URL(config.url).host}`,
+      // Shown to every visitor: says which service, not where it lives.
+      description: 'the Token Events Service',
     };
   }
   // A key per process: the sample service checks it exactly as the real one would.

@@ -54,7 +54,12 @@ export async function bundleSize(context: BenchContext): Promise<void> {
     .map((path) => {
       const bytes = readFileSync(path);
       const name = relative(clientDir, path);
-      return { name, raw: bytes.byteLength, gzip: gzipSize(bytes), initial: initial.includes(name) };
+      return {
+        name,
+        raw: bytes.byteLength,
+        gzip: gzipSize(bytes),
+        initial: initial.includes(name),
+      };
     })
     .sort((a, b) => b.raw - a.raw);
 
@@ -62,7 +67,11 @@ export async function bundleSize(context: BenchContext): Promise<void> {
   const initialGzip = initialJs.reduce((sum, file) => sum + file.gzip, 0);
   const initialRaw = initialJs.reduce((sum, file) => sum + file.raw, 0);
   for (const file of all) {
-    report.info(bench, `${file.initial ? '[initial] ' : ''}${file.name}`, `${kb(file.raw)} raw, ${kb(file.gzip)} gzip`);
+    report.info(
+      bench,
+      `${file.initial ? '[initial] ' : ''}${file.name}`,
+      `${kb(file.raw)} raw, ${kb(file.gzip)} gzip`,
+    );
   }
   report.budget(
     bench,

@@ -1,5 +1,8 @@
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { STARKNET_QUEST_ADDRESS, STARKVERSE_GALLERY_ADDRESS } from '../../src/server/sample-service';
+import {
+  STARKNET_QUEST_ADDRESS,
+  STARKVERSE_GALLERY_ADDRESS,
+} from '../../src/server/sample-service';
 import type { BenchContext } from './context';
 import { launchChromium } from './lib/browser';
 import { count, median, ms, percentile, round } from './lib/stats';
@@ -70,7 +73,9 @@ async function newContext(browser: Browser, pageSize?: number): Promise<BrowserC
 
 async function openContract(page: Page, base: string, address: string): Promise<number> {
   await page.goto(`${base}/contracts/${address}`, { waitUntil: 'commit', timeout: 30_000 });
-  await page.waitForFunction(() => window.__benchFirstRowAt !== undefined, undefined, { timeout: 30_000 });
+  await page.waitForFunction(() => window.__benchFirstRowAt !== undefined, undefined, {
+    timeout: 30_000,
+  });
   return page.evaluate(() => window.__benchFirstRowAt as number);
 }
 
@@ -90,7 +95,9 @@ async function firstRow(context: BenchContext, browser: Browser) {
   for (let visit = 0; visit < 3 && !context.deadline.passed(); visit += 1) {
     const browserContext = await newContext(browser);
     try {
-      times.push(await openContract(await browserContext.newPage(), context.proxy.url, ROWS_ADDRESS));
+      times.push(
+        await openContract(await browserContext.newPage(), context.proxy.url, ROWS_ADDRESS),
+      );
     } finally {
       await browserContext.close();
     }
@@ -114,19 +121,29 @@ async function rowsAndFrames(context: BenchContext, browser: Browser) {
     let state = await loadedEvents(page);
     const stopAt = Date.now() + context.deadline.within(90_000);
     const pageMs: Array<[number, number]> = [];
-    for (let click = 0; click < 80 && state.loaded < ROW_TARGET && Date.now() < stopAt; click += 1) {
+    for (
+      let click = 0;
+      click < 80 && state.loaded < ROW_TARGET && Date.now() < stopAt;
+      click += 1
+    ) {
       const before = state.loaded;
       const clickStart = performance.now();
       await page.locator('.list-more button').click({ timeout: 30_000 });
-      await page.waitForFunction(
-        (previous) => {
-          const text = document.querySelector('.load-status')?.textContent ?? '';
-          const match = /([\d,]+) events loaded/.exec(text);
-          return match !== null && Number(match[1]?.replaceAll(',', '')) > previous && !text.includes('loading more');
-        },
-        before,
-        { timeout: 30_000, polling: 50 },
-      ).catch(() => undefined);
+      await page
+        .waitForFunction(
+          (previous) => {
+            const text = document.querySelector('.load-status')?.textContent ?? '';
+            const match = /([\d,]+) events loaded/.exec(text);
+            return (
+              match !== null &&
+              Number(match[1]?.replaceAll(',', '')) > previous &&
+              !text.includes('loading more')
+            );
+          },
+          before,
+          { timeout: 30_000, polling: 50 },
+        )
+        .catch(() => undefined);
       state = await loadedEvents(page);
       pageMs.push([before, performance.now() - clickStart]);
     }
@@ -139,8 +156,14 @@ async function rowsAndFrames(context: BenchContext, browser: Browser) {
       `${ms(pageMs[0]?.[1] ?? Number.NaN, 0)} / ${ms(median(lastPages), 0)}`,
     );
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.waitForFunction(() => !document.querySelector('.load-status')?.textContent?.includes('loading more'), undefined, { timeout: 30_000 });
-    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    await page.waitForFunction(
+      () => !document.querySelector('.load-status')?.textContent?.includes('loading more'),
+      undefined,
+      { timeout: 30_000 },
+    );
+    await page.evaluate(
+      () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+    );
     state = await loadedEvents(page);
     const dom = await page.evaluate(() => ({
       tr: document.querySelectorAll('tr').length,
@@ -164,7 +187,11 @@ async function rowsAndFrames(context: BenchContext, browser: Browser) {
       };
       return Object.fromEntries(list.map((metric) => [metric.name, metric.value]));
     };
-    const perFrame = (before: Record<string, number>, after: Record<string, number>, frames: number) => {
+    const perFrame = (
+      before: Record<string, number>,
+      after: Record<string, number>,
+      frames: number,
+    ) => {
       const of = (name: string) => (((after[name] ?? 0) - (before[name] ?? 0)) * 1000) / frames;
       return {
         taskMs: of('TaskDuration'),
@@ -196,9 +223,17 @@ async function rowsAndFrames(context: BenchContext, browser: Browser) {
     const scroll = (frames: number, pixelsPerFrame: number | null) =>
       page.evaluate(
         ({ frames: count, perFrame, rowHeight }) =>
-          new Promise<{ deltas: number[]; from: number; to: number; maxRows: number; lastIndex: number }>((done) => {
+          new Promise<{
+            deltas: number[];
+            from: number;
+            to: number;
+            maxRows: number;
+            lastIndex: number;
+          }>((done) => {
             const body = document.querySelector('table.data-table tbody') as HTMLElement;
-            const rows = document.querySelector('.load-status')?.textContent?.match(/([\d,]+) events loaded/)?.[1];
+            const rows = document
+              .querySelector('.load-status')
+              ?.textContent?.match(/([\d,]+) events loaded/)?.[1];
             const loaded = Number(rows?.replaceAll(',', '') ?? 0);
             const tableTop = body.getBoundingClientRect().top + window.scrollY;
             const from = window.scrollY;
@@ -211,13 +246,20 @@ async function rowsAndFrames(context: BenchContext, browser: Browser) {
             const tick = (now: number) => {
               if (last >= 0) deltas.push(now - last);
               last = now;
-              if (frame % 10 === 0) maxRows = Math.max(maxRows, document.querySelectorAll('tr').length);
+              if (frame % 10 === 0)
+                maxRows = Math.max(maxRows, document.querySelectorAll('tr').length);
               frame += 1;
               if (frame > count) {
                 const indexes = [...document.querySelectorAll('tbody tr[data-index]')].map((row) =>
                   Number(row.getAttribute('data-index')),
                 );
-                done({ deltas, from, to: window.scrollY, maxRows, lastIndex: Math.max(...indexes) });
+                done({
+                  deltas,
+                  from,
+                  to: window.scrollY,
+                  maxRows,
+                  lastIndex: Math.max(...indexes),
+                });
                 return;
               }
               window.scrollTo(0, Math.min(end, from + step * frame));
@@ -237,7 +279,10 @@ async function rowsAndFrames(context: BenchContext, browser: Browser) {
           const body = document.querySelector('table.data-table tbody') as HTMLElement;
           const top = body.getBoundingClientRect().top + window.scrollY;
           const rows = Number(
-            document.querySelector('.load-status')?.textContent?.match(/([\d,]+) events loaded/)?.[1]?.replaceAll(',', '') ?? 0,
+            document
+              .querySelector('.load-status')
+              ?.textContent?.match(/([\d,]+) events loaded/)?.[1]
+              ?.replaceAll(',', '') ?? 0,
           );
           window.scrollTo(0, top + fraction * (rows - 150) * rowHeight);
           return new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
@@ -264,7 +309,9 @@ async function rowsAndFrames(context: BenchContext, browser: Browser) {
     );
     // A scrollbar drag from top to bottom in 10 s: every row of every frame is new.
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    await page.evaluate(
+      () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+    );
     const dragBefore = await metrics();
     const through = await scroll(SCROLL_FRAMES, null);
     const dragWork = perFrame(dragBefore, await metrics(), SCROLL_FRAMES);
@@ -283,7 +330,11 @@ async function rowsAndFrames(context: BenchContext, browser: Browser) {
       'drag: median / max frame, frames > 20 ms, max <tr> seen',
       `${ms(median(through.deltas), 1)} / ${ms(Math.max(...through.deltas), 1)}, ${through.deltas.filter((delta) => delta > 20).length} of ${through.deltas.length}, ${through.maxRows}`,
     );
-    report.info(bench, 'idle page (no scrolling): p95 frame time, the machine\'s own floor', ms(percentile(idle, 95), 1));
+    report.info(
+      bench,
+      "idle page (no scrolling): p95 frame time, the machine's own floor",
+      ms(percentile(idle, 95), 1),
+    );
     report.info(bench, 'main-thread task time per frame: wheel scroll', workText(wheelWork));
     report.info(bench, 'main-thread task time per frame: drag', workText(dragWork));
     report.info(bench, 'main-thread task time per frame: idle page', workText(idleWork));
@@ -326,11 +377,27 @@ async function heap(context: BenchContext, browser: Browser) {
     const state = await loadedEvents(page);
     await cdp.send('HeapProfiler.enable');
     await cdp.send('HeapProfiler.collectGarbage');
-    const usage = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number; totalSize: number };
+    const usage = (await cdp.send('Runtime.getHeapUsage')) as {
+      usedSize: number;
+      totalSize: number;
+    };
     const mb = usage.usedSize / 1024 / 1024;
-    report.info(bench, `JS heap with ${count(state.loaded)} events loaded (after GC)`, `${round(mb, 1)} MB (${count(usage.usedSize / state.loaded)} B/event)`);
-    report.info(bench, `"Load full history" of ${count(state.loaded)} events, page size 1,000`, ms(loadMs, 0));
-    return { loaded: state.loaded, loadMs, heapUsedBytes: usage.usedSize, heapTotalBytes: usage.totalSize };
+    report.info(
+      bench,
+      `JS heap with ${count(state.loaded)} events loaded (after GC)`,
+      `${round(mb, 1)} MB (${count(usage.usedSize / state.loaded)} B/event)`,
+    );
+    report.info(
+      bench,
+      `"Load full history" of ${count(state.loaded)} events, page size 1,000`,
+      ms(loadMs, 0),
+    );
+    return {
+      loaded: state.loaded,
+      loadMs,
+      heapUsedBytes: usage.usedSize,
+      heapTotalBytes: usage.totalSize,
+    };
   } finally {
     await browserContext.close();
   }

@@ -1,12 +1,8 @@
-import { constructTable, type SortingState } from '@tanstack/table-core';
-import { storeReactivityBindings } from '@tanstack/table-core/store-reactivity-bindings';
 import { fetchContractEventsPage } from '../../src/api/contract-events';
 import { readPage } from '../../src/api/contracts';
 import { normaliseEvent, parsePage } from '../../src/api/normalise';
 import type { TokenEvent } from '../../src/api/types';
-import { listFeatures } from '../../src/components/table-features';
 import { sortEvents } from '../../src/lib/event-view';
-import * as eventColumnsModule from '../../src/pages/contract-events/event-columns';
 import { STARKVERSE_GALLERY_ADDRESS } from '../../src/server/sample-service';
 import type { BenchContext } from './context';
 import { pagePath } from './lib/http';
@@ -21,11 +17,9 @@ const medianMin = (times: number[]) => `${ms(median(times))} (min ${ms(Math.min(
  * - a 1MB events page: `JSON.parse` + `parsePage(…, normaliseEvent)` (budget), and the
  *   whole `fetchContractEventsPage` over an in-memory `Response` (`response.json()`,
  *   `readPage`, the normaliser), which is exactly what the page runs per request;
- * - sorting 50,000 loaded events through the table the UI renders: a TanStack Table v9
- *   instance (`constructTable`, the app's `listFeatures` with its sorted row model) with
- *   the real column definitions (`eventColumns`) and their sortFns; timed from the sort
- *   change to the sorted rows. `sortEvents` over `Array.prototype.sort` (the export's
- *   order) is shown beside it.
+ * - sorting 50,000 loaded events with `sortEvents`, the function the events table sorts
+ *   with (the table runs in manual-sorting mode and is handed the sorted rows) and the
+ *   export uses; timed from unsorted (loaded order), as when a header is clicked.
  */
 const ADDRESS = STARKVERSE_GALLERY_ADDRESS;
 const PARSE_BUDGET_MS = 15;
@@ -69,7 +63,12 @@ async function parseBench(context: BenchContext) {
     new Response(text, { headers: { 'content-type': 'application/json' } })) as typeof fetch;
   let fetcherTimes: number[];
   try {
-    await repeat(context, 5, 3_000, async () => void (await fetchContractEventsPage(ADDRESS, null)));
+    await repeat(
+      context,
+      5,
+      3_000,
+      async () => void (await fetchContractEventsPage(ADDRESS, null)),
+    );
     fetcherTimes = await repeat(context, 30, 8_000, async () => {
       await fetchContractEventsPage(ADDRESS, null);
     });
@@ -94,24 +93,14 @@ async function parseBench(context: BenchContext) {
   return { bytes, items, parseMs: parseTimes, jsonParseMs: jsonOnly, fetcherMs: fetcherTimes };
 }
 
-/**
- * The contract page's column definitions, whichever way the page module offers them: a
- * constant (`contractEventColumns`) or a factory taking the view (`eventColumns`).
- */
-function contractEventColumns(): unknown[] {
-  const module = eventColumnsModule as Record<string, unknown>;
-  if (Array.isArray(module.contractEventColumns)) return module.contractEventColumns;
-  if (typeof module.eventColumns === 'function') {
-    const view = { display: 'relative', zone: 'utc', nowMs: Date.now(), activeAddress: null };
-    return (module.eventColumns as (view: unknown) => unknown[])(view);
-  }
-  throw new Error('event-columns exports neither contractEventColumns nor eventColumns');
-}
-
 async function loadEvents(context: BenchContext, wanted: number): Promise<TokenEvent[]> {
   const events: TokenEvent[] = [];
   let cursor: string | null = null;
-  for (let pages = 0; events.length < wanted && pages < 200 && !context.deadline.passed(); pages += 1) {
+  for (
+    let pages = 0;
+    events.length < wanted && pages < 200 && !context.deadline.passed();
+    pages += 1
+  ) {
     const text = await getText(pagePath(`/v1/events/${ADDRESS}`, cursor, 5000));
     const page = readPage(JSON.parse(text), (item) => normaliseEvent(item, ADDRESS));
     events.push(...page.items);
@@ -125,69 +114,45 @@ async function loadEvents(context: BenchContext, wanted: number): Promise<TokenE
 function sortBench(context: BenchContext, events: TokenEvent[]) {
   const { report } = context;
   const bench = '3 client';
-  const columns = contractEventColumns();
-  const buildTable = () =>
-    constructTable({
-      features: { coreReactivityFeature: storeReactivityBindings(), ...listFeatures },
-      columns: columns as never,
-      data: events,
-      getRowId: (row: TokenEvent) => row.key,
-      enableMultiSort: false,
-    } as never) as unknown as {
-      setSorting: (sorting: SortingState) => void;
-      getRowModel: () => { rows: Array<{ original: TokenEvent }> };
-    };
-
-  // What the page pays when rows arrive while a sort is on: a new table row model, sorted.
-  const coldStart = performance.now();
-  const table = buildTable();
-  table.setSorting([{ id: 'time', desc: true }]);
-  const coldRows = table.getRowModel().rows;
-  const coldMs = performance.now() - coldStart;
-  if (coldRows.length !== events.length) throw new Error(`table has ${coldRows.length} rows`);
-
   const sorts: Array<{ id: 'time' | 'token'; desc: boolean; label: string; budget: boolean }> = [
     { id: 'time', desc: true, label: 'time, newest first (first click)', budget: true },
     { id: 'time', desc: false, label: 'time, oldest first', budget: false },
     { id: 'token', desc: false, label: 'token id, ascending (first click)', budget: true },
     { id: 'token', desc: true, label: 'token id, descending', budget: false },
   ];
-  const figures: Record<string, { tableMs: number[]; arrayMs: number[] }> = {};
+  const figures: Record<string, number[]> = {};
   for (const sort of sorts) {
-    const tableMs: number[] = [];
+    const times: number[] = [];
     for (let run = 0; run < 8 && !context.deadline.passed(); run += 1) {
-      // From unsorted (loaded order), as when a header is clicked.
-      table.setSorting([]);
-      table.getRowModel();
       const start = performance.now();
-      table.setSorting([{ id: sort.id, desc: sort.desc }]);
-      const rows = table.getRowModel().rows;
+      const rows = sortEvents(events, { id: sort.id, desc: sort.desc });
       const took = performance.now() - start;
-      const first = rows[0]?.original;
-      const last = rows[rows.length - 1]?.original;
+      const first = rows[0];
+      const last = rows[rows.length - 1];
       if (!first || !last) throw new Error('no rows');
-      const order = sort.id === 'time' ? first.timestamp - last.timestamp : first.tokenId.length - last.tokenId.length || (first.tokenId < last.tokenId ? -1 : 1);
-      if ((sort.desc && order < 0) || (!sort.desc && order > 0)) throw new Error(`not sorted by ${sort.id}`);
-      if (run > 0) tableMs.push(took);
+      const order =
+        sort.id === 'time'
+          ? first.timestamp - last.timestamp
+          : first.tokenId.length - last.tokenId.length || (first.tokenId < last.tokenId ? -1 : 1);
+      if ((sort.desc && order < 0) || (!sort.desc && order > 0))
+        throw new Error(`not sorted by ${sort.id}`);
+      if (run > 0) times.push(took);
     }
-    const arrayMs: number[] = [];
-    for (let run = 0; run < 8 && !context.deadline.passed(); run += 1) {
-      const start = performance.now();
-      sortEvents(events, { id: sort.id, desc: sort.desc });
-      if (run > 0) arrayMs.push(performance.now() - start);
-    }
-    figures[sort.label] = { tableMs, arrayMs };
-    const tableMedian = median(tableMs);
-    const name = `sort ${count(events.length)} events by ${sort.label}: TanStack sorted row model, median`;
+    figures[sort.label] = times;
+    const name = `sort ${count(events.length)} events by ${sort.label} (sortEvents, as the table), median`;
     if (sort.budget) {
-      report.budget(bench, name, medianMin(tableMs), `≤ ${SORT_BUDGET_MS} ms`, tableMedian <= SORT_BUDGET_MS);
+      report.budget(
+        bench,
+        name,
+        medianMin(times),
+        `≤ ${SORT_BUDGET_MS} ms`,
+        median(times) <= SORT_BUDGET_MS,
+      );
     } else {
-      report.info(bench, name, medianMin(tableMs));
+      report.info(bench, name, medianMin(times));
     }
-    report.info(bench, `sort by ${sort.label}: sortEvents (Array.prototype.sort), median`, medianMin(arrayMs));
   }
-  report.info(bench, `new table over ${count(events.length)} rows + sort by time`, ms(coldMs));
-  return { coldMs, sorts: figures };
+  return { sorts: figures };
 }
 
 export async function clientDataPath(context: BenchContext): Promise<void> {

@@ -39,7 +39,11 @@ async function bundleLoader(): Promise<string> {
     build: {
       write: false,
       minify: true,
-      lib: { entry: resolve('test/bench/browser/load-contract.ts'), formats: ['iife'], name: 'benchLoad' },
+      lib: {
+        entry: resolve('test/bench/browser/load-contract.ts'),
+        formats: ['iife'],
+        name: 'benchLoad',
+      },
     },
   })) as Rolldown.RolldownOutput | Rolldown.RolldownOutput[];
   const outputs = Array.isArray(output) ? output : [output];
@@ -48,7 +52,10 @@ async function bundleLoader(): Promise<string> {
   return chunk.code;
 }
 
-async function nodeLoad(base: string, limit: number): Promise<{ ms: number; pages: number; events: number }> {
+async function nodeLoad(
+  base: string,
+  limit: number,
+): Promise<{ ms: number; pages: number; events: number }> {
   const start = performance.now();
   const events: unknown[] = [];
   let cursor: string | null = null;
@@ -61,7 +68,10 @@ async function nodeLoad(base: string, limit: number): Promise<{ ms: number; page
       headers: { accept: 'application/json' },
     });
     if (!response.ok) throw new Error(`node load: ${response.status}`);
-    const body = JSON.parse(await response.text()) as { result?: unknown[] | null; cursor?: string | null };
+    const body = JSON.parse(await response.text()) as {
+      result?: unknown[] | null;
+      cursor?: string | null;
+    };
     for (const item of body.result ?? []) events.push(item);
     cursor = body.cursor || null;
     pages += 1;
@@ -99,7 +109,10 @@ export async function loadWholeContract(context: BenchContext): Promise<void> {
       const chromium: number[] = [];
       const plain: number[] = [];
       for (let run = 0; run < runs && !context.deadline.passed(); run += 1) {
-        const inBrowser = async (runner: 'benchLoadContract' | 'benchLoadPlain', into: number[]) => {
+        const inBrowser = async (
+          runner: 'benchLoadContract' | 'benchLoadPlain',
+          into: number[],
+        ) => {
           const result = await page.evaluate(
             ([name, address, pageLimit, maxPages]) =>
               (
@@ -110,15 +123,21 @@ export async function loadWholeContract(context: BenchContext): Promise<void> {
               )[name]!(address, pageLimit, maxPages),
             [runner, ADDRESS, limit, MAX_PAGES] as const,
           );
-          if (result.events !== events) throw new Error(`browser loaded ${result.events} of ${events} events`);
+          if (result.events !== events)
+            throw new Error(`browser loaded ${result.events} of ${events} events`);
           into.push(result.ms);
         };
         const inNode = async () => {
           const result = await nodeLoad(proxy.url, limit);
-          if (result.events !== events) throw new Error(`node loaded ${result.events} of ${events} events`);
+          if (result.events !== events)
+            throw new Error(`node loaded ${result.events} of ${events} events`);
           node.push(result.ms);
         };
-        const steps = [inNode, () => inBrowser('benchLoadContract', chromium), () => inBrowser('benchLoadPlain', plain)];
+        const steps = [
+          inNode,
+          () => inBrowser('benchLoadContract', chromium),
+          () => inBrowser('benchLoadPlain', plain),
+        ];
         for (const step of run % 2 === 0 ? steps : [...steps].reverse()) await step();
       }
       const ratio = median(node) / median(chromium);
@@ -132,10 +151,27 @@ export async function loadWholeContract(context: BenchContext): Promise<void> {
         `limit ${limit}: Chromium plain fetch + JSON.parse (no normaliser)`,
         `${ms(median(plain), 0)} (Node / it: ${round(median(node) / median(plain), 2)})`,
       );
-      report.budget(bench, `limit ${limit}: Node time / browser time`, `${round(ratio, 2)} (${pct(ratio)})`, `≥ ${BUDGET}`, ratio >= BUDGET);
-      figures[`limit${limit}`] = { events, pages: warm.length, nodeMs: node, chromiumMs: chromium, chromiumPlainMs: plain, ratio };
+      report.budget(
+        bench,
+        `limit ${limit}: Node time / browser time`,
+        `${round(ratio, 2)} (${pct(ratio)})`,
+        `≥ ${BUDGET}`,
+        ratio >= BUDGET,
+      );
+      figures[`limit${limit}`] = {
+        events,
+        pages: warm.length,
+        nodeMs: node,
+        chromiumMs: chromium,
+        chromiumPlainMs: plain,
+        ratio,
+      };
     }
-    report.set('loadWholeContract', { contract: ADDRESS, datasetEvents: WHOLE_CONTRACT_DATASET_EVENTS, ...figures });
+    report.set('loadWholeContract', {
+      contract: ADDRESS,
+      datasetEvents: WHOLE_CONTRACT_DATASET_EVENTS,
+      ...figures,
+    });
   } finally {
     await browser.close();
   }

@@ -144,7 +144,9 @@ async function sequential(
   paths: readonly string[],
   rounds: number,
 ): Promise<Record<TargetId, number[]>> {
-  const agents = new Map(targets.map((target) => [target.id, new Agent({ keepAlive: true, maxSockets: 1 })]));
+  const agents = new Map(
+    targets.map((target) => [target.id, new Agent({ keepAlive: true, maxSockets: 1 })]),
+  );
   const times = Object.fromEntries(targets.map((target) => [target.id, [] as number[]])) as Record<
     TargetId,
     number[]
@@ -186,10 +188,9 @@ async function measureSize(
   warmAgent.destroy();
 
   for (const target of targets) await cannon(target, size.paths, WARMUP_SECONDS, 0);
-  const runs = Object.fromEntries(targets.map((target) => [target.id, [] as LoadFigures[]])) as Record<
-    TargetId,
-    LoadFigures[]
-  >;
+  const runs = Object.fromEntries(
+    targets.map((target) => [target.id, [] as LoadFigures[]]),
+  ) as Record<TargetId, LoadFigures[]>;
   for (let round = 0; round < ROUNDS; round += 1) {
     const order = round % 2 === 0 ? targets : [...targets].reverse();
     for (const target of order) {
@@ -206,7 +207,9 @@ async function measureSize(
     const figures = load[target.id];
     log(
       `  ${size.id} ${target.label}: ${round(figures.rps, 0)} req/s, p50 ${round(figures.p50)} ms` +
-        (figures.errors || figures.non2xx ? `, ${figures.errors} errors, ${figures.non2xx} non-2xx` : ''),
+        (figures.errors || figures.non2xx
+          ? `, ${figures.errors} errors, ${figures.non2xx} non-2xx`
+          : ''),
     );
   }
   const seq = await sequential(
@@ -246,16 +249,44 @@ async function measureSize(
     const added = ours.p50 - direct.p50;
     const addedSeq = seqMedian[id] - seqMedian.direct;
     if (size.id === '100') {
-      report.budget(bench, `${label}: ${name} / direct throughput`, pct(share), '≥ 80%', share >= 0.8);
+      report.budget(
+        bench,
+        `${label}: ${name} / direct throughput`,
+        pct(share),
+        '≥ 80%',
+        share >= 0.8,
+      );
     } else {
       report.info(bench, `${label}: ${name} / direct throughput`, pct(share));
     }
-    report.budget(bench, `${label}: ${name} / Vite proxy throughput`, pct(vsVite), '≥ 100%', vsVite >= 1);
+    report.budget(
+      bench,
+      `${label}: ${name} / Vite proxy throughput`,
+      pct(vsVite),
+      '≥ 100%',
+      vsVite >= 1,
+    );
     if (size.id === '100') {
-      report.budget(bench, `${label}: ${name}, added p50 (1 connection)`, ms(addedSeq), '≤ 1 ms', addedSeq <= 1);
-      report.budget(bench, `${label}: ${name}, added p50 (${CONNECTIONS} connections)`, ms(added), '≤ 1 ms', added <= 1);
+      report.budget(
+        bench,
+        `${label}: ${name}, added p50 (1 connection)`,
+        ms(addedSeq),
+        '≤ 1 ms',
+        addedSeq <= 1,
+      );
+      report.budget(
+        bench,
+        `${label}: ${name}, added p50 (${CONNECTIONS} connections)`,
+        ms(added),
+        '≤ 1 ms',
+        added <= 1,
+      );
     } else {
-      report.info(bench, `${label}: ${name}, added p50 (1 conn / ${CONNECTIONS} conn)`, `${ms(addedSeq)} / ${ms(added)}`);
+      report.info(
+        bench,
+        `${label}: ${name}, added p50 (1 conn / ${CONNECTIONS} conn)`,
+        `${ms(addedSeq)} / ${ms(added)}`,
+      );
     }
   }
   return { load, sequentialMedianMs: seqMedian, runs };
@@ -264,10 +295,34 @@ async function measureSize(
 export async function proxyOverhead(context: BenchContext): Promise<void> {
   const { report, log } = context;
   const targets: Target[] = [
-    { id: 'direct', label: 'direct', base: context.sample.url, prefix: '', headers: { 'x-api-key': context.sampleKey } },
-    { id: 'proxyCache', label: 'ours (cache on)', base: context.proxy.url, prefix: '/api', headers: {} },
-    { id: 'proxyNoCache', label: 'ours (cache off)', base: context.proxyNoCache.url, prefix: '/api', headers: {} },
-    { id: 'vite', label: 'Vite proxy (keep-alive)', base: context.vite.url, prefix: '/api', headers: {} },
+    {
+      id: 'direct',
+      label: 'direct',
+      base: context.sample.url,
+      prefix: '',
+      headers: { 'x-api-key': context.sampleKey },
+    },
+    {
+      id: 'proxyCache',
+      label: 'ours (cache on)',
+      base: context.proxy.url,
+      prefix: '/api',
+      headers: {},
+    },
+    {
+      id: 'proxyNoCache',
+      label: 'ours (cache off)',
+      base: context.proxyNoCache.url,
+      prefix: '/api',
+      headers: {},
+    },
+    {
+      id: 'vite',
+      label: 'Vite proxy (keep-alive)',
+      base: context.vite.url,
+      prefix: '/api',
+      headers: {},
+    },
   ];
   log('1. proxy overhead: walking pages');
   const small = await pagePaths(context, 100, 200, (items) => items === 100);

@@ -56,7 +56,8 @@ function finish(stoppedEarly: boolean): number {
     durationS: round((Date.now() - started) / 1000, 1),
     stoppedEarly,
   };
-  if (stoppedEarly) report.note(`The run was stopped at ${HARD_STOP_MS / 1000} s; the figures above are partial.`);
+  if (stoppedEarly)
+    report.note(`The run was stopped at ${HARD_STOP_MS / 1000} s; the figures above are partial.`);
   report.write(RESULTS, meta);
   console.log('');
   console.log(report.table());

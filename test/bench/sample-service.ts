@@ -62,8 +62,18 @@ export async function sampleServiceDepth(context: BenchContext): Promise<void> {
     `largest contract (${count(contract?.eventCount ?? 0)} events), limit 100, ${first.length} runs each`,
     `first ${ms(median(first), 3)} · deep (page ${count(walked + 2)}) ${ms(median(deep), 3)}`,
   );
-  report.info(bench, 'p90 first / deep', `${ms(percentile(first, 90), 3)} / ${ms(percentile(deep, 90), 3)}`);
-  report.budget(bench, 'deep / first median latency', `${round(ratio, 2)}×`, `≤ ${BUDGET_RATIO}×`, ratio <= BUDGET_RATIO);
+  report.info(
+    bench,
+    'p90 first / deep',
+    `${ms(percentile(first, 90), 3)} / ${ms(percentile(deep, 90), 3)}`,
+  );
+  report.budget(
+    bench,
+    'deep / first median latency',
+    `${round(ratio, 2)}×`,
+    `≤ ${BUDGET_RATIO}×`,
+    ratio <= BUDGET_RATIO,
+  );
   report.set('sampleService', {
     contract: ADDRESS,
     eventCount: contract?.eventCount,

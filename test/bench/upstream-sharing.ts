@@ -24,7 +24,9 @@ async function views(
   const url = `${server.url}/api/v1/events/${ADDRESS}?limit=${limit}`;
   const statuses: Record<string, number> = {};
   const view = async () => {
-    const response = await fetch(url, { signal: AbortSignal.timeout(context.deadline.within(30_000)) });
+    const response = await fetch(url, {
+      signal: AbortSignal.timeout(context.deadline.within(30_000)),
+    });
     await response.arrayBuffer();
     statuses[response.status] = (statuses[response.status] ?? 0) + 1;
   };
@@ -53,7 +55,14 @@ export async function upstreamSharing(context: BenchContext): Promise<void> {
   const check = (name: string, figures: typeof concurrent, budget?: number) => {
     const value = `${figures.upstream} upstream call${figures.upstream === 1 ? '' : 's'} (${ms(figures.ms, 0)}, ${figures.failed} failed)`;
     if (budget === undefined) report.info(bench, name, value);
-    else report.budget(bench, name, value, `${budget}`, figures.upstream <= budget && figures.failed === 0);
+    else
+      report.budget(
+        bench,
+        name,
+        value,
+        `${budget}`,
+        figures.upstream <= budget && figures.failed === 0,
+      );
   };
   check(`${VIEWS} concurrent identical page views`, concurrent, 1);
   check(`${VIEWS} sequential views of one page within the cache time`, sequential, 1);

@@ -205,6 +205,7 @@ export function ContractEventsPage({ address }: { address: string }) {
                 getRowKey={eventKey}
                 sort={sort}
                 onSortChange={setSort}
+                sortRows={sortEvents}
                 onNearEnd={filtered ? undefined : list.loadMoreAuto}
                 onRowOpen={openToken}
               />

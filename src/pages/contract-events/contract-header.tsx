@@ -28,7 +28,7 @@ export function ContractHeader({
     <header className="contract-header">
       <ContractImage image={contract?.image} name={name} size={56} />
       <div>
-        <h1>
+        <h1 id="contract-title">
           {name}
           {contract?.symbol && <span className="muted"> · {contract.symbol}</span>}
         </h1>

@@ -48,7 +48,7 @@ export function ContractsPage() {
           <input
             type="search"
             value={text}
-            placeholder="Name, symbol, type or address"
+            placeholder="Name, symbol, address…"
             onChange={(event) => setText(event.target.value)}
           />
         </label>

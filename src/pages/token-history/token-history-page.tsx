@@ -113,7 +113,7 @@ export function TokenHistoryPage({ address, tokenId }: { address: string; tokenI
           {tokenId.length > 24 ? `${tokenId.slice(0, 10)}…${tokenId.slice(-10)}` : tokenId}
         </span>
       </h1>
-      <p className="muted small mono" title="The same token id in hexadecimal">
+      <p className="muted small mono token-hex" title="The same token id in hexadecimal">
         {tokenIdToHex(BigInt(tokenId))}
       </p>
       <RetryingNotice error={query.failureReason} failureCount={query.failureCount} />
@@ -191,6 +191,7 @@ export function TokenHistoryPage({ address, tokenId }: { address: string; tokenI
                   getRowKey={eventKey}
                   sort={sort}
                   onSortChange={setSort}
+                  sortRows={sortEvents}
                 />
               </EventViewContext.Provider>
             </>

@@ -34,7 +34,10 @@ async function loadPlain(address: string, limit: number, maxPages: number) {
     const response = await fetch(`/api/v1/events/${address}?${query}`, {
       headers: { accept: 'application/json' },
     });
-    const body = JSON.parse(await response.text()) as { result?: unknown[] | null; cursor?: string | null };
+    const body = JSON.parse(await response.text()) as {
+      result?: unknown[] | null;
+      cursor?: string | null;
+    };
     for (const item of body.result ?? []) events.push(item);
     cursor = body.cursor || null;
     pages += 1;

@@ -52,15 +52,19 @@ export class Report {
       row.budget ?? '',
     ]);
     const all = [['', 'bench', 'figure', 'value', 'budget'], ...lines];
-    const widths = [0, 1, 2, 3].map((column) => Math.max(...all.map((line) => line[column]!.length)));
+    const widths = [0, 1, 2, 3].map((column) =>
+      Math.max(...all.map((line) => line[column]!.length)),
+    );
     const format = (line: string[]) =>
       line
         .map((cell, column) => (column < 4 ? cell.padEnd(widths[column]!) : cell))
         .join('  ')
         .trimEnd();
-    return [format(all[0]!), '-'.repeat(widths.reduce((sum, width) => sum + width + 2, 8)), ...lines.map(format)].join(
-      '\n',
-    );
+    return [
+      format(all[0]!),
+      '-'.repeat(widths.reduce((sum, width) => sum + width + 2, 8)),
+      ...lines.map(format),
+    ].join('\n');
   }
 
   summary(): { passed: number; failed: number; info: number } {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { filterEvents, sortByTime } from '../../../src/lib/event-view';
+import {
+  eventComparators,
+  filterEvents,
+  sortByTime,
+  sortEvents,
+} from '../../../src/lib/event-view';
 import { formatUnits } from '../../../src/lib/format';
 import { safeImageUrl } from '../../../src/lib/image-url';
 import { parseLookup } from '../../../src/lib/lookup';
@@ -115,5 +120,35 @@ describe('formatting', () => {
     expect(formatRelative(now / 1000 - 86400, now)).toBe('yesterday');
     expect(formatDuration(3 * 86400 + 5)).toBe('3 days');
     expect(formatDuration(59)).toBe('59 s');
+  });
+});
+
+describe('sortEvents', () => {
+  const make = (tokenId: string, timestamp: number, price?: string) => ({
+    kind: 'transfer' as const,
+    label: 'transfer',
+    from: A('1'),
+    to: A('2'),
+    tokenId,
+    timestamp,
+    ...(price !== undefined && { price }),
+  });
+
+  it('orders by the comparators, stably, with and without the numeric fast path', () => {
+    const short = [make('10', 3), make('9', 1, '500'), make('10', 2), make('1', 2, '7')];
+    const long = [...short, make('1'.repeat(40), 0, '9'.repeat(30))];
+    for (const events of [short, long]) {
+      for (const id of ['token', 'time', 'price']) {
+        for (const desc of [false, true]) {
+          const expected = [...events].sort(
+            (a, b) => (desc ? -1 : 1) * eventComparators[id]!(a, b),
+          );
+          expect(sortEvents(events, { id, desc })).toEqual(expected);
+        }
+      }
+    }
+    expect(sortEvents(short, { id: 'token', desc: false }).map((e) => e.timestamp)).toEqual([
+      2, 1, 3, 2,
+    ]);
   });
 });

@@ -1,0 +1,332 @@
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
+import {
+  contractsTable,
+  dataRows,
+  eventsTable,
+  loadedCount,
+  loadStatus,
+  scrollUntilMoreThan,
+} from './support/ui';
+
+const heading = (page: Page) => page.getByRole('heading', { level: 1 });
+
+/** Token ids of the rendered rows, from their links (the text may be shortened). */
+const tokenIds = (table: Locator) =>
+  dataRows(table).evaluateAll((rows) =>
+    rows.map(
+      (row) =>
+        row.querySelector('a[href*="/tokens/"]')?.getAttribute('href')?.split('/').pop() ?? '',
+    ),
+  );
+
+/** Everything a row shows, with full values, to compare two renderings of one view. */
+const rowSignatures = (table: Locator) =>
+  dataRows(table).evaluateAll((rows) =>
+    rows.map((row) =>
+      [...row.querySelectorAll('td')]
+        .map((cell) => {
+          const full = [...cell.querySelectorAll('[title], [data-address], time')].map(
+            (node) =>
+              node.getAttribute('data-address') ??
+              node.getAttribute('datetime') ??
+              node.getAttribute('title'),
+          );
+          return `${cell.textContent?.trim()}${full.length ? ` [${full.join(' ')}]` : ''}`;
+        })
+        .join(' | '),
+    ),
+  );
+
+test('contracts → a contract → a token by clicking, then back and forward', async ({
+  page,
+  servers,
+}) => {
+  const busiest = servers.contracts.deep[0]!;
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/contracts$/);
+  await expect(heading(page)).toHaveText('Token contracts');
+  await expect(loadStatus(page)).toHaveText(`all ${servers.contracts.count} contracts loaded`);
+
+  await contractsTable(page).getByRole('link', { name: busiest.name }).click();
+  await expect(page).toHaveURL(`/contracts/${busiest.address}`);
+  await expect(heading(page)).toContainText(busiest.name);
+  await expect(loadStatus(page)).toHaveText(/^[\d,]+ events loaded · more available/);
+  const events = eventsTable(page);
+  await expect(dataRows(events).first()).toBeVisible();
+
+  const link = dataRows(events).first().locator('a[href*="/tokens/"]');
+  const tokenId = (await link.getAttribute('href'))!.split('/').pop()!;
+  await link.click();
+  await expect(page).toHaveURL(`/contracts/${busiest.address}/tokens/${tokenId}`);
+  await expect(heading(page)).toHaveText(`Token ${tokenId}`);
+  const history = page.getByRole('table', { name: `History of token ${tokenId}, oldest first` });
+  await expect(loadStatus(page)).toHaveText(/^all [\d,]+ events loaded/);
+  await expect(dataRows(history).first()).toBeVisible();
+  const tokenPath = `/contracts/${busiest.address}/tokens/${tokenId}`;
+
+  // Back and forward through the three pages.
+  await page.goBack();
+  await expect(page).toHaveURL(`/contracts/${busiest.address}`);
+  await expect(heading(page)).toContainText(busiest.name);
+  await expect(dataRows(eventsTable(page)).first()).toBeVisible();
+  await page.goBack();
+  await expect(page).toHaveURL('/contracts');
+  await expect(dataRows(contractsTable(page)).first()).toBeVisible();
+  await page.goForward();
+  await expect(page).toHaveURL(`/contracts/${busiest.address}`);
+  await expect(dataRows(eventsTable(page)).first()).toBeVisible();
+  await page.goForward();
+  await expect(page).toHaveURL(tokenPath);
+  await expect(heading(page)).toHaveText(`Token ${tokenId}`);
+  await expect(dataRows(history).first()).toBeVisible();
+
+  // The breadcrumb leads back to the contract.
+  await page
+    .getByRole('navigation', { name: 'Breadcrumb' })
+    .getByRole('link', { name: /^0x/ })
+    .click();
+  await expect(page).toHaveURL(`/contracts/${busiest.address}`);
+});
+
+test('scrolling to the end of the rows loads more', async ({ page, servers }) => {
+  const busiest = servers.contracts.deep[0]!;
+  await page.goto(`/contracts/${busiest.address}`);
+  await expect(loadStatus(page)).toHaveText(/more available/);
+  const first = await loadedCount(page);
+  const second = await scrollUntilMoreThan(page, first);
+  const third = await scrollUntilMoreThan(page, second);
+  expect(third).toBeGreaterThan(second);
+  await expect(loadStatus(page)).toHaveText(/more available/);
+  // The newest rows are still the first ones.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await expect(dataRows(eventsTable(page)).first()).toHaveAttribute('data-index', '0');
+});
+
+test('clicking a column header sorts the rows', async ({ page, servers }) => {
+  const busiest = servers.contracts.deep[0]!;
+  await page.goto(`/contracts/${busiest.address}`);
+  const table = eventsTable(page);
+  await expect(dataRows(table).first()).toBeVisible();
+  const header = table.getByRole('columnheader', { name: 'Token' });
+  await expect(header).not.toHaveAttribute('aria-sort');
+  const before = await tokenIds(table);
+
+  await header.getByRole('button').click();
+  await expect(header).toHaveAttribute('aria-sort', 'ascending');
+  await expect(page).toHaveURL(/[?&]sort=token\b/);
+  const ascending = await tokenIds(table);
+  expect(ascending).not.toEqual(before);
+  expect(ascending).toEqual(
+    [...ascending].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0)),
+  );
+
+  await header.getByRole('button').click();
+  await expect(header).toHaveAttribute('aria-sort', 'descending');
+  await expect(page).toHaveURL(/[?&]sort=-token\b/);
+  const descending = await tokenIds(table);
+  expect(descending).toEqual(
+    [...descending].sort((a, b) => (BigInt(a) > BigInt(b) ? -1 : BigInt(a) < BigInt(b) ? 1 : 0)),
+  );
+  expect(descending[0]).not.toBe(ascending[0]);
+
+  // Contracts sort the same way.
+  await page.goto('/contracts');
+  const contracts = contractsTable(page);
+  const name = contracts.getByRole('columnheader', { name: 'Name' });
+  await name.getByRole('button').click();
+  await expect(name).toHaveAttribute('aria-sort', 'ascending');
+  // The name as read out: without the image's monogram, which is aria-hidden.
+  const names = await dataRows(contracts).evaluateAll((rows) =>
+    rows.map((row) => {
+      const cell = row.querySelector('td')?.cloneNode(true) as HTMLElement | undefined;
+      cell?.querySelectorAll('[aria-hidden="true"]').forEach((node) => node.remove());
+      return cell?.textContent?.trim() ?? '';
+    }),
+  );
+  expect(names).toHaveLength(servers.contracts.count);
+  expect(names).toEqual(
+    [...names].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' })),
+  );
+});
+
+test('event-kind and address filters', async ({ page, servers }) => {
+  const busiest = servers.contracts.deep[0]!;
+  await page.goto(`/contracts/${busiest.address}`);
+  const table = eventsTable(page);
+  await expect(dataRows(table).first()).toBeVisible();
+  const loaded = await loadedCount(page);
+
+  const sale = page.getByRole('button', { name: 'Sale', exact: true });
+  await sale.click();
+  await expect(sale).toHaveAttribute('aria-pressed', 'true');
+  await expect(page).toHaveURL(/[?&]kind=sale\b/);
+  await expect(loadStatus(page)).toHaveText(/match the filters/);
+  const kinds = () =>
+    dataRows(table).evaluateAll((rows) =>
+      rows.map((row) => row.querySelector('td')?.textContent?.trim()),
+    );
+  expect(new Set(await kinds())).toEqual(new Set(['Sale']));
+
+  const transfer = page.getByRole('button', { name: 'Transfer', exact: true });
+  await transfer.click();
+  await expect(page).toHaveURL(/[?&]kind=transfer%2Csale\b|[?&]kind=transfer,sale\b/);
+  await expect.poll(async () => [...new Set(await kinds())].sort()).toEqual(['Sale', 'Transfer']);
+  await sale.click();
+  await transfer.click();
+  await expect(sale).toHaveAttribute('aria-pressed', 'false');
+  await expect(page).not.toHaveURL(/kind=/);
+  await expect(loadStatus(page)).toHaveText(
+    new RegExp(`^${loaded.toLocaleString('en')} events loaded`),
+  );
+
+  // Clicking an address in a row shows only the events with that address.
+  const addressButton = dataRows(table)
+    .first()
+    .getByTitle(/show only events with this address/)
+    .first();
+  const address = (await addressButton.getAttribute('title'))!.split(' ')[0]!;
+  await addressButton.click();
+  await expect(page).toHaveURL(new RegExp(`[?&]address=${address}\\b`));
+  const remove = page.getByRole('button', { name: `Remove the address filter ${address}` });
+  await expect(remove).toBeVisible();
+  await expect(loadStatus(page)).toHaveText(/match the filters/);
+  const everyRowHasIt = await dataRows(table).evaluateAll(
+    (rows, wanted) => rows.every((row) => row.querySelector(`[data-address="${wanted}"]`) !== null),
+    address,
+  );
+  expect(everyRowHasIt).toBe(true);
+
+  await remove.click();
+  await expect(remove).toBeHidden();
+  await expect(page).not.toHaveURL(/address=/);
+  await expect(loadStatus(page)).not.toHaveText(/match the filters/);
+
+  // The address filter box takes a typed address too, and says when it is not one.
+  const box = page.getByRole('textbox', { name: 'Sender or receiver' });
+  await box.fill('not an address');
+  await page.getByRole('button', { name: 'Filter', exact: true }).click();
+  await expect(page.getByRole('alert')).toContainText('An address is 0x');
+  await box.fill(address.replace(/^0x0+/, '0x').toUpperCase().replace('0X', '0x'));
+  await page.getByRole('button', { name: 'Filter', exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`[?&]address=${address}\\b`));
+});
+
+test('a copied URL opens the same view in a new page', async ({ page, context, servers }) => {
+  const busiest = servers.contracts.deep[0]!;
+  await page.goto(`/contracts/${busiest.address}`);
+  const table = eventsTable(page);
+  await expect(dataRows(table).first()).toBeVisible();
+  await page.getByRole('button', { name: 'Transfer', exact: true }).click();
+  await table.getByRole('columnheader', { name: 'Token' }).getByRole('button').click();
+  await page.getByRole('button', { name: 'Show exact times' }).click();
+  await expect(page.getByRole('button', { name: 'Show relative times' })).toBeVisible();
+  await expect(page).toHaveURL(/kind=transfer.*sort=token.*time=abs/);
+  const url = page.url();
+  const rows = await rowSignatures(table);
+
+  const other = await context.newPage();
+  await other.goto(url);
+  await expect(other).toHaveURL(url);
+  const copy = eventsTable(other);
+  await expect(dataRows(copy).first()).toBeVisible();
+  await expect(other.getByRole('button', { name: 'Transfer', exact: true })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
+  await expect(copy.getByRole('columnheader', { name: 'Token' })).toHaveAttribute(
+    'aria-sort',
+    'ascending',
+  );
+  await expect(other.getByRole('button', { name: 'Show relative times' })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
+  await expect(loadStatus(other)).toHaveText((await loadStatus(page).textContent())!);
+  expect(await rowSignatures(copy)).toEqual(rows);
+  await other.close();
+});
+
+test('hex and decimal token URLs show the same history', async ({ page, servers }) => {
+  const { contract, id, events } = servers.token;
+  const canonical = `/contracts/${contract}/tokens/${id}`;
+  const history = page.getByRole('table', { name: `History of token ${id}, oldest first` });
+  await page.goto(canonical);
+  await expect(loadStatus(page)).toHaveText(`all ${events} events loaded`);
+  // The example token's history is short: every row is rendered.
+  const rows = await rowSignatures(history);
+  expect(rows).toHaveLength(events);
+
+  const hex = BigInt(id).toString(16);
+  const shortUpperContract = `0x${contract.slice(2).replace(/^0+/, '').toUpperCase()}`;
+  for (const path of [
+    `/contracts/${contract}/tokens/0x${hex}`,
+    `/contracts/${contract}/tokens/0x${hex.toUpperCase().padStart(64, '0')}`,
+    `/contracts/${shortUpperContract}/tokens/0x${hex}`,
+  ]) {
+    await page.goto(path);
+    await expect(page).toHaveURL(canonical);
+    await expect(heading(page)).toHaveText(`Token ${id}`);
+    await expect(loadStatus(page)).toHaveText(`all ${events} events loaded`);
+    expect(await rowSignatures(history)).toEqual(rows);
+  }
+  await expect(page.getByText(`0x${hex.padStart(64, '0')}`)).toBeVisible();
+});
+
+test('the lookup box goes to a contract or a token, and explains bad input', async ({
+  page,
+  servers,
+}) => {
+  const busiest = servers.contracts.deep[0]!;
+  const { contract, id } = servers.token;
+  await page.goto('/contracts');
+  const box = page.getByRole('textbox', {
+    name: 'Go to a contract address, or an address and a token id',
+  });
+
+  await box.fill(`0x${busiest.address.slice(2).replace(/^0+/, '').toUpperCase()}`);
+  await box.press('Enter');
+  await expect(page).toHaveURL(`/contracts/${busiest.address}`);
+  await expect(heading(page)).toContainText(busiest.name);
+
+  await box.fill(`${contract} 0x${BigInt(id).toString(16)}`);
+  await page.getByRole('button', { name: 'Go', exact: true }).click();
+  await expect(page).toHaveURL(`/contracts/${contract}/tokens/${id}`);
+  await expect(heading(page)).toHaveText(`Token ${id}`);
+
+  for (const [input, message] of [
+    ['hello', 'An address is 0x'],
+    [`${contract} twelve`, ''],
+    ['', 'Paste a contract address'],
+  ] as const) {
+    await box.fill(input);
+    await box.press('Enter');
+    const error = page.getByRole('search').getByRole('alert');
+    await expect(error).toBeVisible();
+    if (message) await expect(error).toContainText(message);
+    await expect(box).toHaveAttribute('aria-invalid', 'true');
+    await expect(page).toHaveURL(`/contracts/${contract}/tokens/${id}`);
+  }
+  // Typing again clears the complaint.
+  await box.pressSequentially('0');
+  await expect(page.getByRole('search').getByRole('alert')).toBeHidden();
+});
+
+test('a malformed address or token id in the URL', async ({ page, servers }) => {
+  await page.goto('/contracts/0xnot-an-address');
+  await expect(heading(page)).toHaveText('This is not a contract address');
+  await expect(page.getByRole('alert')).toContainText('0xnot-an-address');
+  await page.getByRole('link', { name: 'Back to the contract list' }).click();
+  await expect(page).toHaveURL('/contracts');
+  await expect(contractsTable(page)).toBeVisible();
+
+  await page.goto(`/contracts/0x${'a'.repeat(65)}/tokens/1`);
+  await expect(heading(page)).toHaveText('This is not a contract address');
+
+  await page.goto(`/contracts/${servers.token.contract}/tokens/12abc`);
+  await expect(heading(page)).toHaveText('This is not a token id');
+  await expect(page.getByRole('alert')).toContainText('12abc');
+
+  await page.goto('/no/such/page');
+  await expect(heading(page)).toHaveText('Page not found');
+});

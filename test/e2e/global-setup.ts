@@ -1,0 +1,322 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FullConfig } from '@playwright/test';
+import {
+  generateDataset,
+  HOSTILE_CONTRACT_NAME,
+  STARKVERSE_EXAMPLE_MINT,
+  STARKVERSE_GALLERY_ADDRESS,
+} from '../../src/server/sample-service';
+import { findChromium } from './support/chromium';
+import {
+  APP_PORTS_ENV,
+  ARTIFACTS_DIR,
+  DATASET,
+  PROFILES,
+  REPO_DIR,
+  SERVERS_ENV,
+  SERVERS_FILE,
+  UPSTREAM_TIMEOUT_MS,
+  type ContractInfo,
+  type Profile,
+  type ProfileServers,
+  type Servers,
+} from './support/servers';
+
+const LOG_DIR = join(ARTIFACTS_DIR, 'logs');
+const START_TIMEOUT_MS = 30_000;
+
+/**
+ * Once per run: makes sure there is a Chromium, builds the app, and starts for each
+ * profile a standalone sample service and a production server in front of it. Returns
+ * the teardown, which stops every process started here.
+ */
+export default async function globalSetup(_config: FullConfig) {
+  const setupStarted = Date.now();
+  ensureChromium();
+  mkdirSync(LOG_DIR, { recursive: true });
+
+  const children: ChildProcess[] = [];
+  const stopAll = () => stopChildren(children);
+  // If the runner dies without running the teardown, the servers must not outlive it.
+  const onExit = () => {
+    for (const child of children) signalGroup(child, 'SIGKILL');
+  };
+  process.once('exit', onExit);
+
+  try {
+    const appPorts = JSON.parse(process.env[APP_PORTS_ENV] ?? 'null') as Record<
+      Profile,
+      number
+    > | null;
+    if (!appPorts)
+      throw new Error(`${APP_PORTS_ENV} is not set: run through test/e2e/playwright.config.ts.`);
+    // A key no one could guess or find by accident: the security tests search for it.
+    const apiKey = `e2e-key-${randomBytes(18).toString('hex')}`;
+    const samples = PROFILES.map((profile) => startSample(profile, apiKey, children));
+    // Awaited below; until then a failure must not count as unhandled.
+    for (const sample of samples) sample.catch(() => {});
+    // Built with the key in the environment, as on a server configured by environment:
+    // the security tests then show that none of it reaches the bundle.
+    await build({ TOKEN_EVENTS_API_KEY: apiKey });
+    const data = pickData();
+    const started = await Promise.all(
+      PROFILES.map(async (profile, index) => ({
+        ...(await startApp(profile, apiKey, await samples[index]!, appPorts[profile], children)),
+        ...data,
+      })),
+    );
+    const servers = Object.fromEntries(started.map((entry) => [entry.profile, entry])) as Servers;
+    process.env[SERVERS_ENV] = JSON.stringify(servers);
+    writeFileSync(SERVERS_FILE, JSON.stringify(servers, null, 2));
+    console.log(
+      `Servers ready in ${Date.now() - setupStarted} ms: ` +
+        PROFILES.map((profile) => `${profile} ${servers[profile].appUrl}`).join(', '),
+    );
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+
+  return async () => {
+    await stopAll();
+    process.removeListener('exit', onExit);
+  };
+}
+
+function ensureChromium(): void {
+  const found = findChromium();
+  if (found.path) return;
+  if (found.problem) throw new Error(found.problem);
+  const root = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (root && existsSync('/etc/debian_version')) {
+    console.log('No Chromium found: installing Debian’s chromium (apt-get install -y chromium)…');
+    const result = spawnSync('sh', ['-c', 'apt-get update && apt-get install -y chromium'], {
+      stdio: 'inherit',
+    });
+    if (result.status === 0 && findChromium().path) {
+      console.log(`Installed Chromium at ${findChromium().path}.`);
+      return;
+    }
+    throw new Error('Installing chromium with apt-get failed; see the output above.');
+  }
+  throw new Error(
+    'No Chromium found. Install it (Debian: apt-get install -y chromium) or set CHROMIUM_PATH ' +
+      'to a Chromium or Chrome executable.',
+  );
+}
+
+async function build(env: Record<string, string>): Promise<void> {
+  const started = Date.now();
+  const child = spawn('npx', ['vite', 'build', '--configLoader', 'runner', '--logLevel', 'warn'], {
+    cwd: REPO_DIR,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  if (code !== 0) throw new Error(`The app does not build (npx vite build):\n${output}`);
+  console.log(`Built dist/client in ${Date.now() - started} ms.`);
+}
+
+/** The standalone sample service of one profile, on a port of its choosing; its URL. */
+async function startSample(
+  profile: Profile,
+  apiKey: string,
+  children: ChildProcess[],
+): Promise<string> {
+  const sample = launch(
+    `sample-${profile}`,
+    [
+      'src/server/sample-service/cli.ts',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '0',
+      '--key',
+      apiKey,
+      '--seed',
+      String(DATASET.seed),
+      '--profile',
+      profile,
+      '--contracts',
+      String(DATASET.contracts),
+      '--events',
+      String(DATASET.events),
+    ],
+    {},
+    children,
+  );
+  const line = await waitForLine(sample, /listening on (http:\/\/\S+?)\/v1\b/);
+  return line[1] as string;
+}
+
+/** The production server of one profile, in front of its sample service. */
+async function startApp(
+  profile: Profile,
+  apiKey: string,
+  sampleUrl: string,
+  appPort: number,
+  children: ChildProcess[],
+): Promise<Omit<ProfileServers, 'contracts' | 'token'>> {
+  const app = launch(
+    `app-${profile}`,
+    ['test/e2e/support/app-server.ts'],
+    {
+      HOST: '127.0.0.1',
+      PORT: String(appPort),
+      TOKEN_EVENTS_API_URL: sampleUrl,
+      TOKEN_EVENTS_API_KEY: apiKey,
+      // Short, so the timeout tests are quick.
+      UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS),
+      // Tests from two workers share a server: per-client limits and the real service's
+      // 5 requests/s plan would only make them slow and flaky.
+      RATE_LIMIT_PER_MINUTE: '0',
+      UPSTREAM_RATE_PER_SECOND: '0',
+      SHUTDOWN_TIMEOUT_MS: '2000',
+    },
+    children,
+  );
+  const appLine = await waitForLine(app, /Token activity dashboard on (http:\/\/\S+?)\/?$/m);
+  const appUrl = (appLine[1] as string).replace(/\/$/, '');
+  if (new URL(appUrl).port !== String(appPort)) {
+    throw new Error(`The ${profile} server listens on ${appUrl}, not on port ${appPort}.`);
+  }
+  await waitForReady(`${appUrl}/readyz`);
+  return { profile, appUrl, sampleUrl, apiKey };
+}
+
+/** A child in its own process group, so the teardown can stop it and anything it started. */
+function launch(
+  name: string,
+  args: string[],
+  env: Record<string, string>,
+  children: ChildProcess[],
+): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    cwd: REPO_DIR,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  children.push(child);
+  const log = createWriteStream(join(LOG_DIR, `${name}.log`));
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  return child;
+}
+
+function waitForLine(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(
+      () => fail(new Error(`No "${pattern.source}" within ${START_TIMEOUT_MS} ms:\n${output}`)),
+      START_TIMEOUT_MS,
+    );
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      for (const line of output.split('\n')) {
+        const match = pattern.exec(line);
+        if (match) {
+          cleanUp();
+          resolve(match);
+          return;
+        }
+      }
+    };
+    const onExit = (code: number | null) =>
+      fail(new Error(`A server exited (code ${code}) before it was ready:\n${output}`));
+    const cleanUp = () => {
+      clearTimeout(timer);
+      child.stdout?.off('data', onData);
+      child.stderr?.off('data', onData);
+      child.off('exit', onExit);
+    };
+    const fail = (error: Error) => {
+      cleanUp();
+      reject(error);
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', onExit);
+  });
+}
+
+async function waitForReady(url: string): Promise<void> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  let last = '';
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+      last = `${response.status} ${await response.text()}`;
+    } catch (error) {
+      last = String(error);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not become ready: ${last}`);
+}
+
+/** The same dataset as the sample services generate, to pick contracts for each kind of test. */
+function pickData(): Pick<ProfileServers, 'contracts' | 'token'> {
+  const dataset = generateDataset(DATASET);
+  const info = (contract: { address: string; name: string; eventCount: number }): ContractInfo => ({
+    address: contract.address,
+    name: contract.name,
+    eventCount: contract.eventCount,
+  });
+  const byEvents = [...dataset.contracts].sort((a, b) => b.eventCount - a.eventCount);
+  const deep = byEvents.slice(0, 3);
+  const hostile = dataset.contracts.find((contract) => contract.name === HOSTILE_CONTRACT_NAME);
+  if (!hostile) throw new Error('The dataset has no hostile contract.');
+  const forFaults = byEvents
+    .slice(3)
+    .filter((contract) => contract !== hostile && contract.eventCount > 100);
+  const busiest = dataset.contractByAddress(STARKVERSE_GALLERY_ADDRESS);
+  const token = busiest && dataset.findToken(busiest, STARKVERSE_EXAMPLE_MINT.tokenId);
+  if (!busiest || !token) throw new Error('The dataset lacks the StarkVerse example token.');
+  return {
+    contracts: {
+      count: dataset.contracts.length,
+      deep: deep.map(info),
+      hostile: info(hostile),
+      forFaults: forFaults.map(info),
+    },
+    token: {
+      contract: busiest.address,
+      id: STARKVERSE_EXAMPLE_MINT.tokenId.toString(),
+      events: dataset.tokenEvents(token).length,
+    },
+  };
+}
+
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+async function stopChildren(children: ChildProcess[]): Promise<void> {
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), 5_000);
+          child.once('exit', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          signalGroup(child, 'SIGTERM');
+        }),
+    ),
+  );
+}

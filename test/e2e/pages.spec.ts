@@ -1,0 +1,74 @@
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
+import { APP_PAGES, imagesInViewDecoded } from './support/pages';
+import { SCREENSHOTS_DIR } from './support/servers';
+
+/*
+ * Each page once per test, in light and dark: axe finds no serious or critical violation,
+ * screenshots at desktop and phone width go to test/e2e/artifacts/screenshots/, and the page
+ * does not scroll sideways on a phone.
+ * Both profiles render the same components (the client normalises the data first), so axe,
+ * the slowest check here, runs in the deployed project only; screenshots come from both.
+ */
+const AXE_PROJECT = 'deployed';
+test.describe.configure({ mode: 'parallel' });
+
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+
+/** Serious and critical violations, one readable line per element. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .flatMap((violation) =>
+      violation.nodes.map(
+        (node) =>
+          `${violation.id} (${violation.impact}) ${node.target.join(' ')}: ${node.failureSummary?.replace(/\s+/g, ' ')}`,
+      ),
+    );
+}
+
+async function expectNoSidewaysScroll(page: Page) {
+  const width = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    client: document.documentElement.clientWidth,
+  }));
+  expect(width.scroll, 'page width at 390 px').toBeLessThanOrEqual(width.client);
+}
+
+for (const appPage of APP_PAGES) {
+  test(`${appPage.name} page: accessible in light and dark; screenshots`, async ({
+    page,
+    servers,
+  }, testInfo) => {
+    const axe = testInfo.project.name === AXE_PROJECT;
+    const shot = async (variant: string) => {
+      await imagesInViewDecoded(page);
+      await page.screenshot({
+        path: join(SCREENSHOTS_DIR, `${testInfo.project.name}-${appPage.name}-${variant}.png`),
+        animations: 'disabled',
+        caret: 'hide',
+      });
+    };
+    await page.setViewportSize(DESKTOP);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto(appPage.path(servers));
+    await appPage.ready(page, servers);
+    await shot('desktop');
+    if (axe) expect.soft(await seriousViolations(page), 'axe, light').toEqual([]);
+
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shot('desktop-dark');
+    if (axe) expect.soft(await seriousViolations(page), 'axe, dark').toEqual([]);
+
+    await page.setViewportSize(PHONE);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await appPage.ready(page, servers);
+    await shot('phone');
+    await expectNoSidewaysScroll(page);
+  });
+}

@@ -1,0 +1,153 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_DIR } from './support/servers';
+import { expect, test } from './support/fixtures';
+import {
+  contractsTable,
+  dataRows,
+  eventsTable,
+  loadStatus,
+  scrollUntilMoreThan,
+  loadedCount,
+} from './support/ui';
+
+test.describe.configure({ mode: 'parallel' });
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+test('the API key is nowhere in dist/', async ({ servers }) => {
+  const files = filesUnder(join(REPO_DIR, 'dist'));
+  expect(files.some((file) => file.endsWith('index.html'))).toBe(true);
+  const carriers = files.filter((file) => readFileSync(file).includes(servers.apiKey));
+  expect(carriers).toEqual([]);
+});
+
+test('the API key reaches the browser in no response, header or page', async ({
+  page,
+  servers,
+  keyWatch,
+  consoleWatch,
+}) => {
+  consoleWatch.allowApiFailures(400, 404);
+  // keyWatch checks every response of the test; this walks through every kind of page.
+  const busiest = servers.contracts.deep[0]!;
+  await page.goto('/');
+  await contractsTable(page).getByRole('link', { name: busiest.name }).click();
+  await expect(dataRows(eventsTable(page)).first()).toBeVisible();
+  await scrollUntilMoreThan(page, await loadedCount(page));
+  await page.getByRole('link', { name: /^\d+$/ }).first().click();
+  await expect(loadStatus(page)).toHaveText(/^all [\d,]+ events loaded/);
+  await page.goto('/contracts/0xnot-hex');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+    'This is not a contract address',
+  );
+  // What the app's own endpoints say about the upstream.
+  for (const path of [
+    '/api/meta',
+    '/healthz',
+    '/readyz',
+    '/api/v1/nothing',
+    `/api/v1/events/0xzz`,
+  ]) {
+    await page.goto(path);
+  }
+  await page.goto(`/contracts/${busiest.address}`);
+  await expect(dataRows(eventsTable(page)).first()).toBeVisible();
+
+  const html = await page.content();
+  expect(html).not.toContain(servers.apiKey);
+  const storage = await page.evaluate(
+    () =>
+      JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie,
+  );
+  expect(storage).not.toContain(servers.apiKey);
+  expect(await keyWatch.checked()).toBeGreaterThan(10);
+});
+
+test('the hostile contract runs nothing and shows its name as text', async ({ page, servers }) => {
+  const hostile = servers.contracts.hostile;
+  const dialogs: string[] = [];
+  page.on('dialog', (dialog) => {
+    dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  const requested: string[] = [];
+  page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+  // Anything the markup managed to run would call one of these.
+  await page.addInitScript(() => {
+    const record = (what: string) => () => {
+      (window as unknown as { __sideEffects: string[] }).__sideEffects.push(what);
+    };
+    (window as unknown as { __sideEffects: string[] }).__sideEffects = [];
+    window.alert = record('alert');
+    window.confirm = () => (record('confirm')(), false);
+    window.prompt = () => (record('prompt')(), null);
+  });
+
+  const check = async () => {
+    expect(
+      await page.evaluate(() => (window as unknown as { __sideEffects: string[] }).__sideEffects),
+    ).toEqual([]);
+    expect(dialogs).toEqual([]);
+    // The name's markup did not become an element, the image URL did not become a source.
+    await expect(page.locator('img[src="x"], [onerror]')).toHaveCount(0);
+    await expect(page.locator('[src^="javascript:" i], [href^="javascript:" i]')).toHaveCount(0);
+    expect(requested.filter((path) => path === '/x')).toEqual([]);
+  };
+
+  await page.goto('/contracts');
+  const link = contractsTable(page).getByRole('link', { name: hostile.name });
+  await expect(link).toBeVisible();
+  await expect(link).toContainText(hostile.name);
+  await check();
+
+  await link.click();
+  await expect(page).toHaveURL(`/contracts/${hostile.address}`);
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(hostile.name);
+  await expect(dataRows(eventsTable(page)).first()).toBeVisible();
+  await check();
+
+  // The lookup box and URL params do not render markup either.
+  await page.goto(`/contracts/${encodeURIComponent('<img src=x onerror=alert(1)>')}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+    'This is not a contract address',
+  );
+  await expect(page.getByRole('alert')).toContainText('<img src=x onerror=alert(1)>');
+  await check();
+});
+
+test('the server sends security headers', async ({ page, request, servers }) => {
+  const response = await page.goto('/contracts');
+  expect(response?.status()).toBe(200);
+  for (const path of [
+    '/',
+    '/contracts',
+    `/contracts/${servers.token.contract}`,
+    '/api/v1/contracts',
+    '/api/meta',
+  ]) {
+    const answer =
+      path === '/contracts' && response ? response : await request.get(path, { maxRedirects: 0 });
+    const headers = answer.headers();
+    const csp = headers['content-security-policy'] ?? '';
+    expect(csp, `CSP of ${path}`).toMatch(/default-src 'self'/);
+    const scripts =
+      /script-src ([^;]*)/.exec(csp)?.[1] ?? /default-src ([^;]*)/.exec(csp)?.[1] ?? '';
+    expect(scripts, `script-src of ${path}`).not.toMatch(/'unsafe-inline'|'unsafe-eval'|\*/);
+    expect(csp, `CSP of ${path}`).toMatch(/object-src 'none'/);
+    expect(headers['x-content-type-options'], path).toBe('nosniff');
+    expect(headers['referrer-policy'], path).toMatch(
+      /^(no-referrer|same-origin|strict-origin|strict-origin-when-cross-origin)$/,
+    );
+    const framing = headers['x-frame-options'] ?? '';
+    expect(
+      /^(deny|sameorigin)$/i.test(framing) || /frame-ancestors '(none|self)'/.test(csp),
+      `frame protection of ${path}`,
+    ).toBe(true);
+  }
+});

@@ -1,0 +1,62 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const E2E_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const REPO_DIR = resolve(E2E_DIR, '../..');
+export const ARTIFACTS_DIR = join(E2E_DIR, 'artifacts');
+export const SCREENSHOTS_DIR = join(ARTIFACTS_DIR, 'screenshots');
+export const SERVERS_FILE = join(ARTIFACTS_DIR, 'servers.json');
+
+export const PROFILES = ['deployed', 'documented'] as const;
+export type Profile = (typeof PROFILES)[number];
+
+/** Small enough to generate in a blink, big enough for a few lists of several pages. */
+export const DATASET = { seed: 1, contracts: 18, events: 200_000 } as const;
+
+/** How long the e2e production servers wait for the sample service before answering 504. */
+export const UPSTREAM_TIMEOUT_MS = 1500;
+
+export interface ContractInfo {
+  address: string;
+  name: string;
+  eventCount: number;
+}
+
+/** What the global setup started for one profile, and what tests need to know about its data. */
+export interface ProfileServers {
+  profile: Profile;
+  appUrl: string;
+  sampleUrl: string;
+  apiKey: string;
+  contracts: {
+    /** How many contracts the service lists. */
+    count: number;
+    /** The three contracts with thousands of events, busiest first. Flow tests use these. */
+    deep: ContractInfo[];
+    /** The hostile one (script in its name, `javascript:` image). */
+    hostile: ContractInfo;
+    /**
+     * Contracts of two pages or more that only the fault tests open, so no earlier page
+     * of theirs sits in the proxy's cache when a fault is set. Most events first.
+     */
+    forFaults: ContractInfo[];
+  };
+  /** A token of the busiest contract with a few events (the real example mint). */
+  token: { contract: string; id: string; events: number };
+}
+
+export type Servers = Record<Profile, ProfileServers>;
+
+/** Set by the global setup in `process.env`, which the workers inherit; the file is for people. */
+export const SERVERS_ENV = 'E2E_SERVERS';
+
+export function readServers(): Servers {
+  const fromEnv = process.env[SERVERS_ENV];
+  if (fromEnv) return JSON.parse(fromEnv) as Servers;
+  if (existsSync(SERVERS_FILE)) return JSON.parse(readFileSync(SERVERS_FILE, 'utf8')) as Servers;
+  throw new Error('The e2e servers are not running: run the suite through playwright.config.ts.');
+}
+
+/** Ports for the two production servers, chosen once when the config is first read. */
+export const APP_PORTS_ENV = 'E2E_APP_PORTS';

@@ -1,0 +1,95 @@
+import type { Locator, Page, Response } from '@playwright/test';
+import { expect } from './fixtures';
+
+/** The "N events loaded · more available" / "all N events loaded" line. */
+export const loadStatus = (page: Page): Locator =>
+  page.getByRole('status').filter({ hasText: /\d[\d,]* (events|contracts) loaded/ });
+
+export async function loadedCount(page: Page): Promise<number> {
+  const text = (await loadStatus(page).textContent()) ?? '';
+  const match = /([\d,]+) (?:events|contracts) loaded/.exec(text);
+  if (!match?.[1]) throw new Error(`No loaded count in "${text}"`);
+  return Number(match[1].replace(/,/g, ''));
+}
+
+export const contractsTable = (page: Page): Locator =>
+  page.getByRole('table', { name: 'Token contracts' });
+export const eventsTable = (page: Page): Locator =>
+  page.getByRole('table', { name: 'Events of this contract' });
+
+/** Rendered data rows (the table is virtualised: about a screenful of them). */
+export const dataRows = (table: Locator): Locator => table.locator('tbody tr:not(.spacer)');
+
+/** Scrolls to the bottom of the document, as a reader reaching the end of the loaded rows. */
+export async function scrollToBottom(page: Page): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+}
+
+/** Scrolls to the end until more than `count` rows are loaded. */
+export async function scrollUntilMoreThan(page: Page, count: number): Promise<number> {
+  await expect(async () => {
+    await scrollToBottom(page);
+    expect(await loadedCount(page)).toBeGreaterThan(count);
+  }).toPass({ timeout: 10_000 });
+  return loadedCount(page);
+}
+
+/** Texts of the given column's cells in the rendered rows, top to bottom. */
+export async function columnTexts(table: Locator, column: number): Promise<string[]> {
+  return dataRows(table).evaluateAll(
+    (rows, index) => rows.map((row) => row.children[index]?.textContent?.trim() ?? ''),
+    column,
+  );
+}
+
+/**
+ * Every successful page of an API list the browser receives, by URL, so a test can tell
+ * how many records arrived and whether any arrived in two pages. A URL fetched twice (the
+ * first page also serves the "new events" poll) counts once.
+ */
+export function recordPages(page: Page, path: string) {
+  const bodies = new Map<string, Promise<unknown>>();
+  const onResponse = (response: Response) => {
+    const url = new URL(response.url());
+    if (url.pathname !== path || response.status() !== 200) return;
+    bodies.set(
+      url.pathname + url.search,
+      response.json().catch(() => null),
+    );
+  };
+  page.on('response', onResponse);
+  return {
+    /** Records received over all pages, and how many of them were distinct. */
+    async records(): Promise<{ total: number; distinct: number }> {
+      const pages = await Promise.all(bodies.values());
+      const records = pages.flatMap((body) => {
+        const result = (body as { result?: unknown[] } | null)?.result;
+        return Array.isArray(result) ? result : [];
+      });
+      return {
+        total: records.length,
+        distinct: new Set(records.map((r) => JSON.stringify(r))).size,
+      };
+    },
+    stop: () => page.off('response', onResponse),
+  };
+}
+
+/** Rendered rows are all different (the same event shown twice would repeat its cells and links). */
+export async function expectRenderedRowsDistinct(table: Locator): Promise<void> {
+  const rows = await dataRows(table).evaluateAll((elements) =>
+    elements.map(
+      (row) =>
+        [...row.querySelectorAll('[title], [data-address], time')]
+          .map(
+            (node) =>
+              node.getAttribute('title') ??
+              node.getAttribute('data-address') ??
+              node.getAttribute('datetime'),
+          )
+          .join('|') + row.textContent,
+    ),
+  );
+  expect(rows.length).toBeGreaterThan(0);
+  expect(new Set(rows).size, 'distinct rendered rows').toBe(rows.length);
+}
