@@ -1,0 +1,147 @@
+import { readFile } from 'node:fs/promises';
+import { expect, test } from './support/fixtures';
+import { dataRows, eventsTable, loadedCount, loadStatus } from './support/ui';
+
+// Larger pages make "Load full history" a few requests instead of many.
+const settings = (pageSize: number) =>
+  JSON.stringify({
+    ipfsGateway: 'https://ipfs.io/ipfs/',
+    timeZone: 'utc',
+    timeDisplay: 'relative',
+    pageSize,
+  });
+
+test('the activity chart covers the loaded events, then the whole history', async ({
+  page,
+  servers,
+}) => {
+  const contract = servers.contracts.deep[2]!;
+  await page.addInitScript(
+    (value) => localStorage.setItem('token-activity-settings', value),
+    settings(1000),
+  );
+  await page.goto(`/contracts/${contract.address}`);
+  const chart = page.getByRole('img', { name: /events per (day|hour)/ });
+  await expect(chart).toBeVisible();
+  await expect(page.getByText(/loaded events only/)).toBeVisible();
+  const partial = Number(
+    (await chart.getAttribute('aria-label'))!.split(' ')[0]!.replace(/,/g, ''),
+  );
+  expect(partial).toBe(await loadedCount(page));
+  expect(await chart.locator('rect').count()).toBeGreaterThan(0);
+
+  await page.getByRole('button', { name: 'Load full history' }).click();
+  await expect(loadStatus(page)).toHaveText(
+    new RegExp(`^all ${contract.eventCount.toLocaleString('en')} events loaded`),
+    { timeout: 30_000 },
+  );
+  await expect(page.getByText(/the whole history/)).toBeVisible();
+  await expect(chart).toHaveAttribute(
+    'aria-label',
+    new RegExp(`^${contract.eventCount.toLocaleString('en')} events per`),
+  );
+});
+
+test('export writes the rows shown, filtered and sorted, with exact ids', async ({
+  page,
+  servers,
+}) => {
+  const contract = servers.contracts.deep[0]!;
+  await page.goto(`/contracts/${contract.address}?kind=sale&sort=-token`);
+  await expect(dataRows(eventsTable(page)).first()).toBeVisible();
+  const shown = Number(
+    /([\d,]+) match the filters/
+      .exec((await loadStatus(page).textContent()) ?? '')![1]!
+      .replace(/,/g, ''),
+  );
+
+  const [csvDownload] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Export CSV' }).click(),
+  ]);
+  expect(csvDownload.suggestedFilename()).toMatch(/^events-0x[0-9a-f]{8}\.csv$/);
+  const csv = (await readFile((await csvDownload.path())!, 'utf8')).trim().split('\r\n');
+  expect(csv[0]).toBe(
+    'kind,label,token_id,from,to,timestamp,time_utc,transaction_hash,event_id,price,price_units,quantity,marketplace,contract_address',
+  );
+  expect(csv).toHaveLength(shown + 1);
+
+  const [jsonDownload] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Export JSON' }).click(),
+  ]);
+  const json = JSON.parse(await readFile((await jsonDownload.path())!, 'utf8')) as {
+    count: number;
+    filters: Record<string, string>;
+    rows: Array<{ kind: string; token_id: string; price?: string }>;
+  };
+  expect(json.count).toBe(shown);
+  expect(json.filters).toEqual({ kind: 'sale', sort: '-token' });
+  expect(
+    json.rows.every(
+      // Prices exist in the deployed records only; where present they are exact digits.
+      (row) =>
+        row.kind === 'sale' &&
+        /^\d+$/.test(row.token_id) &&
+        (row.price === undefined || /^\d+$/.test(row.price)),
+    ),
+  ).toBe(true);
+  const ids = json.rows.map((row) => BigInt(row.token_id));
+  expect(ids).toEqual([...ids].sort((a, b) => (a > b ? -1 : a < b ? 1 : 0)));
+  // The CSV holds the same rows in the same order.
+  expect(csv.slice(1).map((line) => line.split(',')[2])).toEqual(
+    json.rows.map((row) => row.token_id),
+  );
+});
+
+test('the provenance timeline tells the token’s chain', async ({ page, servers }) => {
+  const { contract, id, events } = servers.token;
+  await page.goto(`/contracts/${contract}/tokens/${id}`);
+  const timeline = page.getByRole('region', { name: 'Provenance' }).getByRole('list');
+  await expect(timeline.getByRole('listitem')).toHaveCount(events + 1);
+  await expect(timeline.getByRole('listitem').first()).toContainText('Minted to');
+  await expect(timeline.getByRole('listitem').last()).toContainText(
+    /Held now by|Burned: the token no longer exists/,
+  );
+  await expect(page.getByText('Distinct owners')).toBeVisible();
+});
+
+test('new events at the head are offered, and added without moving the rows', async ({
+  page,
+  servers,
+}) => {
+  const contract = servers.contracts.deep[1]!;
+  await page.clock.install();
+  await page.goto(`/contracts/${contract.address}`);
+  const rows = dataRows(eventsTable(page));
+  await expect(rows.first()).toBeVisible();
+  const before = await loadedCount(page);
+  const firstRow = await rows.first().innerText();
+
+  // From now on the newest page carries two events the list has not seen.
+  await page.route(
+    (url) =>
+      url.pathname === `/api/v1/events/${contract.address}` && !url.searchParams.has('cursor'),
+    async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as { result: Array<Record<string, unknown>> };
+      const [newest] = body.result;
+      const fresh = [2, 1].map((n) => ({
+        ...newest,
+        event_id: `0x${'f'.repeat(63)}${n}`,
+        transaction_hash: `0x${'e'.repeat(63)}${n}`,
+        timestamp: String(Number(newest!.timestamp) + 60 * n),
+      }));
+      await route.fulfill({ response, json: { ...body, result: [...fresh, ...body.result] } });
+    },
+  );
+  await page.clock.fastForward(31_000);
+  const notice = page.getByRole('button', { name: '2 new events' });
+  await expect(notice).toBeVisible();
+  expect(await rows.first().innerText()).toBe(firstRow);
+  await notice.click();
+  await expect(loadStatus(page)).toHaveText(
+    new RegExp(`^${(before + 2).toLocaleString('en')} events loaded`),
+  );
+  await expect(notice).toBeHidden();
+});
