@@ -1,0 +1,63 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseAddress } from '../../../src/lib/address';
+import { parseLookup } from '../../../src/lib/lookup';
+import { parseTokenId } from '../../../src/lib/token-id';
+import { canonicalEventSearch, parseKinds, parseSort } from '../../../src/lib/view-state';
+
+const SORTS = ['kind', 'token', 'from', 'to', 'time', 'price'];
+// Arbitrary text, plus the characters that matter in URLs and hex.
+const text = fc.oneof(
+  fc.string({ maxLength: 120 }),
+  fc.stringMatching(/^(0x|0X)?[0-9a-fA-F%/?#&=+ .-]{0,90}$/),
+);
+
+describe('browser route inputs', () => {
+  it('route parameters: an address or token id is canonical or refused with a message', () => {
+    fc.assert(
+      fc.property(text, (raw) => {
+        const address = parseAddress(raw);
+        if (address.ok) expect(address.value).toMatch(/^0x[0-9a-f]{64}$/);
+        else expect(address.error).not.toBe('');
+        const tokenId = parseTokenId(raw);
+        if (!tokenId.ok) expect(tokenId.error).not.toBe('');
+      }),
+    );
+  });
+
+  it('search strings: canonicalising never throws and is idempotent', () => {
+    const params = fc.array(
+      fc.tuple(fc.constantFrom('sort', 'kind', 'address', 'time', 'q', 'x'), text),
+      {
+        maxLength: 6,
+      },
+    );
+    fc.assert(
+      fc.property(params, (entries) => {
+        const search = canonicalEventSearch(new URLSearchParams(entries), SORTS);
+        expect(search === '' || search.startsWith('?')).toBe(true);
+        expect(canonicalEventSearch(new URLSearchParams(search), SORTS)).toBe(search);
+        const canonical = new URLSearchParams(search);
+        for (const key of canonical.keys())
+          expect(['sort', 'kind', 'address', 'time']).toContain(key);
+        parseSort(canonical.get('sort'), SORTS);
+        parseKinds(canonical.get('kind'));
+      }),
+    );
+  });
+
+  it('the lookup box: a target with canonical values, or a message', () => {
+    fc.assert(
+      fc.property(text, text, fc.constantFrom(' ', '/', ':', '#', ''), (a, b, separator) => {
+        const parsed = parseLookup(`${a}${separator}${b}`);
+        if (parsed.ok) {
+          expect(parsed.value.address).toMatch(/^0x[0-9a-f]{64}$/);
+          if (parsed.value.tokenId !== undefined)
+            expect(parsed.value.tokenId).toMatch(/^(0|[1-9][0-9]*)$/);
+        } else {
+          expect(parsed.error).not.toBe('');
+        }
+      }),
+    );
+  });
+});
