@@ -1,18 +1,11 @@
 import { chromium, type Browser } from '@playwright/test';
+import { CHROMIUM_ARGS, DEBIAN_CHROMIUM, findChromium } from '../../e2e/support/chromium';
 
-/** Debian's Chromium (Playwright's own browser download does not work here). */
+/** The same system Chromium, found the same way, as the browser tests use. */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
+    executablePath: findChromium().path ?? DEBIAN_CHROMIUM,
+    args: CHROMIUM_ARGS,
     timeout: 60_000,
   });
 }
