@@ -47,6 +47,9 @@ export interface DataTableProps<T extends RowData> {
   sortRows?: (rows: readonly T[], sort: SortState) => readonly T[];
 }
 
+/** Default heights of a row, and of a row shown as a card on a phone (see styles.css). */
+export const ROW_HEIGHT = 48;
+export const CARD_HEIGHT = 200;
 const OVERSCAN = 8;
 const NEAR_END_ROWS = 20;
 
@@ -62,7 +65,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
     [sortRows, sort, props.rows],
   );
   const phone = useMediaQuery(PHONE_QUERY);
-  const rowHeight = phone ? (props.cardHeight ?? 200) : (props.rowHeight ?? 48);
+  const rowHeight = phone ? (props.cardHeight ?? CARD_HEIGHT) : (props.rowHeight ?? ROW_HEIGHT);
   const sorting = useMemo<SortingState>(() => (sort ? [sort] : []), [sort]);
   const table = useTable({
     features: listFeatures,

@@ -7,7 +7,8 @@ import type { TokenEvent } from '../../api/types';
 import { ActivityChart } from '../../components/activity-chart';
 import { BadParam } from '../../components/bad-param';
 import { ExportButtons } from '../../components/export-buttons';
-import { DataTable } from '../../components/data-table';
+import { CARD_HEIGHT, DataTable, ROW_HEIGHT } from '../../components/data-table';
+import { PHONE_QUERY, useMediaQuery } from '../../components/use-media-query';
 import { ListFooter } from '../../components/list-footer';
 import { LoadStatus } from '../../components/load-status';
 import { useSettings } from '../../components/settings';
@@ -71,6 +72,7 @@ export function ContractEventsPage({ address }: { address: string }) {
   const list = useInfiniteList(query, eventKey);
   const live = useLiveEvents(address, list.items, pageSize);
   const [traced, setTraced] = useState<string | null>(null);
+  const phone = useMediaQuery(PHONE_QUERY);
 
   const kinds = parseKinds(params.get('kind'));
   const kindsKey = kinds.join(',');
@@ -169,7 +171,7 @@ export function ContractEventsPage({ address }: { address: string }) {
             count={live.fresh.length}
             gap={live.gap}
             onAdd={live.addFresh}
-            rowHeight={48}
+            rowHeight={phone ? CARD_HEIGHT : ROW_HEIGHT}
           />
           <LoadStatus
             noun="events"
