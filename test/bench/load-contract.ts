@@ -1,3 +1,4 @@
+import { loadPlain } from './lib/plain-load';
 import { resolve } from 'node:path';
 import { build, type Rolldown } from 'vite';
 import { STARKVERSE_GALLERY_ADDRESS } from '../../src/server/sample-service';
@@ -52,33 +53,6 @@ async function bundleLoader(): Promise<string> {
   return chunk.code;
 }
 
-async function nodeLoad(
-  base: string,
-  limit: number,
-): Promise<{ ms: number; pages: number; events: number }> {
-  const start = performance.now();
-  const events: unknown[] = [];
-  let cursor: string | null = null;
-  let pages = 0;
-  do {
-    const query = new URLSearchParams();
-    if (cursor) query.set('cursor', cursor);
-    query.set('limit', String(limit));
-    const response = await fetch(`${base}/api/v1/events/${ADDRESS}?${query}`, {
-      headers: { accept: 'application/json' },
-    });
-    if (!response.ok) throw new Error(`node load: ${response.status}`);
-    const body = JSON.parse(await response.text()) as {
-      result?: unknown[] | null;
-      cursor?: string | null;
-    };
-    for (const item of body.result ?? []) events.push(item);
-    cursor = body.cursor || null;
-    pages += 1;
-  } while (cursor && pages < MAX_PAGES);
-  return { ms: performance.now() - start, pages, events: events.length };
-}
-
 export async function loadWholeContract(context: BenchContext): Promise<void> {
   const { report, log } = context;
   const bench = '6 load all';
@@ -128,7 +102,7 @@ export async function loadWholeContract(context: BenchContext): Promise<void> {
           into.push(result.ms);
         };
         const inNode = async () => {
-          const result = await nodeLoad(proxy.url, limit);
+          const result = await loadPlain(proxy.url, ADDRESS, limit, MAX_PAGES);
           if (result.events !== events)
             throw new Error(`node loaded ${result.events} of ${events} events`);
           node.push(result.ms);

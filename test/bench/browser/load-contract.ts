@@ -1,5 +1,6 @@
 import { fetchContractEventsPage } from '../../../src/api/contract-events';
 import type { TokenEvent } from '../../../src/api/types';
+import { loadPlain } from '../lib/plain-load';
 
 /**
  * Bundled into a page by the "loading a whole contract" benchmark: every page of one
@@ -22,27 +23,7 @@ async function loadContract(address: string, limit: number, maxPages: number) {
   return { ms: performance.now() - start, pages, events: events.length };
 }
 
-async function loadPlain(address: string, limit: number, maxPages: number) {
-  const start = performance.now();
-  const events: unknown[] = [];
-  let cursor: string | null = null;
-  let pages = 0;
-  do {
-    const query = new URLSearchParams();
-    if (cursor) query.set('cursor', cursor);
-    query.set('limit', String(limit));
-    const response = await fetch(`/api/v1/events/${address}?${query}`, {
-      headers: { accept: 'application/json' },
-    });
-    const body = JSON.parse(await response.text()) as {
-      result?: unknown[] | null;
-      cursor?: string | null;
-    };
-    for (const item of body.result ?? []) events.push(item);
-    cursor = body.cursor || null;
-    pages += 1;
-  } while (cursor && pages < maxPages);
-  return { ms: performance.now() - start, pages, events: events.length };
-}
+const loadPlainHere = (address: string, limit: number, maxPages: number) =>
+  loadPlain('', address, limit, maxPages);
 
-Object.assign(globalThis, { benchLoadContract: loadContract, benchLoadPlain: loadPlain });
+Object.assign(globalThis, { benchLoadContract: loadContract, benchLoadPlain: loadPlainHere });
