@@ -28,16 +28,13 @@ export const DEFAULT_DATASET_SIZE = { seed: 1, contracts: 50, events: 320_000 } 
 
 export type EventKind = 'mint' | 'transfer' | 'sale' | 'burn';
 
-export interface Contract {
+/** A drafted contract's record fields, placed in the dataset. */
+export interface Contract extends Pick<
+  ContractDraft,
+  'address' | 'type' | 'name' | 'symbol' | 'image' | 'chainId' | 'indexedAt'
+> {
   /** Position in indexing order, which is the order of the contracts list. */
   index: number;
-  address: string;
-  type: ContractType;
-  name: string;
-  symbol: string;
-  image: string;
-  chainId: string | null;
-  indexedAt: number;
   /** The contract's events are numbered firstEvent … firstEvent + eventCount - 1, oldest first. */
   firstEvent: number;
   eventCount: number;
