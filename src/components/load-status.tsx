@@ -1,11 +1,11 @@
 import { formatCount } from '../lib/format';
+import type { InfiniteList } from './use-infinite-list';
 
 interface LoadStatusProps {
   noun: string;
-  loaded: number;
-  hasMore: boolean;
-  isLoadingMore: boolean;
-  skipped: number;
+  list: InfiniteList<unknown>;
+  /** Rows on hand when more than the list's pages (events added live); default the list's. */
+  loaded?: number;
   /** Rows shown after filters, when a filter is on. */
   shown?: number;
   sortedBy?: string | null;
@@ -16,7 +16,9 @@ interface LoadStatusProps {
  * many records could not be read, and that sorting covers only the loaded rows.
  */
 export function LoadStatus(props: LoadStatusProps) {
-  const { noun, loaded, hasMore, isLoadingMore, skipped, shown, sortedBy } = props;
+  const { noun, list, shown, sortedBy } = props;
+  const { hasMore, isLoadingMore, skipped } = list;
+  const loaded = props.loaded ?? list.items.length;
   const parts: string[] = [];
   parts.push(
     hasMore

@@ -175,10 +175,8 @@ export function ContractEventsPage({ address }: { address: string }) {
           />
           <LoadStatus
             noun="events"
+            list={list}
             loaded={loaded.length}
-            hasMore={list.hasMore}
-            isLoadingMore={list.isLoadingMore}
-            skipped={list.skipped}
             shown={filtered ? rows.length : undefined}
             sortedBy={sort?.id}
           />

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { TimeDisplayToggle } from '../../components/time-display-toggle';
 import { parseAddress, shortenHex } from '../../lib/address';
 import { EVENT_KINDS, type EventKindFilter, type TimeDisplay } from '../../lib/view-state';
 
@@ -91,14 +92,7 @@ export function EventFilters(props: EventFiltersProps) {
           </button>
         </span>
       )}
-      <button
-        type="button"
-        className="button secondary"
-        aria-pressed={display === 'absolute'}
-        onClick={() => onDisplayChange(display === 'relative' ? 'absolute' : 'relative')}
-      >
-        {display === 'relative' ? 'Show exact times' : 'Show relative times'}
-      </button>
+      <TimeDisplayToggle display={display} onChange={onDisplayChange} />
     </div>
   );
 }

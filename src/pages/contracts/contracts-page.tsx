@@ -62,10 +62,7 @@ export function ContractsPage() {
         <>
           <LoadStatus
             noun="contracts"
-            loaded={list.items.length}
-            hasMore={list.hasMore}
-            isLoadingMore={list.isLoadingMore}
-            skipped={list.skipped}
+            list={list}
             shown={text ? rows.length : undefined}
             sortedBy={sort?.id}
           />

@@ -11,6 +11,7 @@ import { LoadStatus } from '../../components/load-status';
 import { useSettings } from '../../components/settings';
 import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../components/states';
 import { useInfiniteList } from '../../components/use-infinite-list';
+import { TimeDisplayToggle } from '../../components/time-display-toggle';
 import { useNow } from '../../components/use-now';
 import { parseAddress, shortenHex } from '../../lib/address';
 import { sortByTime } from '../../lib/event-view';
@@ -158,31 +159,16 @@ export function TokenHistoryPage({ address, tokenId }: { address: string; tokenI
                   fileName={`token-${tokenId.slice(0, 20)}`}
                   meta={{ contract: address, tokenId, complete }}
                 />
-                <button
-                  type="button"
-                  className="button secondary"
-                  aria-pressed={display === 'absolute'}
-                  onClick={() =>
-                    setParams(
-                      (old) =>
-                        updateSearch(old, {
-                          time: formatTimeDisplay(display === 'relative' ? 'absolute' : 'relative'),
-                        }),
-                      { replace: true },
-                    )
+                <TimeDisplayToggle
+                  display={display}
+                  onChange={(next) =>
+                    setParams((old) => updateSearch(old, { time: formatTimeDisplay(next) }), {
+                      replace: true,
+                    })
                   }
-                >
-                  {display === 'relative' ? 'Show exact times' : 'Show relative times'}
-                </button>
+                />
               </div>
-              <LoadStatus
-                noun="events"
-                loaded={list.items.length}
-                hasMore={list.hasMore}
-                isLoadingMore={list.isLoadingMore}
-                skipped={list.skipped}
-                sortedBy={sort?.id}
-              />
+              <LoadStatus noun="events" list={list} sortedBy={sort?.id} />
               <EventViewContext.Provider value={view}>
                 <DataTable
                   caption={`History of token ${tokenId}, oldest first`}
