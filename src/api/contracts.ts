@@ -1,7 +1,7 @@
 import { infiniteQueryOptions } from '@tanstack/react-query';
 import { getJson, withPageParams } from './client';
-import { ApiError } from './api-error';
-import { InvalidPageError, normaliseContract, parsePage } from './normalise';
+import { normaliseContract } from './normalise';
+import { readPage } from './read-page';
 import { queryKeys } from './query-keys';
 import type { Contract, Page } from './types';
 
@@ -22,13 +22,3 @@ export const contractsQueryOptions = () =>
     getNextPageParam: (last: Page<Contract>) => last.cursor ?? undefined,
     staleTime: 10 * 60_000,
   });
-
-/** Turns an unreadable envelope into the data layer's one error type. */
-export function readPage<T>(body: unknown, normalise: (item: unknown) => T | null): Page<T> {
-  try {
-    return parsePage(body, normalise);
-  } catch (error) {
-    if (error instanceof InvalidPageError) throw new ApiError('invalid_response', error.message);
-    throw error;
-  }
-}

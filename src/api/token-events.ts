@@ -1,6 +1,6 @@
 import { infiniteQueryOptions } from '@tanstack/react-query';
 import { getJson, withPageParams } from './client';
-import { readPage } from './contracts';
+import { readPage } from './read-page';
 import { normaliseEvent } from './normalise';
 import { queryKeys } from './query-keys';
 import type { Page, TokenEvent } from './types';

@@ -1,5 +1,5 @@
 import { fetchContractEventsPage } from '../../src/api/contract-events';
-import { readPage } from '../../src/api/contracts';
+import { readPage } from '../../src/api/read-page';
 import { normaliseEvent, parsePage } from '../../src/api/normalise';
 import type { TokenEvent } from '../../src/api/types';
 import { sortEvents } from '../../src/lib/event-view';
