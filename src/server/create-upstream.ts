@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { UpstreamConfig } from './config';
-import type { Upstream } from './proxy/upstream';
+import { nodeHttpGet } from './node-http-get';
+import { getViaFetch, type Upstream } from './proxy/upstream';
 import { createSampleService } from './sample-service';
 
 /** The real service over HTTP, or the embedded sample service in-process with a fresh key. */
@@ -10,7 +11,7 @@ export function createUpstream(config: UpstreamConfig): Upstream {
       source: 'real',
       baseUrl: config.url,
       apiKey: config.apiKey,
-      fetch: (request) => fetch(request),
+      get: nodeHttpGet(config.url),
       // Shown to every visitor: says which service, not where it lives.
       description: 'the Token Events Service',
     };
@@ -22,7 +23,7 @@ export function createUpstream(config: UpstreamConfig): Upstream {
     source: 'sample',
     baseUrl: 'http://sample-service.internal',
     apiKey,
-    fetch: (request) => service.fetch(request),
+    get: getViaFetch((request) => service.fetch(request)),
     description: `embedded sample service (${config.profile} profile, seed ${config.seed})`,
   };
 }

@@ -5,6 +5,7 @@ import { App } from '../../src/app/app';
 import { createQueryClient } from '../../src/app/query-client';
 import { routes } from '../../src/app/router';
 import { createProxyApp } from '../../src/server/proxy/app';
+import { getViaFetch } from '../../src/server/proxy/upstream';
 import {
   createSampleService,
   generateDataset,
@@ -44,7 +45,7 @@ export function installSampleApi(
       source: 'sample',
       baseUrl: 'http://sample.test',
       apiKey,
-      fetch: (request) => service.fetch(request),
+      get: getViaFetch((request) => service.fetch(request)),
       description: 'embedded sample service (test)',
     },
     timeoutMs: 1000,

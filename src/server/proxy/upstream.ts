@@ -1,15 +1,56 @@
+/** What the proxy needs of one upstream answer. */
+export interface UpstreamReply {
+  status: number;
+  retryAfter: string | null;
+  /** The body as it arrives (decompressed); ending its iterator early stops the transfer. */
+  body: AsyncIterable<Uint8Array>;
+}
+
+/** One GET; rejects when the service cannot be reached. `signal` gives up on it. */
+export type UpstreamGet = (
+  url: string,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+) => Promise<UpstreamReply>;
+
 /**
  * Where the proxy sends requests: the real service over HTTP, or the embedded sample
- * service in-process. Both are a base URL, a key and a fetch function, so the proxy
+ * service in-process. Both are a base URL, a key and a GET function, so the proxy
  * code cannot tell them apart.
  */
 export interface Upstream {
   source: 'sample' | 'real';
   baseUrl: string;
   apiKey: string;
-  fetch: (request: Request) => Promise<Response>;
+  get: UpstreamGet;
   /** Describes the upstream for logs and the UI; never contains the key. */
   description: string;
+}
+
+/** A fetch-style handler (the in-process sample service, test doubles) as an upstream GET. */
+export function getViaFetch(handler: (request: Request) => Promise<Response>): UpstreamGet {
+  return async (url, headers, signal) => {
+    const response = await handler(new Request(url, { method: 'GET', headers, signal }));
+    return {
+      status: response.status,
+      retryAfter: response.headers.get('retry-after'),
+      body: chunksOf(response.body),
+    };
+  };
+}
+
+async function* chunksOf(body: ReadableStream<Uint8Array> | null): AsyncGenerator<Uint8Array> {
+  if (!body) return;
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    reader.cancel().catch(() => {});
+  }
 }
 
 export const MAX_UPSTREAM_BODY_BYTES = 4 * 1024 * 1024;
@@ -45,26 +86,18 @@ export async function fetchUpstream(
   deadline.catch(() => {});
   const timedOut = () => controller.signal.aborted && !signal?.aborted;
   try {
-    let response: Response;
+    let reply: UpstreamReply;
     try {
-      const request = new Request(upstream.baseUrl.replace(/\/+$/, '') + path, {
-        method: 'GET',
-        headers: { 'x-api-key': upstream.apiKey, accept: 'application/json' },
-        signal: controller.signal,
-      });
-      response = await Promise.race([upstream.fetch(request), deadline]);
+      const url = upstream.baseUrl.replace(/\/+$/, '') + path;
+      const headers = { 'x-api-key': upstream.apiKey, accept: 'application/json' };
+      reply = await Promise.race([upstream.get(url, headers, controller.signal), deadline]);
     } catch {
       return timedOut() ? { kind: 'timeout' } : { kind: 'unreachable' };
     }
     try {
-      const body = await readBounded(response, MAX_UPSTREAM_BODY_BYTES, deadline);
+      const body = await readBounded(reply.body, MAX_UPSTREAM_BODY_BYTES, deadline);
       if (body === null) return { kind: 'too_large' };
-      return {
-        kind: 'ok',
-        status: response.status,
-        body,
-        retryAfter: response.headers.get('retry-after'),
-      };
+      return { kind: 'ok', status: reply.status, body, retryAfter: reply.retryAfter };
     } catch {
       return timedOut() ? { kind: 'timeout' } : { kind: 'broken' };
     }
@@ -73,30 +106,31 @@ export async function fetchUpstream(
     signal?.removeEventListener('abort', onClientGone);
     // Detaches the request from its signal now. Left to the garbage collector, undici's
     // per-request abort registration leaked whenever anything kept the Request (measured
-    // with an upstream that records requests: ~5 KB per failed call, never freed).
+    // with an upstream that records requests: ~5 KB per failed call, never freed); an
+    // HTTP request still open is closed by it.
     controller.abort(new Error('done'));
   }
 }
 
 async function readBounded(
-  response: Response,
+  source: AsyncIterable<Uint8Array>,
   maxBytes: number,
   deadline: Promise<never>,
 ): Promise<Uint8Array | null> {
-  if (!response.body) return new Uint8Array(0);
-  const reader = response.body.getReader();
+  const parts = source[Symbol.asyncIterator]();
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
     for (;;) {
-      const { done, value } = await Promise.race([reader.read(), deadline]);
+      const { done, value } = await Promise.race([parts.next(), deadline]);
       if (done) break;
       size += value.byteLength;
       if (size > maxBytes) return null;
       chunks.push(value);
     }
   } finally {
-    reader.cancel().catch(() => {});
+    // Not awaited: after a timeout the pending read settles only once the abort lands.
+    parts.return?.().catch(() => {});
   }
   if (chunks.length === 1 && chunks[0]) return chunks[0];
   const body = new Uint8Array(size);

@@ -1,4 +1,4 @@
-import type { Upstream } from '../../../src/server/proxy/upstream';
+import { getViaFetch, type Upstream } from '../../../src/server/proxy/upstream';
 
 /** An upstream that records every request and answers with a scripted response. */
 export function fakeUpstream(
@@ -11,10 +11,10 @@ export function fakeUpstream(
     baseUrl: 'https://upstream.test/base',
     apiKey: 'secret-key-123',
     description: 'fake upstream',
-    fetch: async (request) => {
+    get: getViaFetch(async (request) => {
       calls.push(request);
       return answer(request);
-    },
+    }),
   };
   return { upstream, calls };
 }
