@@ -6,6 +6,11 @@ import { ApiError } from './api-error';
  * passes one per query); an aborted request rejects with the AbortError untouched.
  */
 export async function getJson(path: string, signal?: AbortSignal): Promise<unknown> {
+  return readJson(await getResponse(path, signal), signal);
+}
+
+/** The response to a GET once its headers are in; a failure status is an `ApiError`. */
+export async function getResponse(path: string, signal?: AbortSignal): Promise<Response> {
   let response: Response;
   try {
     response = await fetch(path, { signal, headers: { accept: 'application/json' } });
@@ -14,6 +19,11 @@ export async function getJson(path: string, signal?: AbortSignal): Promise<unkno
     throw new ApiError('network');
   }
   if (!response.ok) throw await ApiError.fromResponse(response);
+  return response;
+}
+
+/** The body of a successful response as JSON. */
+export async function readJson(response: Response, signal?: AbortSignal): Promise<unknown> {
   try {
     return await response.json();
   } catch (error) {

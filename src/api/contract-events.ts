@@ -1,9 +1,11 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import { getJson, withPageParams } from './client';
+import { getListPage, startWalk } from './read-ahead';
 import { readPage } from './read-page';
 import { normaliseEvent } from './normalise';
 import { queryKeys } from './query-keys';
 import type { Page, TokenEvent } from './types';
+
+const eventsPath = (address: string) => `/api/v1/events/${address}`;
 
 export async function fetchContractEventsPage(
   address: string,
@@ -11,9 +13,12 @@ export async function fetchContractEventsPage(
   signal?: AbortSignal,
   limit?: number,
 ): Promise<Page<TokenEvent>> {
-  const body = await getJson(withPageParams(`/api/v1/events/${address}`, cursor, limit), signal);
+  const body = await getListPage(eventsPath(address), cursor, limit, signal);
   return readPage(body, (item) => normaliseEvent(item, address));
 }
+
+/** While a contract's events are loaded to the end: each next page is asked for early. */
+export const walkContractEvents = (address: string) => startWalk(eventsPath(address));
 
 /**
  * A contract's events, newest first, one page per cursor. Events are immutable, so

@@ -1,5 +1,5 @@
 import { infiniteQueryOptions } from '@tanstack/react-query';
-import { getJson, withPageParams } from './client';
+import { getListPage, startWalk } from './read-ahead';
 import { readPage } from './read-page';
 import { normaliseEvent } from './normalise';
 import { queryKeys } from './query-keys';
@@ -11,12 +11,15 @@ export async function fetchTokenEventsPage(
   cursor: string | null,
   signal?: AbortSignal,
 ): Promise<Page<TokenEvent>> {
-  const body = await getJson(
-    withPageParams(`/api/v1/events/${address}/${tokenId}`, cursor),
-    signal,
-  );
+  const body = await getListPage(tokenPath(address, tokenId), cursor, undefined, signal);
   return readPage(body, (item) => normaliseEvent(item, address));
 }
+
+const tokenPath = (address: string, tokenId: string) => `/api/v1/events/${address}/${tokenId}`;
+
+/** While a token's history is loaded to the end: each next page is asked for early. */
+export const walkTokenEvents = (address: string, tokenId: string) =>
+  startWalk(tokenPath(address, tokenId));
 
 /** One token's events; the page loads every page of it (a history is short). */
 export const tokenEventsQueryOptions = (address: string, tokenId: string) =>

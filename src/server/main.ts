@@ -10,8 +10,10 @@ import { nodeGzip } from './node-gzip';
 import { createProxy } from './proxy/app';
 import type { RequestLog } from './proxy/request-log';
 
-const logLine = (line: RequestLog) =>
-  console.log(JSON.stringify({ time: new Date().toISOString(), ...line }));
+// Straight to stdout: console.log would also check colours and format on every request.
+const logLine = (line: RequestLog) => {
+  process.stdout.write(JSON.stringify({ time: new Date().toISOString(), ...line }) + '\n');
+};
 
 /** Starts the production server on the built client in `dist/client`. */
 export function startServer(clientDir = resolve('dist/client')) {

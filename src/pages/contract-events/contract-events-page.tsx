@@ -1,7 +1,7 @@
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
-import { contractEventsQueryOptions } from '../../api/contract-events';
+import { contractEventsQueryOptions, walkContractEvents } from '../../api/contract-events';
 import { queryKeys } from '../../api/query-keys';
 import type { TokenEvent } from '../../api/types';
 import { ActivityChart } from '../../components/activity-chart';
@@ -98,6 +98,7 @@ export function ContractEventsPage({ address }: { address: string }) {
       setParams((old) => updateSearch(old, changes), { replace: true }),
     [setParams],
   );
+  const walk = useCallback(() => walkContractEvents(address), [address]);
   const setSort = useCallback((next: SortState | null) => set({ sort: formatSort(next) }), [set]);
   const setAddress = useCallback((next: string | null) => set({ address: next }), [set]);
   const openToken = useCallback(
@@ -148,6 +149,7 @@ export function ContractEventsPage({ address }: { address: string }) {
               failed={query.isFetchNextPageError || list.pausedOnEmptyPages}
               oldestLoaded={list.items[list.items.length - 1]?.timestamp}
               fetchNext={list.loadMoreAuto}
+              walk={walk}
               cancelFetch={() =>
                 void queryClient.cancelQueries({
                   queryKey: queryKeys.contractEvents(address, pageSize),

@@ -12,6 +12,8 @@ interface LoadAllProps {
   oldestLoaded: number | undefined;
   fetchNext: () => void;
   cancelFetch: () => void;
+  /** Starts asking for each next page early (read-ahead); returns the way to stop. */
+  walk: () => () => void;
 }
 
 /**
@@ -20,12 +22,14 @@ interface LoadAllProps {
  * cannot be known; the bar moves with the pages and says so rather than inventing an end.
  */
 export function LoadAll(props: LoadAllProps) {
-  const { loaded, pages, hasMore, isFetching, failed, oldestLoaded, fetchNext, cancelFetch } =
+  const { loaded, pages, hasMore, isFetching, failed, oldestLoaded, fetchNext, cancelFetch, walk } =
     props;
   const [started, setStarted] = useState<{ at: number; loaded: number } | null>(null);
   // A failure or the end stops the run; the button then offers to start (or resume) again.
   const running = started !== null && hasMore && !failed;
   const nowMs = useNow(1000);
+
+  useEffect(() => (running ? walk() : undefined), [running, walk]);
 
   // Runs again for every page that arrives: a fetch can start and end between two renders,
   // so "isFetching went back to false" alone is not a signal to rely on.

@@ -2,7 +2,7 @@ import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, Navigate, useLocation, useParams, useSearchParams } from 'react-router';
 import { queryKeys } from '../../api/query-keys';
-import { tokenEventsQueryOptions } from '../../api/token-events';
+import { tokenEventsQueryOptions, walkTokenEvents } from '../../api/token-events';
 import type { TokenEvent } from '../../api/types';
 import { BadParam } from '../../components/bad-param';
 import { DataTable } from '../../components/data-table';
@@ -80,6 +80,11 @@ export function TokenHistoryPage({ address, tokenId }: { address: string; tokenI
   useEffect(() => {
     if (!paused) loadMoreAuto();
   }, [paused, loadMoreAuto, list.pages]);
+  const walking = !paused && list.hasMore;
+  useEffect(
+    () => (walking ? walkTokenEvents(address, tokenId) : undefined),
+    [walking, address, tokenId],
+  );
 
   const cancel = () => {
     setPaused(true);

@@ -30,6 +30,8 @@ export interface Page {
   expiresAt: number;
   /** Content behind a cursor does not change, so shared caches may keep it without asking. */
   immutable: boolean;
+  /** The page's own `cursor`, when it is safe to repeat in a header (`X-Next-Cursor`). */
+  nextCursor?: string;
 }
 
 // Map entries, the key and the object cost memory beyond the bytes themselves.

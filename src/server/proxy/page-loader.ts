@@ -35,6 +35,8 @@ export interface PageLoaderOptions {
 }
 
 const CURSOR_QUERY = /[?&]cursor=/;
+// Visible ASCII only, and bounded: anything else stays in the body alone.
+const HEADER_SAFE = /^[\x21-\x7e]{1,2048}$/;
 
 /**
  * Everything between a validated upstream path and a page: the shared cache, one
@@ -73,9 +75,10 @@ export function createPageLoader(options: PageLoaderOptions) {
     const shape = envelopeOf(body);
     if (!shape) return { kind: 'failed', failure: { kind: 'invalid' }, upstreamStatus: status };
     // The last page of a list can still grow; only a page followed by another is settled.
-    const settled = status === 200 && CURSOR_QUERY.test(path) && shape.hasNext;
+    const settled = status === 200 && CURSOR_QUERY.test(path) && shape.next !== undefined;
     const ttlMs = status !== 200 ? 0 : settled ? settings.cursorPageTtlMs : settings.firstPageTtlMs;
     const page: Page = { body, expiresAt: now() + ttlMs, immutable: settled };
+    if (shape.next !== undefined && HEADER_SAFE.test(shape.next)) page.nextCursor = shape.next;
     if (settings.maxBytes > 0) cache.set(path, page);
     return { kind: 'page', page, upstreamStatus: status };
   }
@@ -99,14 +102,17 @@ export function createPageLoader(options: PageLoaderOptions) {
 
 export type PageLoader = ReturnType<typeof createPageLoader>;
 
-/** A page is a JSON object whose `result`, when present, is an array. */
-function envelopeOf(body: Uint8Array): { hasNext: boolean } | null {
+/**
+ * A page is a JSON object whose `result`, when present, is an array; `next` is its
+ * cursor when another page follows.
+ */
+function envelopeOf(body: Uint8Array): { next: string | undefined } | null {
   try {
     const value: unknown = JSON.parse(new TextDecoder().decode(body));
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
     const { result, cursor } = value as { result?: unknown; cursor?: unknown };
     if (result !== undefined && result !== null && !Array.isArray(result)) return null;
-    return { hasNext: typeof cursor === 'string' && cursor !== '' };
+    return { next: typeof cursor === 'string' && cursor !== '' ? cursor : undefined };
   } catch {
     return null;
   }

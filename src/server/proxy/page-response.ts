@@ -18,6 +18,8 @@ export function pageResponse(
     'x-cache': options.cache,
   });
   if (page.body.byteLength >= GZIP_THRESHOLD_BYTES) headers.set('vary', 'accept-encoding');
+  // Lets a client walking the whole list ask for the next page before parsing this one.
+  if (page.nextCursor) headers.set('x-next-cursor', page.nextCursor);
   const zipped = options.gzip;
   if (zipped) headers.set('content-encoding', 'gzip');
   const body = zipped ?? page.body;

@@ -6,7 +6,10 @@ export interface UpstreamReply {
   body: AsyncIterable<Uint8Array>;
 }
 
-/** One GET; rejects when the service cannot be reached. `signal` gives up on it. */
+/**
+ * One GET; rejects when the service cannot be reached. Once `signal` aborts, the call
+ * and any read of the body reject promptly, whatever the service does.
+ */
 export type UpstreamGet = (
   url: string,
   headers: Record<string, string>,
@@ -27,24 +30,41 @@ export interface Upstream {
   description: string;
 }
 
-/** A fetch-style handler (the in-process sample service, test doubles) as an upstream GET. */
+/**
+ * A fetch-style handler (the in-process sample service, test doubles) as an upstream GET.
+ * Such a handler need not honour the signal, so every wait here races it.
+ */
 export function getViaFetch(handler: (request: Request) => Promise<Response>): UpstreamGet {
   return async (url, headers, signal) => {
-    const response = await handler(new Request(url, { method: 'GET', headers, signal }));
+    const aborted = abortion(signal);
+    const request = new Request(url, { method: 'GET', headers, signal });
+    const response = await Promise.race([handler(request), aborted]);
     return {
       status: response.status,
       retryAfter: response.headers.get('retry-after'),
-      body: chunksOf(response.body),
+      body: chunksOf(response.body, aborted),
     };
   };
 }
 
-async function* chunksOf(body: ReadableStream<Uint8Array> | null): AsyncGenerator<Uint8Array> {
+function abortion(signal: AbortSignal): Promise<never> {
+  const aborted = new Promise<never>((_resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+  aborted.catch(() => {});
+  return aborted;
+}
+
+async function* chunksOf(
+  body: ReadableStream<Uint8Array> | null,
+  aborted: Promise<never>,
+): AsyncGenerator<Uint8Array> {
   if (!body) return;
   const reader = body.getReader();
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await Promise.race([reader.read(), aborted]);
       if (done) return;
       yield value;
     }
@@ -77,25 +97,18 @@ export async function fetchUpstream(
   const timer = setTimeout(() => controller.abort(new Error('timeout')), timeoutMs);
   const onClientGone = () => controller.abort(new Error('client gone'));
   signal?.addEventListener('abort', onClientGone, { once: true });
-  // Every await races the deadline: an in-process upstream need not honour the signal.
-  const deadline = new Promise<never>((_resolve, reject) => {
-    controller.signal.addEventListener('abort', () => reject(controller.signal.reason), {
-      once: true,
-    });
-  });
-  deadline.catch(() => {});
   const timedOut = () => controller.signal.aborted && !signal?.aborted;
   try {
     let reply: UpstreamReply;
     try {
       const url = upstream.baseUrl.replace(/\/+$/, '') + path;
       const headers = { 'x-api-key': upstream.apiKey, accept: 'application/json' };
-      reply = await Promise.race([upstream.get(url, headers, controller.signal), deadline]);
+      reply = await upstream.get(url, headers, controller.signal);
     } catch {
       return timedOut() ? { kind: 'timeout' } : { kind: 'unreachable' };
     }
     try {
-      const body = await readBounded(reply.body, MAX_UPSTREAM_BODY_BYTES, deadline);
+      const body = await readBounded(reply.body, MAX_UPSTREAM_BODY_BYTES);
       if (body === null) return { kind: 'too_large' };
       return { kind: 'ok', status: reply.status, body, retryAfter: reply.retryAfter };
     } catch {
@@ -112,25 +125,17 @@ export async function fetchUpstream(
   }
 }
 
+/** The whole body, or null past `maxBytes` (the transfer is stopped there). */
 async function readBounded(
   source: AsyncIterable<Uint8Array>,
   maxBytes: number,
-  deadline: Promise<never>,
 ): Promise<Uint8Array | null> {
-  const parts = source[Symbol.asyncIterator]();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await Promise.race([parts.next(), deadline]);
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) return null;
-      chunks.push(value);
-    }
-  } finally {
-    // Not awaited: after a timeout the pending read settles only once the abort lands.
-    parts.return?.().catch(() => {});
+  for await (const chunk of source) {
+    size += chunk.byteLength;
+    if (size > maxBytes) return null;
+    chunks.push(chunk);
   }
   if (chunks.length === 1 && chunks[0]) return chunks[0];
   const body = new Uint8Array(size);

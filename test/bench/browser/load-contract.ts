@@ -1,15 +1,17 @@
-import { fetchContractEventsPage } from '../../../src/api/contract-events';
+import { fetchContractEventsPage, walkContractEvents } from '../../../src/api/contract-events';
 import type { TokenEvent } from '../../../src/api/types';
 import { loadPlain } from '../lib/plain-load';
 
 /**
  * Bundled into a page by the "loading a whole contract" benchmark: every page of one
  * contract through the app's own fetcher (`fetchContractEventsPage`: same-origin fetch,
- * `response.json()`, the normaliser), keeping every event as the page does. The same
+ * `response.json()`, the normaliser), keeping every event as the page does, with the
+ * read-ahead "Load full history" turns on (or without it, for comparison). The same
  * walk with plain `fetch` + `JSON.parse` in the browser separates what the browser's
  * network stack costs from what our code costs.
  */
-async function loadContract(address: string, limit: number, maxPages: number) {
+async function loadContract(address: string, limit: number, maxPages: number, readAhead = true) {
+  const stopWalk = readAhead ? walkContractEvents(address) : () => {};
   const start = performance.now();
   const events: TokenEvent[] = [];
   let cursor: string | null = null;
@@ -20,10 +22,19 @@ async function loadContract(address: string, limit: number, maxPages: number) {
     cursor = page.cursor;
     pages += 1;
   } while (cursor && pages < maxPages);
-  return { ms: performance.now() - start, pages, events: events.length };
+  const ms = performance.now() - start;
+  stopWalk();
+  return { ms, pages, events: events.length };
 }
+
+const loadContractOneByOne = (address: string, limit: number, maxPages: number) =>
+  loadContract(address, limit, maxPages, false);
 
 const loadPlainHere = (address: string, limit: number, maxPages: number) =>
   loadPlain('', address, limit, maxPages);
 
-Object.assign(globalThis, { benchLoadContract: loadContract, benchLoadPlain: loadPlainHere });
+Object.assign(globalThis, {
+  benchLoadContract: loadContract,
+  benchLoadOneByOne: loadContractOneByOne,
+  benchLoadPlain: loadPlainHere,
+});

@@ -31,6 +31,21 @@ beforeEach(() => {
 afterEach(() => vi.useRealTimers());
 
 describe('shared page cache and request coalescing', () => {
+  it.each([
+    ['next-page_1~', 'next-page_1~'],
+    [null, null],
+    ['', null],
+    ['two\nlines', null],
+    ['caf\u00e9', null],
+  ])('names the next cursor %j in X-Next-Cursor as %j', async (cursor, header) => {
+    const { upstream } = fakeUpstream(() => Response.json(bigPage(cursor)));
+    const app = createProxyApp({ upstream, rateLimit: noRateLimit });
+    const response = await app.request(`/api/v1/events/${A}?cursor=abc`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-next-cursor')).toBe(header);
+    expect(((await response.json()) as { cursor: unknown }).cursor).toBe(cursor);
+  });
+
   it('sends 100 concurrent identical requests upstream once', async () => {
     const { upstream, calls, release } = heldUpstream();
     const app = createProxyApp({ upstream, rateLimit: noRateLimit });

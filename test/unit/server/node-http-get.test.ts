@@ -80,6 +80,10 @@ describe('upstream GETs over node:http', () => {
   it('reports a body cut short as broken, and a silent service as a timeout', async () => {
     const { base } = await serve((req, res) => {
       if (req.url?.includes('hang')) return;
+      if (req.url?.includes('stall')) {
+        res.writeHead(200, { 'content-length': '1000' });
+        return res.write('{"result":[');
+      }
       res.writeHead(200, { 'content-length': '1000' });
       res.write('{"result":[');
       setTimeout(() => req.socket.destroy(), 20);
@@ -87,6 +91,7 @@ describe('upstream GETs over node:http', () => {
     const upstream = upstreamAt(base);
     expect((await fetchUpstream(upstream, '/v1/contracts', 5_000)).kind).toBe('broken');
     expect((await fetchUpstream(upstream, '/v1/contracts?hang=1', 200)).kind).toBe('timeout');
+    expect((await fetchUpstream(upstream, '/v1/contracts?stall=1', 200)).kind).toBe('timeout');
   });
 
   it('reports a service that is not listening as unreachable', async () => {

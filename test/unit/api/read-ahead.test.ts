@@ -1,0 +1,102 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../../src/api/api-error';
+import { getListPage, startWalk } from '../../../src/api/read-ahead';
+
+const LIST = '/api/v1/events/0xabc';
+
+/** A list of `pages` pages behind a fake fetch that records every request it sees. */
+function fakeList(pages: number, failOnce?: string) {
+  const requested: string[] = [];
+  const aborted: string[] = [];
+  const cursorOf = (index: number) => (index < pages - 1 ? `c${index + 1}` : null);
+  const fetchMock = vi.fn(async (path: string, init?: RequestInit) => {
+    requested.push(path);
+    init?.signal?.addEventListener('abort', () => aborted.push(path));
+    const cursor = new URLSearchParams(path.split('?')[1] ?? '').get('cursor');
+    if (cursor === failOnce) {
+      failOnce = undefined;
+      return Response.json({ message: 'Internal server error' }, { status: 502 });
+    }
+    const index = cursor ? Number(cursor.slice(1)) : 0;
+    const next = cursorOf(index);
+    return Response.json(
+      { result: [index], cursor: next },
+      { headers: next ? { 'x-next-cursor': next } : {} },
+    );
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return { requested, aborted };
+}
+
+async function walkAll(limit?: number) {
+  const seen: unknown[] = [];
+  let cursor: string | null = null;
+  do {
+    const body = (await getListPage(LIST, cursor, limit)) as { result: number[]; cursor: string };
+    seen.push(...body.result);
+    cursor = body.cursor;
+  } while (cursor);
+  return seen;
+}
+
+beforeEach(() => vi.unstubAllGlobals());
+afterEach(() => vi.unstubAllGlobals());
+
+describe('read-ahead while a list is walked', () => {
+  it('asks for the next page as soon as a page’s headers name it', async () => {
+    const { requested } = fakeList(3);
+    const stop = startWalk(LIST);
+    await getListPage(LIST, null, 1000);
+    // The first page is read; the second was asked for before anyone wanted it.
+    expect(requested).toEqual([`${LIST}?limit=1000`, `${LIST}?cursor=c1&limit=1000`]);
+    stop();
+  });
+
+  it('gives every page exactly once, in order, with one request each', async () => {
+    const { requested } = fakeList(5);
+    const stop = startWalk(LIST);
+    expect(await walkAll()).toEqual([0, 1, 2, 3, 4]);
+    stop();
+    expect(requested).toHaveLength(5);
+    expect(new Set(requested).size).toBe(5);
+  });
+
+  it('asks for nothing early when no walk is on', async () => {
+    const { requested } = fakeList(3);
+    await getListPage(LIST, null, undefined);
+    expect(requested).toEqual([LIST]);
+  });
+
+  it('drops and cancels the early page when the walk stops', async () => {
+    const { requested, aborted } = fakeList(3);
+    const stop = startWalk(LIST);
+    await getListPage(LIST, null, undefined);
+    stop();
+    expect(aborted).toEqual([`${LIST}?cursor=c1`]);
+    // Asked for again after the walk: a fresh request, not the cancelled one.
+    await getListPage(LIST, 'c1', undefined);
+    expect(requested.filter((path) => path === `${LIST}?cursor=c1`)).toHaveLength(2);
+  });
+
+  it('hands an early failure to the page that wanted it, and a retry asks afresh', async () => {
+    const { requested } = fakeList(3, 'c1');
+    const stop = startWalk(LIST);
+    await getListPage(LIST, null, undefined);
+    await expect(getListPage(LIST, 'c1', undefined)).rejects.toBeInstanceOf(ApiError);
+    const retried = (await getListPage(LIST, 'c1', undefined)) as { result: number[] };
+    expect(retried.result).toEqual([1]);
+    stop();
+    expect(requested.filter((path) => path === `${LIST}?cursor=c1`)).toHaveLength(2);
+  });
+
+  it('rejects with the abort when the caller gives up on an early page', async () => {
+    fakeList(3);
+    const stop = startWalk(LIST);
+    await getListPage(LIST, null, undefined);
+    const controller = new AbortController();
+    const pending = getListPage(LIST, 'c1', undefined, controller.signal);
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    stop();
+  });
+});
