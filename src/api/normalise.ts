@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { isZeroAddress, parseAddress } from '../lib/address';
+import { isCanonicalAddress, isZeroAddress, parseAddress } from '../lib/address';
 import { parseTokenId, tokenIdToDecimal } from '../lib/token-id';
 import type { Contract, EventKind, Page, TokenEvent } from './types';
 
@@ -72,11 +72,9 @@ function text(input: Value): string | undefined {
   return result === '' ? undefined : result;
 }
 
-const CANONICAL_ADDRESS = /^0x[0-9a-f]{64}$/;
-
 function address(input: Value): string | undefined {
   // Most upstream values are already canonical: keep them without copying.
-  if (typeof input === 'string' && CANONICAL_ADDRESS.test(input)) return input;
+  if (typeof input === 'string' && isCanonicalAddress(input)) return input;
   const raw = text(input);
   if (raw === undefined) return undefined;
   const parsed = parseAddress(raw);
@@ -90,7 +88,11 @@ function seconds(input: Value): number | undefined {
   return Number(raw);
 }
 
+// A decimal without leading zeros and short of 2^256 is already canonical.
+const CANONICAL_DECIMAL = /^(?:0|[1-9][0-9]{0,70})$/;
+
 function tokenId(decimal: string | undefined, hex: string | undefined): string | undefined {
+  if (decimal !== undefined && CANONICAL_DECIMAL.test(decimal)) return decimal;
   for (const candidate of [decimal, hex]) {
     if (candidate === undefined) continue;
     const parsed = parseTokenId(candidate);

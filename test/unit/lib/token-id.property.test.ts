@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalAddress, parseAddress } from '../../../src/lib/address';
+import { normaliseEvent } from '../../../src/api/normalise';
+import { canonicalAddress, isCanonicalAddress, parseAddress } from '../../../src/lib/address';
 import {
   MAX_TOKEN_ID,
   parseTokenId,
@@ -9,6 +10,16 @@ import {
 } from '../../../src/lib/token-id';
 
 const tokenIds = fc.bigInt({ min: 0n, max: MAX_TOKEN_ID });
+const HEX64 = (digits: string) => `0x${digits.padStart(64, '0')}`;
+const RECORD = {
+  contract_address: HEX64('abc'),
+  event_id: HEX64('e1'),
+  event_type: 'transfer',
+  from_address: HEX64('1'),
+  to_address: HEX64('2'),
+  timestamp: 1706896016,
+  transaction_hash: HEX64('7'),
+};
 
 describe('token ids', () => {
   it('decimal and hex spellings of an id parse to the same value', () => {
@@ -80,5 +91,32 @@ describe('addresses', () => {
     for (const bad of ['', '0x', 'abc', `0x${'1'.repeat(65)}`, '0xg1', '1234']) {
       expect(parseAddress(bad).ok).toBe(false);
     }
+  });
+});
+
+describe('the normaliser’s fast paths agree with the full parsers', () => {
+  const hexChars = fc.constantFrom(...'0123456789abcdefABCDEFxg '.split(''));
+  const addressLike = fc.oneof(
+    fc.stringMatching(/^0x[0-9a-f]{64}$/),
+    fc.string({ unit: hexChars, minLength: 60, maxLength: 70 }).map((rest) => `0x${rest}`),
+    fc.string({ maxLength: 70 }),
+  );
+
+  it('an address is canonical exactly when parsing leaves it unchanged', () => {
+    fc.assert(
+      fc.property(addressLike, (text) => {
+        expect(isCanonicalAddress(text)).toBe(canonicalAddress(text) === text);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('a record’s decimal token id reads as its canonical decimal, with or without leading zeros', () => {
+    fc.assert(
+      fc.property(tokenIds, fc.nat(2), (id, zeros) => {
+        const raw = { ...RECORD, token_id: `${'0'.repeat(zeros)}${id}`, token_id_hex: '' };
+        expect(normaliseEvent(raw)?.tokenId).toBe(tokenIdToDecimal(id));
+      }),
+    );
   });
 });
