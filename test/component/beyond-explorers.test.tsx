@@ -30,10 +30,13 @@ describe('activity chart and full history', () => {
         timeout: 20_000,
       },
     );
-    expect(screen.getByText(/the whole history/)).toBeInTheDocument();
-    expect(screen.getByRole('img', { name: /events per/ }).getAttribute('aria-label')).toMatch(
-      new RegExp(`^${contract.eventCount.toLocaleString('en')} events per`),
+    // The chart follows the loaded events at a lower priority than the status line.
+    await waitFor(() =>
+      expect(screen.getByRole('img', { name: /events per/ }).getAttribute('aria-label')).toMatch(
+        new RegExp(`^${contract.eventCount.toLocaleString('en')} events per`),
+      ),
     );
+    expect(screen.getByText(/the whole history/)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Load full history' })).toBeNull();
   });
 
@@ -197,11 +200,11 @@ describe('settings', () => {
     );
     await waitFor(() => expect(statusText()).toContain('250 events loaded'));
     expect(api.requests.some((path) => path.includes('limit=250'))).toBe(true);
-    expect(document.querySelector('td time')!.textContent).toMatch(/UTC$/);
+    await waitFor(() => expect(document.querySelector('td time')?.textContent).toMatch(/UTC$/));
     view.unmount();
     renderAt(`/contracts/${contract.address}`);
     await screen.findByRole('table');
-    expect(document.querySelector('td time')!.textContent).toMatch(/UTC$/);
+    await waitFor(() => expect(document.querySelector('td time')?.textContent).toMatch(/UTC$/));
     expect(JSON.parse(localStorage.getItem('token-activity-settings')!)).toMatchObject({
       timeDisplay: 'absolute',
       pageSize: 250,

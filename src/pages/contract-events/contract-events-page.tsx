@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { contractEventsQueryOptions, walkContractEvents } from '../../api/contract-events';
 import { queryKeys } from '../../api/query-keys';
@@ -79,9 +79,13 @@ export function ContractEventsPage({ address }: { address: string }) {
   const filterAddress = parseAddressFilter(params.get('address'));
   const sort = parseSort(params.get('sort'), EVENT_SORTS);
   const display = parseTimeDisplay(params.get('time')) ?? timeDisplay;
+  // The table, chart and filters follow the loaded events at a lower priority: while
+  // "Load full history" brings page after page, React renders them with the newest
+  // events when it can instead of once per page, and the progress line stays current.
+  const items = useDeferredValue(list.items);
   const loaded = useMemo(
-    () => (live.added.length ? [...live.added, ...list.items] : list.items),
-    [live.added, list.items],
+    () => (live.added.length ? [...live.added, ...items] : items),
+    [live.added, items],
   );
   const rows = useMemo(
     () =>
@@ -178,7 +182,7 @@ export function ContractEventsPage({ address }: { address: string }) {
           <LoadStatus
             noun="events"
             list={list}
-            loaded={loaded.length}
+            loaded={live.added.length + list.items.length}
             shown={filtered ? rows.length : undefined}
             sortedBy={sort?.id}
           />
