@@ -274,13 +274,10 @@ async function measureSize(
         '≤ 1 ms',
         addedSeq <= 1,
       );
-      report.budget(
-        bench,
-        `${label}: ${name}, added p50 (${CONNECTIONS} connections)`,
-        ms(added),
-        '≤ 1 ms',
-        added <= 1,
-      );
+      // With every connection kept busy the median is mostly queueing (connections ÷
+      // throughput), so it restates the throughput ratio above; the latency one request
+      // pays for the extra hop is the one-connection figure, which carries the budget.
+      report.info(bench, `${label}: ${name}, added p50 (${CONNECTIONS} connections)`, ms(added));
     } else {
       report.info(
         bench,
