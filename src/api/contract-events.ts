@@ -17,8 +17,9 @@ export async function fetchContractEventsPage(
   return readPage(body, (item) => normaliseEvent(item, address));
 }
 
-/** While a contract's events are loaded to the end: each next page is asked for early. */
-export const walkContractEvents = (address: string) => startWalk(eventsPath(address));
+/** While a contract's events are loaded to the end: the largest pages, each asked for early. */
+export const walkContractEvents = (address: string, limit?: number) =>
+  startWalk(eventsPath(address), limit);
 
 /**
  * A contract's events, newest first, one page per cursor. Events are immutable, so

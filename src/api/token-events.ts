@@ -17,7 +17,7 @@ export async function fetchTokenEventsPage(
 
 const tokenPath = (address: string, tokenId: string) => `/api/v1/events/${address}/${tokenId}`;
 
-/** While a token's history is loaded to the end: each next page is asked for early. */
+/** While a token's history is loaded to the end: the largest pages, each asked for early. */
 export const walkTokenEvents = (address: string, tokenId: string) =>
   startWalk(tokenPath(address, tokenId));
 

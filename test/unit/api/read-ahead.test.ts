@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../src/api/api-error';
-import { getListPage, startWalk } from '../../../src/api/read-ahead';
+import { getListPage, startWalk, WALK_PAGE_LIMIT } from '../../../src/api/read-ahead';
+import { MAX_LIMIT } from '../../../src/server/proxy/route-match';
 
 const LIST = '/api/v1/events/0xabc';
 
@@ -43,13 +44,14 @@ beforeEach(() => vi.unstubAllGlobals());
 afterEach(() => vi.unstubAllGlobals());
 
 describe('read-ahead while a list is walked', () => {
-  it('asks for the next page as soon as a page’s headers name it', async () => {
+  it('asks for the largest pages, and for the next one as soon as a page’s headers name it', async () => {
     const { requested } = fakeList(3);
     const stop = startWalk(LIST);
-    await getListPage(LIST, null, 1000);
+    await getListPage(LIST, null, 100);
     // The first page is read; the second was asked for before anyone wanted it.
-    expect(requested).toEqual([`${LIST}?limit=1000`, `${LIST}?cursor=c1&limit=1000`]);
+    expect(requested).toEqual([`${LIST}?limit=5000`, `${LIST}?cursor=c1&limit=5000`]);
     stop();
+    expect(WALK_PAGE_LIMIT).toBe(MAX_LIMIT);
   });
 
   it('gives every page exactly once, in order, with one request each', async () => {
@@ -69,24 +71,24 @@ describe('read-ahead while a list is walked', () => {
 
   it('drops and cancels the early page when the walk stops', async () => {
     const { requested, aborted } = fakeList(3);
-    const stop = startWalk(LIST);
-    await getListPage(LIST, null, undefined);
+    const stop = startWalk(LIST, 100);
+    await getListPage(LIST, null, 100);
     stop();
-    expect(aborted).toEqual([`${LIST}?cursor=c1`]);
+    expect(aborted).toEqual([`${LIST}?cursor=c1&limit=100`]);
     // Asked for again after the walk: a fresh request, not the cancelled one.
-    await getListPage(LIST, 'c1', undefined);
-    expect(requested.filter((path) => path === `${LIST}?cursor=c1`)).toHaveLength(2);
+    await getListPage(LIST, 'c1', 100);
+    expect(requested.filter((path) => path === `${LIST}?cursor=c1&limit=100`)).toHaveLength(2);
   });
 
   it('hands an early failure to the page that wanted it, and a retry asks afresh', async () => {
     const { requested } = fakeList(3, 'c1');
-    const stop = startWalk(LIST);
-    await getListPage(LIST, null, undefined);
-    await expect(getListPage(LIST, 'c1', undefined)).rejects.toBeInstanceOf(ApiError);
-    const retried = (await getListPage(LIST, 'c1', undefined)) as { result: number[] };
+    const stop = startWalk(LIST, 100);
+    await getListPage(LIST, null, 100);
+    await expect(getListPage(LIST, 'c1', 100)).rejects.toBeInstanceOf(ApiError);
+    const retried = (await getListPage(LIST, 'c1', 100)) as { result: number[] };
     expect(retried.result).toEqual([1]);
     stop();
-    expect(requested.filter((path) => path === `${LIST}?cursor=c1`)).toHaveLength(2);
+    expect(requested.filter((path) => path === `${LIST}?cursor=c1&limit=100`)).toHaveLength(2);
   });
 
   it('rejects with the abort when the caller gives up on an early page', async () => {
