@@ -2,44 +2,59 @@ import { getResponse, readJson, withPageParams } from './client';
 
 /**
  * Walks to the end of a list ("Load full history", a token's history) ask for the
- * largest pages and read ahead. Largest: cursors are not bound to a limit, and the
- * service cuts every page at 1MB, so a walk takes about 1,500 events a request instead of
- * the 100 a screenful needs, which under the real service's 5 requests/s is the
- * difference between seconds and minutes. Read-ahead: our proxy names the next page's
- * cursor in `X-Next-Cursor`, so while one page is read and normalised the next is
- * already on its way, and network and parsing overlap. Only lists being walked do
- * either, one page ahead at most: browsing never costs the upstream a page nobody asked for.
+ * largest pages and read ahead.
+ *
+ * Largest: cursors are not bound to a limit, and the service cuts every page at 1MB, so
+ * a walk takes about 1,500 events a request instead of the 100 a screenful needs; under
+ * the real service's 5 requests/s that is the difference between seconds and minutes.
+ *
+ * Read-ahead: our proxy names the next page's cursor in `X-Next-Cursor`, so the next
+ * request can leave as soon as a page's headers arrive, before its body. Up to
+ * `READ_AHEAD_PAGES` pages are in flight or waiting ahead of the reader, so the
+ * browser's per-request latency, the transfers and our parsing overlap. Only lists being
+ * walked do either: browsing never costs the upstream a page nobody asked for.
  */
-interface Early {
-  list: string;
-  controller: AbortController;
-  response: Promise<Response>;
-  body: Promise<unknown>;
-}
 
 /** The proxy's largest `limit`; the service then fills each page up to its 1MB cap. */
 export const WALK_PAGE_LIMIT = 5000;
+/** Pages asked for ahead of the reader at most (1MB each at the walk's page size). */
+export const READ_AHEAD_PAGES = 3;
 
-/** Walks on, per list path (`/api/v1/events/0x…`), and the page size they ask for. */
-const walkers = new Map<string, { count: number; limit: number }>();
-/** Pages requested ahead, by their full path. */
-const early = new Map<string, Early>();
+interface Early {
+  controller: AbortController;
+  response: Promise<Response>;
+  body: Promise<unknown>;
+  /** The next cursor once the headers are in; null when there is none or the page failed. */
+  next?: string | null;
+}
 
-/** Starts a walk on `list`; the function returned stops it and drops what was early. */
+interface Walk {
+  users: number;
+  limit: number;
+  /** Pages asked for ahead and not yet taken, by their full path. */
+  early: Map<string, Early>;
+  /** The last page asked for ahead: the chain goes on from its `next`. */
+  tail?: Early;
+}
+
+/** Walks on, per list path (`/api/v1/events/0x…`). */
+const walks = new Map<string, Walk>();
+
+/** Starts a walk on `list`; the function returned stops it and cancels what was early. */
 export function startWalk(list: string, limit = WALK_PAGE_LIMIT): () => void {
-  walkers.set(list, { count: (walkers.get(list)?.count ?? 0) + 1, limit });
+  const walk = walks.get(list) ?? { users: 0, limit, early: new Map() };
+  walk.users += 1;
+  walk.limit = limit;
+  walks.set(list, walk);
   let stopped = false;
   return () => {
     if (stopped) return;
     stopped = true;
-    const walk = walkers.get(list);
-    if (walk && walk.count > 1) return void (walk.count -= 1);
-    walkers.delete(list);
-    for (const [path, entry] of early) {
-      if (entry.list !== list) continue;
-      entry.controller.abort();
-      early.delete(path);
-    }
+    walk.users -= 1;
+    if (walk.users > 0) return;
+    walks.delete(list);
+    for (const entry of walk.early.values()) entry.controller.abort();
+    walk.early.clear();
   };
 }
 
@@ -53,18 +68,57 @@ export async function getListPage(
   requested: number | undefined,
   signal?: AbortSignal,
 ): Promise<unknown> {
-  const limit = walkers.get(list)?.limit ?? requested;
+  const walk = walks.get(list);
+  const limit = walk?.limit ?? requested;
   const path = withPageParams(list, cursor, limit);
-  const ready = early.get(path);
-  if (!ready) {
+  const ready = walk?.early.get(path);
+  if (!walk || !ready) {
     const response = await getResponse(path, signal);
-    readAhead(list, response, limit);
+    // A page fetched by the reader itself (the first, or one asked again after a
+    // failure) starts the chain afresh from its own next cursor.
+    if (walk && walks.get(list) === walk) {
+      const next = response.headers.get('x-next-cursor');
+      if (next) askEarly(list, walk, next);
+    }
     return readJson(response, signal);
   }
-  early.delete(path);
-  const response = await untilAborted(ready, ready.response, signal);
-  readAhead(list, response, limit);
+  walk.early.delete(path);
+  pump(list, walk);
+  await untilAborted(ready, ready.response, signal);
   return untilAborted(ready, ready.body, signal);
+}
+
+/** Asks for the page after the chain's last one while there is room ahead. */
+function pump(list: string, walk: Walk): void {
+  const next = walk.tail?.next;
+  if (next && walk.early.size < READ_AHEAD_PAGES && walks.get(list) === walk) {
+    askEarly(list, walk, next);
+  }
+}
+
+function askEarly(list: string, walk: Walk, cursor: string): void {
+  const path = withPageParams(list, cursor, walk.limit);
+  if (walk.early.has(path)) return;
+  const controller = new AbortController();
+  const response = getResponse(path, controller.signal);
+  const entry: Early = {
+    controller,
+    response,
+    body: response.then((later) => readJson(later, controller.signal)),
+  };
+  // Nobody may ever ask for it (the walk stops); its failure is then nobody's to hear.
+  entry.body.catch(() => {});
+  walk.early.set(path, entry);
+  walk.tail = entry;
+  response.then(
+    (later) => {
+      entry.next = later.headers.get('x-next-cursor');
+      pump(list, walk);
+    },
+    () => {
+      entry.next = null;
+    },
+  );
 }
 
 /** The early page as the caller's own request would be: its abort cancels and rejects. */
@@ -79,19 +133,4 @@ function untilAborted<T>(ready: Early, promise: Promise<T>, signal?: AbortSignal
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
-}
-
-function readAhead(list: string, response: Response, limit: number | undefined): void {
-  const walk = walkers.get(list);
-  if (!walk || walk.limit !== limit) return;
-  const next = response.headers.get('x-next-cursor');
-  if (!next) return;
-  const path = withPageParams(list, next, limit);
-  if (early.has(path)) return;
-  const controller = new AbortController();
-  const headers = getResponse(path, controller.signal);
-  const body = headers.then((later) => readJson(later, controller.signal));
-  // Nobody may ever ask for it (the walk stops); its failure is then nobody's to hear.
-  body.catch(() => {});
-  early.set(path, { list, controller, response: headers, body });
 }

@@ -1,6 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../src/api/api-error';
-import { getListPage, startWalk, WALK_PAGE_LIMIT } from '../../../src/api/read-ahead';
+import {
+  getListPage,
+  READ_AHEAD_PAGES,
+  startWalk,
+  WALK_PAGE_LIMIT,
+} from '../../../src/api/read-ahead';
 import { MAX_LIMIT } from '../../../src/server/proxy/route-match';
 
 const LIST = '/api/v1/events/0xabc';
@@ -44,12 +49,24 @@ beforeEach(() => vi.unstubAllGlobals());
 afterEach(() => vi.unstubAllGlobals());
 
 describe('read-ahead while a list is walked', () => {
-  it('asks for the largest pages, and for the next one as soon as a page’s headers name it', async () => {
-    const { requested } = fakeList(3);
+  it('asks for the largest pages, and for the next ones as soon as headers name them', async () => {
+    const { requested } = fakeList(8);
     const stop = startWalk(LIST);
     await getListPage(LIST, null, 100);
-    // The first page is read; the second was asked for before anyone wanted it.
-    expect(requested).toEqual([`${LIST}?limit=5000`, `${LIST}?cursor=c1&limit=5000`]);
+    await vi.waitFor(() => expect(requested).toHaveLength(1 + READ_AHEAD_PAGES));
+    // The first page is read; the next three were asked for before anyone wanted them,
+    // and no more than that.
+    expect(requested).toEqual([
+      `${LIST}?limit=5000`,
+      `${LIST}?cursor=c1&limit=5000`,
+      `${LIST}?cursor=c2&limit=5000`,
+      `${LIST}?cursor=c3&limit=5000`,
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(requested).toHaveLength(1 + READ_AHEAD_PAGES);
+    // Taking one makes room for one more.
+    await getListPage(LIST, 'c1', 100);
+    await vi.waitFor(() => expect(requested.at(-1)).toBe(`${LIST}?cursor=c4&limit=5000`));
     stop();
     expect(WALK_PAGE_LIMIT).toBe(MAX_LIMIT);
   });
@@ -69,12 +86,13 @@ describe('read-ahead while a list is walked', () => {
     expect(requested).toEqual([LIST]);
   });
 
-  it('drops and cancels the early page when the walk stops', async () => {
+  it('drops and cancels the early pages when the walk stops', async () => {
     const { requested, aborted } = fakeList(3);
     const stop = startWalk(LIST, 100);
     await getListPage(LIST, null, 100);
+    await vi.waitFor(() => expect(requested).toHaveLength(3));
     stop();
-    expect(aborted).toEqual([`${LIST}?cursor=c1&limit=100`]);
+    expect(aborted).toEqual([`${LIST}?cursor=c1&limit=100`, `${LIST}?cursor=c2&limit=100`]);
     // Asked for again after the walk: a fresh request, not the cancelled one.
     await getListPage(LIST, 'c1', 100);
     expect(requested.filter((path) => path === `${LIST}?cursor=c1&limit=100`)).toHaveLength(2);
