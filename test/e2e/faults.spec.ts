@@ -85,12 +85,19 @@ async function failNextPageThenRetry(
   plan: FaultPlan,
   title: string,
 ) {
-  const loaded = await loadedCount(page);
+  const before = await loadedCount(page);
   await sample.setFaults({ ...plan, pathIncludes: nextPagesOf(contract) });
-  await scrollToBottom(page);
   const alert = footerAlert(page);
-  // Timeouts and dropped connections are retried once by themselves before they show.
-  await expect(alert).toContainText(title, { timeout: 15_000 });
+  // The table follows a new page a render after the status line, so the bottom may move
+  // under the first scroll; scrolling again until the next page is asked for. Timeouts
+  // and dropped connections are retried once by themselves before they show.
+  await expect(async () => {
+    await scrollToBottom(page);
+    await expect(alert).toContainText(title, { timeout: 2_000 });
+  }).toPass({ timeout: 25_000 });
+  // A page asked for by the scroll before the fault was set may have arrived meanwhile.
+  const loaded = await loadedCount(page);
+  expect(loaded).toBeGreaterThanOrEqual(before);
   await expect(alert).toContainText(
     `The ${loaded.toLocaleString('en')} events already loaded are kept`,
   );
