@@ -1,60 +1,46 @@
-import { useEffect, useState } from 'react';
+import { useRef, useState } from 'react';
+import { announce } from './announce';
 
 interface CopyButtonProps {
   value: string;
   label: string;
 }
 
-/** Copies `value`; says "Copied" for a moment, to sighted and screen-reader users alike. */
+const SHOWN_MS = 1500;
+
+/**
+ * Copies `value`; says "Copied" for a moment, to sighted users on the button and to
+ * screen-reader users through the page's live region (see announce.ts). Tables render one
+ * per row, so an idle button is one element with no effect to run: the icon is a CSS
+ * background (.copy-icon), and the reset timer is only set by a click (its update is
+ * ignored if the row has scrolled away by then).
+ */
 export function CopyButton({ value, label }: CopyButtonProps) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
-  useEffect(() => {
-    if (state === 'idle') return;
-    const timer = setTimeout(() => setState('idle'), 1500);
-    return () => clearTimeout(timer);
-  }, [state]);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const show = (next: 'copied' | 'failed') => {
+    setState(next);
+    announce(next === 'copied' ? 'Copied' : 'Copy failed');
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setState('idle'), SHOWN_MS);
+  };
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(value);
-      setState('copied');
+      show('copied');
     } catch {
-      setState('failed');
+      show('failed');
     }
   };
   return (
     <button
       type="button"
-      className="icon-button"
+      className={state === 'idle' ? 'icon-button copy-icon' : 'icon-button'}
       onClick={() => void copy()}
       aria-label={label}
       title={label}
     >
-      {state === 'idle' ? (
-        <CopyIcon />
-      ) : (
-        <span aria-hidden="true">{state === 'copied' ? '✓' : '!'}</span>
-      )}
-      <span className="visually-hidden" role="status">
-        {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : ''}
-      </span>
+      {state !== 'idle' && <span aria-hidden="true">{state === 'copied' ? '✓' : '!'}</span>}
     </button>
-  );
-}
-
-/** Drawn rather than a character: not every system font has a "copy" glyph. */
-function CopyIcon() {
-  return (
-    <svg
-      aria-hidden="true"
-      width="14"
-      height="14"
-      viewBox="0 0 16 16"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.5"
-    >
-      <rect x="5.5" y="5.5" width="8" height="8" rx="1.5" />
-      <path d="M10.5 3.5v-1a1 1 0 0 0-1-1h-7a1 1 0 0 0-1 1v7a1 1 0 0 0 1 1h1" />
-    </svg>
   );
 }

@@ -1,12 +1,38 @@
-import { Link } from 'react-router';
+import type { MouseEvent } from 'react';
 import { hrefs } from '../lib/routes';
+import { isPlainClick } from './plain-click';
 
-/** A token id linking to its history; very long ids are shortened with the full id in `title`. */
-export function TokenIdLink({ contract, tokenId }: { contract: string; tokenId: string }) {
+interface TokenIdLinkProps {
+  contract: string;
+  tokenId: string;
+  /**
+   * Opens the token's history inside the app (the router's navigate). Without it the link
+   * is followed by the browser.
+   */
+  onOpen?: () => void;
+}
+
+/**
+ * A token id linking to its history; very long ids are shortened with the full id in
+ * `title`. A plain `<a>` rather than the router's `Link`: a table renders one per row,
+ * and `Link` resolves its path and sets up prefetching through a dozen hooks on every
+ * row that scrolls in. The caller's `onOpen` does what `Link` would on a plain click.
+ */
+export function TokenIdLink({ contract, tokenId, onOpen }: TokenIdLinkProps) {
   const text = tokenId.length > 14 ? `${tokenId.slice(0, 6)}…${tokenId.slice(-6)}` : tokenId;
+  const follow = (event: MouseEvent<HTMLAnchorElement>) => {
+    if (!onOpen || !isPlainClick(event)) return;
+    event.preventDefault();
+    onOpen();
+  };
   return (
-    <Link className="mono" to={hrefs.tokenHistory(contract, tokenId)} title={`Token ${tokenId}`}>
+    <a
+      className="mono"
+      href={hrefs.tokenHistory(contract, tokenId)}
+      title={`Token ${tokenId}`}
+      onClick={follow}
+    >
       {text}
-    </Link>
+    </a>
   );
 }

@@ -123,9 +123,14 @@ describe('contract events page', () => {
       expect(within(row).getAllByRole('cell')[0]).toHaveTextContent('Transfer');
 
     const firstRow = dataRows()[0]!;
-    const fromButton = within(within(firstRow).getAllByRole('cell')[2]!).getByRole('button');
-    const address = fromButton.closest('[data-address]')!.getAttribute('data-address')!;
-    await userEvent.click(fromButton);
+    // The filter is a link to the filtered view; a plain click applies it in place.
+    const fromLink = within(within(firstRow).getAllByRole('cell')[2]!).getByRole('link');
+    const address = fromLink.closest('[data-address]')!.getAttribute('data-address')!;
+    expect(fromLink).toHaveAttribute(
+      'href',
+      `/contracts/${contract.address}?address=${address}&kind=transfer`,
+    );
+    await userEvent.click(fromLink);
     expect(router.state.location.search).toBe(`?address=${address}&kind=transfer`);
     expect(
       screen.getByRole('button', { name: `Remove the address filter ${address}` }),

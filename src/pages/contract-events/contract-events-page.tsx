@@ -5,6 +5,7 @@ import { contractEventsQueryOptions, walkContractEvents } from '../../api/contra
 import { queryKeys } from '../../api/query-keys';
 import type { TokenEvent } from '../../api/types';
 import { ActivityChart } from '../../components/activity-chart';
+import type { AddressFilter } from '../../components/address';
 import { BadParam } from '../../components/bad-param';
 import { ExportButtons } from '../../components/export-buttons';
 import { CARD_HEIGHT, DataTable, ROW_HEIGHT } from '../../components/data-table';
@@ -34,7 +35,8 @@ import {
   type TimeDisplay,
 } from '../../lib/view-state';
 import { ContractHeader } from './contract-header';
-import { contractEventColumns, EVENT_SORTS, EventViewContext } from './event-columns';
+import { EventViewContext } from './event-cells';
+import { contractEventColumns, EVENT_SORTS } from './event-columns';
 import { EventFilters } from './event-filters';
 import { LiveNotice } from './live-notice';
 import { LoadAll } from './load-all';
@@ -109,17 +111,26 @@ export function ContractEventsPage({ address }: { address: string }) {
     (event: TokenEvent) => void navigate(hrefs.tokenHistory(event.contractAddress, event.tokenId)),
     [navigate],
   );
+  const addressFilter = useMemo<AddressFilter>(() => {
+    // The link keeps the view's other choices (kinds, sort, time display).
+    const rest = updateSearch(params, { address: null }).toString();
+    return {
+      href: (value) => hrefs.contractEvents(address, `?address=${value}${rest ? `&${rest}` : ''}`),
+      apply: setAddress,
+    };
+  }, [params, address, setAddress]);
   const view = useMemo(
     () => ({
       display,
       zone: timeZone,
       nowMs,
       activeAddress: filterAddress,
-      onFilterAddress: setAddress,
+      addressFilter,
       tracedAddress: traced,
       onTrace: setTraced,
+      onOpenToken: openToken,
     }),
-    [display, timeZone, nowMs, filterAddress, setAddress, traced],
+    [display, timeZone, nowMs, filterAddress, addressFilter, traced, openToken],
   );
   const filtered = kinds.length > 0 || filterAddress !== null;
   const firstType = list.items[0]?.contractType;

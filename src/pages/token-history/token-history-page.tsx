@@ -27,7 +27,8 @@ import {
   updateSearch,
   type SortState,
 } from '../../lib/view-state';
-import { EVENT_SORTS, EventViewContext, tokenEventColumns } from '../contract-events/event-columns';
+import { EventViewContext } from '../contract-events/event-cells';
+import { EVENT_SORTS, tokenEventColumns } from '../contract-events/event-columns';
 import { ExportButtons } from '../../components/export-buttons';
 import { eventExportColumns, eventExportRow } from '../../lib/event-export';
 import { sortEvents } from '../../lib/event-view';
