@@ -16,7 +16,7 @@ export function nodeHttpGet(baseUrl: string): UpstreamGet {
   const send = secure ? httpsRequest : httpRequest;
 
   const once = (url: string, headers: Record<string, string>, signal: AbortSignal) =>
-    new Promise<{ response: IncomingMessage; reused: boolean }>((resolve, reject) => {
+    new Promise<IncomingMessage>((resolve, reject) => {
       if (signal.aborted) return reject(signal.reason);
       const request = send(url, {
         agent,
@@ -32,7 +32,7 @@ export function nodeHttpGet(baseUrl: string): UpstreamGet {
         response.once('close', settle);
         // Errors reach whoever reads the body; none may go unheard before it starts.
         response.on('error', () => {});
-        resolve({ response, reused: request.reusedSocket });
+        resolve(response);
       });
       request.on('error', (error) => {
         settle();
@@ -42,17 +42,16 @@ export function nodeHttpGet(baseUrl: string): UpstreamGet {
     });
 
   return async (url, headers, signal) => {
-    let answer;
+    let response;
     try {
-      answer = await once(url, headers, signal);
+      response = await once(url, headers, signal);
     } catch (error) {
       // A pooled connection the server closed as we reused it: the request never
       // reached the service, so it is asked again once, on a fresh connection.
       const { reused, code } = error as { reused?: boolean; code?: string };
       if (!reused || code !== 'ECONNRESET' || signal.aborted) throw error;
-      answer = await once(url, headers, signal);
+      response = await once(url, headers, signal);
     }
-    const { response } = answer;
     const retryAfter = response.headers['retry-after'];
     return {
       status: response.statusCode ?? 0,

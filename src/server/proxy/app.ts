@@ -148,7 +148,7 @@ async function servePage(
   upstreamPath: string,
   timeoutMs: number,
 ): Promise<Response> {
-  const outcome = await pages.load(upstreamPath, clientGone(c));
+  const outcome = await pages.load(upstreamPath, () => clientGone(c));
   c.set('cache', outcome.cache);
   if (outcome.upstreamStatus !== undefined) c.set('upstreamStatus', outcome.upstreamStatus);
   if (outcome.kind === 'failed') {

@@ -84,9 +84,11 @@ export function createPageLoader(options: PageLoaderOptions) {
   }
 
   return {
-    async load(path: string, signal?: AbortSignal): Promise<PageOutcome> {
+    /** `clientGone` is asked for on a miss only: a page served from memory needs none. */
+    async load(path: string, clientGone?: () => AbortSignal): Promise<PageOutcome> {
       const page = cache.get(path);
       if (page) return { kind: 'page', page, cache: 'hit' };
+      const signal = clientGone?.();
       const { value, joined } = await flights.run(path, (s) => fetchPage(path, s), signal);
       return { ...value, cache: joined ? 'coalesced' : 'miss' };
     },
