@@ -8,7 +8,8 @@ import { loadPlain } from '../lib/plain-load';
  * `response.json()`, the normaliser), keeping every event as the page does, with the
  * read-ahead "Load full history" turns on (or without it, for comparison). The same
  * walk with plain `fetch` + `JSON.parse` in the browser separates what the browser's
- * network stack costs from what our code costs.
+ * network stack costs from what our code costs, and reading the bytes alone shows what
+ * the browser spends before any code of anyone's sees a page.
  */
 async function loadContract(address: string, limit: number, maxPages: number, readAhead = true) {
   // The walk at the benchmark's page size, so both sides fetch the same pages.
@@ -34,8 +35,29 @@ const loadContractOneByOne = (address: string, limit: number, maxPages: number) 
 const loadPlainHere = (address: string, limit: number, maxPages: number) =>
   loadPlain('', address, limit, maxPages);
 
+/**
+ * The floor: the same pages' bytes moved into the page and nothing more (no text, no
+ * JSON), page after page, each next cursor taken from the `X-Next-Cursor` header.
+ */
+async function loadBytes(address: string, limit: number, maxPages: number) {
+  const start = performance.now();
+  const bodies: ArrayBuffer[] = [];
+  let cursor: string | null = null;
+  do {
+    const query = new URLSearchParams();
+    if (cursor) query.set('cursor', cursor);
+    query.set('limit', String(limit));
+    const response = await fetch(`/api/v1/events/${address}?${query}`);
+    if (!response.ok) throw new Error(`bytes load: ${response.status}`);
+    cursor = response.headers.get('x-next-cursor');
+    bodies.push(await response.arrayBuffer());
+  } while (cursor && bodies.length < maxPages);
+  return { ms: performance.now() - start, pages: bodies.length };
+}
+
 Object.assign(globalThis, {
   benchLoadContract: loadContract,
   benchLoadOneByOne: loadContractOneByOne,
   benchLoadPlain: loadPlainHere,
+  benchLoadBytes: loadBytes,
 });
