@@ -78,3 +78,38 @@ test('the contract page’s section is named by its heading', async ({ page, ser
   await expect(page.getByRole('heading', { level: 1 })).toContainText(busiest.name);
   await expect(page.getByRole('region', { name: busiest.name })).toBeVisible();
 });
+
+test('copy icons take the system text colour in a high-contrast mode', async ({
+  page,
+  servers,
+}) => {
+  const busiest = servers.contracts.deep[0]!;
+  await page.goto(`/contracts/${busiest.address}`);
+  const copy = dataRows(eventsTable(page)).first().locator('.copy-icon').first();
+  await expect(copy).toBeVisible();
+  const icon = () =>
+    copy.evaluate((element) => {
+      const before = getComputedStyle(element, '::before');
+      return {
+        drawn: before.content !== 'none',
+        mask: before.maskImage,
+        colour: before.backgroundColor,
+        bitmap: getComputedStyle(element).backgroundImage,
+      };
+    });
+  const normal = await icon();
+  expect(normal.drawn).toBe(false);
+  expect(normal.bitmap).toContain('url(');
+
+  await page.emulateMedia({ forcedColors: 'active' });
+  const buttonText = await page.evaluate(() => {
+    const probe = document.createElement('span');
+    probe.style.color = 'ButtonText';
+    document.body.append(probe);
+    const colour = getComputedStyle(probe).color;
+    probe.remove();
+    return colour;
+  });
+  const forced = await icon();
+  expect(forced).toEqual({ drawn: true, mask: normal.bitmap, colour: buttonText, bitmap: 'none' });
+});
