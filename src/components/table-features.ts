@@ -5,11 +5,16 @@ import {
   type ColumnDef,
   type RowData,
 } from '@tanstack/react-table';
+import { createAppendingRowModel } from './appending-row-model';
 
-/** The table features every list uses: sorting over the loaded rows, nothing else. */
+/**
+ * The table features every list uses: sorting over the loaded rows, nothing else, and a
+ * core row model that grows with the list instead of being rebuilt for every page.
+ */
 export const listFeatures = tableFeatures({
   rowSortingFeature,
   sortedRowModel: createSortedRowModel(),
+  coreRowModel: createAppendingRowModel(),
 });
 
 export type ListColumn<T extends RowData> = ColumnDef<typeof listFeatures, T>;

@@ -1,6 +1,6 @@
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { flattenPages } from '../api/flatten';
+import { createFlattener } from '../api/flatten';
 import type { Page } from '../api/types';
 
 /**
@@ -18,7 +18,8 @@ export function useInfiniteList<T>(
 ) {
   const { data, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage, error } =
     query;
-  const list = useMemo(() => flattenPages(data, keyOf), [data, keyOf]);
+  const flatten = useMemo(() => createFlattener(keyOf), [keyOf]);
+  const list = useMemo(() => flatten(data), [flatten, data]);
   const [manualFrom, setManualFrom] = useState(0);
 
   const trailingEmpty = useMemo(() => {
