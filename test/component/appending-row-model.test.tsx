@@ -6,7 +6,12 @@ import { listFeatures, type ListColumn } from '../../src/components/table-featur
 
 type Item = { key: string; value: number };
 const columns: ListColumn<Item>[] = [
-  { id: 'value', header: 'Value', accessorFn: (item) => item.value, sortingFn: 'basic' },
+  {
+    id: 'value',
+    header: 'Value',
+    accessorFn: (item) => item.value,
+    sortFn: (a, b) => a.original.value - b.original.value,
+  },
 ];
 
 /** The table exactly as DataTable builds it, over `data`, sorted by TanStack when asked. */
