@@ -1,3 +1,4 @@
+import { WALK_PAGE_LIMIT } from '../../src/api/read-ahead';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import {
   STARKNET_QUEST_ADDRESS,
@@ -389,7 +390,7 @@ async function heap(context: BenchContext, browser: Browser) {
     );
     report.info(
       bench,
-      `"Load full history" of ${count(state.loaded)} events, page size 1,000`,
+      `"Load full history" of ${count(state.loaded)} events (${count(WALK_PAGE_LIMIT)} a request)`,
       ms(loadMs, 0),
     );
     return {
