@@ -5,7 +5,7 @@ import type { TokenEvent } from '../../src/api/types';
 import { sortEvents } from '../../src/lib/event-view';
 import { STARKVERSE_GALLERY_ADDRESS } from '../../src/server/sample-service';
 import type { BenchContext } from './context';
-import { pagePath } from './lib/http';
+import { withPageParams } from '../../src/api/client';
 import { getText } from './lib/in-process';
 import { count, kb, median, ms } from './lib/stats';
 
@@ -45,7 +45,7 @@ async function repeat(
 async function parseBench(context: BenchContext) {
   const { report } = context;
   const bench = '3 client';
-  const text = await getText(pagePath(`/v1/events/${ADDRESS}`, null, 5000));
+  const text = await getText(withPageParams(`/v1/events/${ADDRESS}`, null, 5000));
   const bytes = Buffer.byteLength(text);
   const normalise = (item: unknown) => normaliseEvent(item, ADDRESS);
   let items = 0;
@@ -101,7 +101,7 @@ async function loadEvents(context: BenchContext, wanted: number): Promise<TokenE
     events.length < wanted && pages < 200 && !context.deadline.passed();
     pages += 1
   ) {
-    const text = await getText(pagePath(`/v1/events/${ADDRESS}`, cursor, 5000));
+    const text = await getText(withPageParams(`/v1/events/${ADDRESS}`, cursor, 5000));
     const page = readPage(JSON.parse(text), (item) => normaliseEvent(item, ADDRESS));
     events.push(...page.items);
     if (!page.cursor) break;

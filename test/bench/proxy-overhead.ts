@@ -2,7 +2,8 @@ import { Agent } from 'node:http';
 import autocannon from 'autocannon';
 import { STARKVERSE_GALLERY_ADDRESS } from '../../src/server/sample-service';
 import type { BenchContext } from './context';
-import { pagePath, timedGet, walkPages } from './lib/http';
+import { withPageParams } from '../../src/api/client';
+import { timedGet, walkPages } from './lib/http';
 import { median, ms, percentile, pct, round } from './lib/stats';
 
 /**
@@ -132,7 +133,7 @@ async function pagePaths(
   const chosen = full.slice(0, wanted);
   if (chosen.length < Math.min(wanted, 10)) throw new Error(`only ${chosen.length} full pages`);
   return {
-    paths: chosen.map((page) => pagePath(`/v1/events/${ADDRESS}`, page.cursor, limit)),
+    paths: chosen.map((page) => withPageParams(`/v1/events/${ADDRESS}`, page.cursor, limit)),
     meanBytes: chosen.reduce((sum, page) => sum + page.bytes, 0) / chosen.length,
     meanItems: chosen.reduce((sum, page) => sum + page.items, 0) / chosen.length,
   };

@@ -1,6 +1,6 @@
 import { STARKVERSE_GALLERY_ADDRESS } from '../../src/server/sample-service';
 import type { BenchContext } from './context';
-import { pagePath } from './lib/http';
+import { withPageParams } from '../../src/api/client';
 import { getText, inProcessService } from './lib/in-process';
 import { count, median, ms, percentile, round } from './lib/stats';
 
@@ -30,19 +30,19 @@ export async function sampleServiceDepth(context: BenchContext): Promise<void> {
   let walked = 0;
   let skippedShort = 0;
   for (; walked < DEPTH + 50 && !context.deadline.passed(); walked += 1) {
-    const body = JSON.parse(await getText(pagePath(path, cursor, 100))) as Body;
+    const body = JSON.parse(await getText(withPageParams(path, cursor, 100))) as Body;
     if (!body.cursor) throw new Error(`the list ended after ${walked + 1} pages`);
     cursor = body.cursor;
     if (walked + 1 < DEPTH) continue;
     // Page DEPTH + 1 is the one timed: it must be a full page (the deployed profile serves
     // some short and empty ones), so the two requests do the same amount of work.
-    const next = JSON.parse(await getText(pagePath(path, cursor, 100))) as Body;
+    const next = JSON.parse(await getText(withPageParams(path, cursor, 100))) as Body;
     if (next.result?.length === 100) break;
     skippedShort += 1;
   }
   if (!cursor) throw new Error('no deep cursor');
-  const deepPath = pagePath(path, cursor, 100);
-  const firstPath = pagePath(path, null, 100);
+  const deepPath = withPageParams(path, cursor, 100);
+  const firstPath = withPageParams(path, null, 100);
 
   const first: number[] = [];
   const deep: number[] = [];

@@ -1,3 +1,4 @@
+import { withPageParams } from '../../../src/api/client';
 import { fetchContractEventsPage, walkContractEvents } from '../../../src/api/contract-events';
 import type { TokenEvent } from '../../../src/api/types';
 import { loadPlain } from '../lib/plain-load';
@@ -44,10 +45,9 @@ async function loadBytes(address: string, limit: number, maxPages: number) {
   const bodies: ArrayBuffer[] = [];
   let cursor: string | null = null;
   do {
-    const query = new URLSearchParams();
-    if (cursor) query.set('cursor', cursor);
-    query.set('limit', String(limit));
-    const response = await fetch(`/api/v1/events/${address}?${query}`);
+    const response: Response = await fetch(
+      withPageParams(`/api/v1/events/${address}`, cursor, limit),
+    );
     if (!response.ok) throw new Error(`bytes load: ${response.status}`);
     cursor = response.headers.get('x-next-cursor');
     bodies.push(await response.arrayBuffer());

@@ -1,4 +1,5 @@
 import { request, type Agent } from 'node:http';
+import { withPageParams } from '../../../src/api/client';
 import type { Deadline } from './stats';
 
 export interface PageInfo {
@@ -24,11 +25,10 @@ export async function walkPages(options: {
   const pages: PageInfo[] = [];
   let cursor: string | null = null;
   while (pages.length < options.maxPages && !options.deadline.passed()) {
-    const query = new URLSearchParams({ limit: String(options.limit) });
-    if (cursor) query.set('cursor', cursor);
-    const response = await fetch(`${options.base}${options.path}?${query}`, {
-      headers: options.headers,
-    });
+    const response = await fetch(
+      options.base + withPageParams(options.path, cursor, options.limit),
+      { headers: options.headers },
+    );
     const text = await response.text();
     if (!response.ok) throw new Error(`walk: ${response.status} ${text.slice(0, 200)}`);
     const body = JSON.parse(text) as { result?: unknown[] | null; cursor?: string | null };
@@ -39,14 +39,6 @@ export async function walkPages(options: {
   }
   return pages;
 }
-
-/** `path?cursor=…&limit=…` */
-export const pagePath = (path: string, cursor: string | null, limit: number) => {
-  const query = new URLSearchParams();
-  if (cursor) query.set('cursor', cursor);
-  query.set('limit', String(limit));
-  return `${path}?${query}`;
-};
 
 /**
  * One GET over a keep-alive agent, timed from the request to the last body byte

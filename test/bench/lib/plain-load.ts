@@ -1,3 +1,5 @@
+import { withPageParams } from '../../../src/api/client';
+
 /**
  * Every page of one contract with plain `fetch` + `JSON.parse` and none of the app's code:
  * the same loop runs in Node and, bundled, in Chromium, so the two are compared like for like.
@@ -9,12 +11,10 @@ export async function loadPlain(base: string, address: string, limit: number, ma
   let cursor: string | null = null;
   let pages = 0;
   do {
-    const query = new URLSearchParams();
-    if (cursor) query.set('cursor', cursor);
-    query.set('limit', String(limit));
-    const response = await fetch(`${base}/api/v1/events/${address}?${query}`, {
-      headers: { accept: 'application/json' },
-    });
+    const response = await fetch(
+      base + withPageParams(`/api/v1/events/${address}`, cursor, limit),
+      { headers: { accept: 'application/json' } },
+    );
     if (!response.ok) throw new Error(`plain load: ${response.status}`);
     const body = JSON.parse(await response.text()) as {
       result?: unknown[] | null;
