@@ -17,6 +17,8 @@ export interface BenchContext {
   proxyNoCache: Running;
   /** Vite's built-in `preview.proxy` over `sample`, with a keep-alive upstream agent. */
   vite: Running;
+  /** Bench 1's floor: bare node:http over `sample` that reads and parses each page. */
+  validatingFloor: Running;
   /**
    * The production server (cache on, 256MB) over a second sample service with 143,000
    * events, whose busiest contract has ~50,000: for loading a whole contract.

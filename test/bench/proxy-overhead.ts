@@ -4,16 +4,21 @@ import { STARKVERSE_GALLERY_ADDRESS } from '../../src/server/sample-service';
 import type { BenchContext } from './context';
 import { withPageParams } from '../../src/api/client';
 import { timedGet, walkPages } from './lib/http';
+import { processCpuMs } from './lib/processes';
 import { median, ms, percentile, pct, round } from './lib/stats';
 
 /**
  * 1. Proxy overhead: the same pages of the sample service fetched (a) straight from it,
  * (b) through our production server with its page cache on (warm) and off, and
  * (c) through Vite's `preview.proxy` (with a keep-alive agent for the upstream: its
- * default, `agent: false`, opens a connection per request and closes the client's too). Throughput and latency under load come from
- * autocannon (same connections and duration for every target, targets interleaved in
- * rounds so that the noise of a shared machine falls on all of them); the latency a
- * single request pays comes from sequential requests, interleaved target by target.
+ * default, `agent: false`, opens a connection per request and closes the client's too).
+ * Beside them, (d) the validating floor (`servers/validating-floor.ts`): bare `node:http`
+ * that reads and parses each page and does nothing else, the least any proxy that checks
+ * its pages can cost. Throughput and latency under load come from autocannon (same
+ * connections and duration for every target, targets interleaved in rounds so that the
+ * noise of a shared machine falls on all of them); the latency a single request pays
+ * comes from sequential requests, interleaved target by target. Where Linux's /proc is
+ * there, each target process's CPU time over its load rounds gives CPU per request.
  *
  * Every request names a distinct page (a list of cursors walked beforehand), so with the
  * cache off nothing is served twice from memory and coalescing never joins two requests.
@@ -26,11 +31,21 @@ const SEQUENTIAL_ROUNDS = 150;
 const BIG_LIMIT = 5000;
 const ADDRESS = STARKVERSE_GALLERY_ADDRESS;
 
-type TargetId = 'direct' | 'proxyCache' | 'proxyNoCache' | 'vite';
+type TargetId = 'direct' | 'proxyCache' | 'proxyNoCache' | 'vite' | 'floor';
+
+const SHORT: Record<TargetId, string> = {
+  direct: 'sample service',
+  proxyCache: 'ours (cache on)',
+  proxyNoCache: 'ours (cache off)',
+  vite: 'Vite',
+  floor: 'floor',
+};
 
 interface Target {
   id: TargetId;
   label: string;
+  /** The process that serves this target (the sample service itself for `direct`). */
+  pid: number | undefined;
   base: string;
   /** Prepended to the sample service's own path (`/v1/...`). */
   prefix: string;
@@ -39,6 +54,8 @@ interface Target {
 
 interface LoadFigures {
   requests: number;
+  /** CPU the target's own process used per request, when /proc tells. */
+  cpuMsPerRequest?: number;
   seconds: number;
   rps: number;
   p50: number;
@@ -101,8 +118,13 @@ function cannon(
 function combine(runs: LoadFigures[]): LoadFigures {
   const requests = runs.reduce((sum, run) => sum + run.requests, 0);
   const seconds = runs.reduce((sum, run) => sum + run.seconds, 0);
+  const cpu = runs.map((run) => run.cpuMsPerRequest);
   return {
     requests,
+    ...(cpu.every((value) => value !== undefined) && {
+      cpuMsPerRequest:
+        runs.reduce((sum, run) => sum + (run.cpuMsPerRequest ?? 0) * run.requests, 0) / requests,
+    }),
     seconds,
     rps: requests / seconds,
     p50: median(runs.map((run) => run.p50)),
@@ -198,7 +220,13 @@ async function measureSize(
       if (context.deadline.within(ROUND_SECONDS * 1000 + 2000) < ROUND_SECONDS * 1000 + 2000) {
         throw new Error('out of time');
       }
-      runs[target.id].push(await cannon(target, size.paths, ROUND_SECONDS, round * 7919));
+      const cpuBefore = processCpuMs(target.pid);
+      const figures = await cannon(target, size.paths, ROUND_SECONDS, round * 7919);
+      const cpuAfter = processCpuMs(target.pid);
+      if (cpuBefore !== undefined && cpuAfter !== undefined && figures.requests > 0) {
+        figures.cpuMsPerRequest = (cpuAfter - cpuBefore) / figures.requests;
+      }
+      runs[target.id].push(figures);
     }
   }
   const load = Object.fromEntries(
@@ -241,6 +269,24 @@ async function measureSize(
         report.info(bench, `${label}: ${target.label} failed requests`, failed);
       }
     }
+  }
+  // What any proxy that reads its pages pays, beside what Vite's streaming one and ours do.
+  report.info(
+    bench,
+    `${label}: validating floor / direct, / Vite proxy throughput`,
+    `${pct(load.floor.rps / direct.rps)}, ${pct(load.floor.rps / load.vite.rps)}`,
+  );
+  const proxies = targets.filter((target) => target.id !== 'direct');
+  report.info(
+    bench,
+    `${label}: added p50 (1 connection), each proxy`,
+    proxies.map((t) => `${SHORT[t.id]} ${ms(seqMedian[t.id] - seqMedian.direct)}`).join('; '),
+  );
+  const cpu = targets
+    .filter((target) => load[target.id].cpuMsPerRequest !== undefined)
+    .map((target) => `${SHORT[target.id]} ${ms(load[target.id].cpuMsPerRequest ?? 0, 3)}`);
+  if (cpu.length > 0) {
+    report.info(bench, `${label}: CPU per request of each target's process`, cpu.join('; '));
   }
   for (const id of ['proxyNoCache', 'proxyCache'] as const) {
     const ours = load[id];
@@ -296,6 +342,7 @@ export async function proxyOverhead(context: BenchContext): Promise<void> {
     {
       id: 'direct',
       label: 'direct',
+      pid: context.sample.child.pid,
       base: context.sample.url,
       prefix: '',
       headers: { 'x-api-key': context.sampleKey },
@@ -303,6 +350,7 @@ export async function proxyOverhead(context: BenchContext): Promise<void> {
     {
       id: 'proxyCache',
       label: 'ours (cache on)',
+      pid: context.proxy.child.pid,
       base: context.proxy.url,
       prefix: '/api',
       headers: {},
@@ -310,6 +358,7 @@ export async function proxyOverhead(context: BenchContext): Promise<void> {
     {
       id: 'proxyNoCache',
       label: 'ours (cache off)',
+      pid: context.proxyNoCache.child.pid,
       base: context.proxyNoCache.url,
       prefix: '/api',
       headers: {},
@@ -317,7 +366,16 @@ export async function proxyOverhead(context: BenchContext): Promise<void> {
     {
       id: 'vite',
       label: 'Vite proxy (keep-alive)',
+      pid: context.vite.child.pid,
       base: context.vite.url,
+      prefix: '/api',
+      headers: {},
+    },
+    {
+      id: 'floor',
+      label: 'validating floor (node:http + JSON.parse only)',
+      pid: context.validatingFloor.child.pid,
+      base: context.validatingFloor.url,
       prefix: '/api',
       headers: {},
     },
@@ -342,6 +400,9 @@ export async function proxyOverhead(context: BenchContext): Promise<void> {
       sequentialRounds: SEQUENTIAL_ROUNDS,
       contract: ADDRESS,
       cacheOff: 'CACHE_MAX_MB=0 (coalescing still on; every request names a distinct page)',
+      validatingFloor:
+        'test/bench/servers/validating-floor.ts: node:http, our transport, JSON.parse',
+      cpu: 'utime + stime of each target process from /proc, over the load rounds',
       acceptEncoding: 'none sent (identity bodies everywhere)',
     },
     pages: {

@@ -20,6 +20,7 @@ import { loadWholeContract, WHOLE_CONTRACT_DATASET_EVENTS } from './load-contrac
 import {
   startProductionServer,
   startSampleService,
+  startValidatingFloor,
   startViteProxy,
   stopAll,
 } from './lib/processes';
@@ -93,16 +94,19 @@ async function main(): Promise<number> {
 
   const sampleKey = randomBytes(12).toString('hex');
   const wholeKey = randomBytes(12).toString('hex');
-  log('starting the sample services, our production servers (cache on, off) and Vite preview');
+  log(
+    'starting the sample services, our production servers (cache on, off), Vite preview and the validating floor',
+  );
   const [sample, wholeSample] = await Promise.all([
     startSampleService({ key: sampleKey }),
     startSampleService({ key: wholeKey, events: WHOLE_CONTRACT_DATASET_EVENTS }),
   ]);
   const upstream = { clientDir: CLIENT_DIR, upstreamUrl: sample.url, key: sampleKey };
-  const [proxy, proxyNoCache, vite, wholeProxy] = await Promise.all([
+  const [proxy, proxyNoCache, vite, validatingFloor, wholeProxy] = await Promise.all([
     startProductionServer(upstream),
     startProductionServer({ ...upstream, env: { CACHE_MAX_MB: '0' } }),
     startViteProxy({ ...upstream, keepAlive: true }),
+    startValidatingFloor(upstream),
     // Room for both walks of the whole contract in its cache (the default is 64MB).
     startProductionServer({
       clientDir: CLIENT_DIR,
@@ -120,6 +124,7 @@ async function main(): Promise<number> {
     proxy,
     proxyNoCache,
     vite,
+    validatingFloor,
     wholeContractProxy: wholeProxy,
     log,
   };

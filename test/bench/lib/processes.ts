@@ -1,4 +1,5 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 
@@ -170,6 +171,37 @@ export async function startViteProxy(spec: {
   });
   const { stderr } = track(child, 'vite preview');
   return running(child, await listening(child, 'vite preview', stderr));
+}
+
+/** Bench 1's reference floor: bare node:http that reads and parses each page, nothing else. */
+export async function startValidatingFloor(spec: {
+  upstreamUrl: string;
+  key: string;
+}): Promise<Running> {
+  const child = fork(resolve('test/bench/servers/validating-floor.ts'), [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, UPSTREAM_URL: spec.upstreamUrl, UPSTREAM_KEY: spec.key },
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
+  const { stderr } = track(child, 'validating floor');
+  return running(child, await listening(child, 'validating floor', stderr));
+}
+
+/**
+ * CPU time (user + system) a process has used so far, in ms, from Linux's /proc; undefined
+ * where there is no /proc. Read before and after a load run, it gives CPU per request.
+ */
+export function processCpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ');
+    const ticks = Number(fields?.[11]) + Number(fields?.[12]);
+    // The kernel reports in USER_HZ, 100 a second on every Linux Node runs on.
+    return Number.isFinite(ticks) ? ticks * 10 : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A port free at this moment on 127.0.0.1 (Vite's preview treats port 0 as "default"). */
