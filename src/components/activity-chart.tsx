@@ -1,5 +1,5 @@
-import { useMemo } from 'react';
-import { buildActivity } from '../lib/activity';
+import { memo, useMemo } from 'react';
+import { activityTransform, buildActivity, type ActivityBucket } from '../lib/activity';
 import { formatCount } from '../lib/format';
 import { formatAbsolute } from '../lib/time';
 
@@ -16,13 +16,16 @@ interface ActivityChartProps {
 /**
  * Events per day (or hour) by kind, drawn as stacked bars in plain SVG: a few dozen
  * lines, no charting library in the bundle. It covers exactly the loaded events.
+ *
+ * The chart follows a list that grows a page at a time ("Load full history" redraws it
+ * some twenty times), so the bars are drawn in their own units (see activityTransform)
+ * and each is memoised on its counts: a new page redraws the bars it changed and moves
+ * the rest with one transform, instead of rewriting every bar's geometry and tooltip.
  */
 export function ActivityChart({ events, partial }: ActivityChartProps) {
   const activity = useMemo(() => buildActivity(events), [events]);
   if (!activity) return null;
-  const { buckets, max, unit, from, to } = activity;
-  const barWidth = WIDTH / buckets.length;
-  const day = (seconds: number) => formatAbsolute(seconds).replace(/, \d\d:\d\d:\d\d UTC$/, '');
+  const { buckets, max, unit, from, to, size } = activity;
   const span = `${day(from)} – ${day(to)}`;
   const summary = `${formatCount(events.length)} events per ${unit} from ${span}; busiest ${unit}: ${formatCount(max)}.`;
   return (
@@ -42,30 +45,11 @@ export function ActivityChart({ events, partial }: ActivityChartProps) {
         role="img"
         aria-label={summary}
       >
-        {buckets.map((bucket, index) => {
-          let y = HEIGHT;
-          return (
-            <g key={bucket.start}>
-              <title>{`${formatAbsolute(bucket.start)}: ${bucket.total} events`}</title>
-              {KINDS.map((kind) => {
-                const count = bucket.counts[kind] ?? 0;
-                if (count === 0) return null;
-                const height = (count / max) * (HEIGHT - 4);
-                y -= height;
-                return (
-                  <rect
-                    key={kind}
-                    className={`bar-${kind}`}
-                    x={index * barWidth}
-                    y={y}
-                    width={Math.max(barWidth - 0.5, 0.5)}
-                    height={height}
-                  />
-                );
-              })}
-            </g>
-          );
-        })}
+        <g transform={activityTransform(activity, WIDTH, HEIGHT)}>
+          {buckets.map((bucket) => (
+            <Bar key={bucket.start} bucket={bucket} size={size} />
+          ))}
+        </g>
       </svg>
       <ul className="chart-legend" aria-hidden="true">
         {KINDS.map((kind) => (
@@ -77,3 +61,41 @@ export function ActivityChart({ events, partial }: ActivityChartProps) {
     </figure>
   );
 }
+
+function day(seconds: number): string {
+  return formatAbsolute(seconds).replace(/, \d\d:\d\d:\d\d UTC$/, '');
+}
+
+// Of each bucket's width, the bar's share; the rest is the gap between bars. A share
+// rather than a fixed gap, so a bar's width does not depend on how many there are.
+const BAR_SHARE = 0.85;
+
+/** One bucket's stacked bar, in bucket units across and event counts up. */
+const Bar = memo(
+  function Bar({ bucket, size }: { bucket: ActivityBucket; size: number }) {
+    const x = bucket.start / size + (1 - BAR_SHARE) / 2;
+    // Each kind stacked on the ones before it, from the baseline up.
+    const segments: { kind: string; from: number; count: number }[] = [];
+    let from = 0;
+    for (const kind of KINDS) {
+      const count = bucket.counts[kind] ?? 0;
+      if (count === 0) continue;
+      segments.push({ kind, from, count });
+      from += count;
+    }
+    return (
+      <g>
+        <title>{`${formatAbsolute(bucket.start)}: ${bucket.total} events`}</title>
+        {segments.map(({ kind, from: y, count }) => (
+          <rect key={kind} className={`bar-${kind}`} x={x} y={y} width={BAR_SHARE} height={count} />
+        ))}
+      </g>
+    );
+  },
+  // Buckets are rebuilt with the list; a bar is the same while its start and counts are.
+  (before, after) =>
+    before.size === after.size &&
+    before.bucket.start === after.bucket.start &&
+    before.bucket.total === after.bucket.total &&
+    KINDS.every((kind) => before.bucket.counts[kind] === after.bucket.counts[kind]),
+);

@@ -12,6 +12,8 @@ export interface Activity {
   unit: 'day' | 'hour';
   from: number;
   to: number;
+  /** Seconds per bucket: one unit, or several when the span has more than MAX_BUCKETS. */
+  size: number;
   buckets: ActivityBucket[];
   max: number;
 }
@@ -48,5 +50,26 @@ export function buildActivity(
     bucket.counts[event.kind] = (bucket.counts[event.kind] ?? 0) + 1;
     bucket.total += 1;
   }
-  return { unit, from, to, buckets, max: Math.max(...buckets.map((bucket) => bucket.total)) };
+  const max = Math.max(...buckets.map((bucket) => bucket.total));
+  return { unit, from, to, size, buckets, max };
+}
+
+/**
+ * The SVG transform that draws the chart's bars into a `width` × `height` box when each
+ * bar is drawn in its own units: x is the bucket's start divided by the bucket size (one
+ * unit wide), y and height count events from the baseline up. The busiest bucket reaches
+ * `topGap` below the top. Bars drawn this way keep their attributes when events are added
+ * to other buckets, or older buckets appear: only this transform changes, so a chart
+ * that follows a growing list redraws the bars that changed and nothing else.
+ */
+export function activityTransform(
+  activity: Pick<Activity, 'buckets' | 'size' | 'max'>,
+  width: number,
+  height: number,
+  topGap = 4,
+): string {
+  const first = (activity.buckets[0]?.start ?? 0) / activity.size;
+  const xScale = width / Math.max(activity.buckets.length, 1);
+  const yScale = (height - topGap) / Math.max(activity.max, 1);
+  return `matrix(${xScale} 0 0 ${-yScale} ${-first * xScale} ${height})`;
 }

@@ -1,0 +1,62 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { activityTransform, buildActivity } from '../../../src/lib/activity';
+
+const KINDS = ['mint', 'transfer', 'sale', 'burn', 'other'];
+const WIDTH = 800;
+const HEIGHT = 120;
+const DAY = 86_400;
+
+const events = fc.array(
+  fc.record({
+    kind: fc.constantFrom(...KINDS),
+    // Around mid-2025, spans from minutes (hour buckets) to years (merged day buckets).
+    timestamp: fc.integer({ min: 1_750_000_000 - 900 * DAY, max: 1_750_000_000 }),
+  }),
+  { minLength: 1, maxLength: 300 },
+);
+
+/** `matrix(a b c d e f)` applied to a point. */
+function apply(transform: string, x: number, y: number): [number, number] {
+  const [a, , , d, e, f] = transform.slice(7, -1).split(' ').map(Number) as number[];
+  return [a! * x + e!, d! * y + f!];
+}
+
+describe('activity chart geometry', () => {
+  it('puts each bar where the chart box says: its bucket slot across, its counts up', () => {
+    fc.assert(
+      fc.property(events, (list) => {
+        const activity = buildActivity(list)!;
+        const transform = activityTransform(activity, WIDTH, HEIGHT);
+        const slot = WIDTH / activity.buckets.length;
+        activity.buckets.forEach((bucket, index) => {
+          // The bar's left edge in its own units (start / size) lands on its slot.
+          const [left, base] = apply(transform, bucket.start / activity.size, 0);
+          const [right, top] = apply(transform, bucket.start / activity.size + 1, bucket.total);
+          expect(left).toBeCloseTo(index * slot, 6);
+          expect(right).toBeCloseTo((index + 1) * slot, 6);
+          expect(base).toBeCloseTo(HEIGHT, 6);
+          expect(top).toBeCloseTo(HEIGHT - (bucket.total / activity.max) * (HEIGHT - 4), 6);
+        });
+      }),
+    );
+  });
+
+  it('counts every event once, in the bucket that holds its time', () => {
+    fc.assert(
+      fc.property(events, (list) => {
+        const activity = buildActivity(list)!;
+        expect(activity.buckets.reduce((sum, bucket) => sum + bucket.total, 0)).toBe(list.length);
+        for (const event of list) {
+          const bucket = activity.buckets.find(
+            (candidate) =>
+              candidate.start <= event.timestamp &&
+              event.timestamp < candidate.start + activity.size,
+          );
+          expect(bucket?.counts[event.kind]).toBeGreaterThan(0);
+        }
+        expect(activity.max).toBe(Math.max(...activity.buckets.map((bucket) => bucket.total)));
+      }),
+    );
+  });
+});
