@@ -1,5 +1,5 @@
 import { memo, useMemo } from 'react';
-import { activityTransform, buildActivity, type ActivityBucket } from '../lib/activity';
+import { activityTransform, createActivityBuilder, type ActivityBucket } from '../lib/activity';
 import { formatCount } from '../lib/format';
 import { formatAbsolute } from '../lib/time';
 
@@ -18,12 +18,14 @@ interface ActivityChartProps {
  * lines, no charting library in the bundle. It covers exactly the loaded events.
  *
  * The chart follows a list that grows a page at a time ("Load full history" redraws it
- * some twenty times), so the bars are drawn in their own units (see activityTransform)
- * and each is memoised on its counts: a new page redraws the bars it changed and moves
- * the rest with one transform, instead of rewriting every bar's geometry and tooltip.
+ * some twenty times), so a new page costs what it adds: its events are counted on top of
+ * the last counts (createActivityBuilder), the bars are drawn in their own units (see
+ * activityTransform) and each is memoised on its counts, so the bars the page changed are
+ * redrawn and the rest move with one transform.
  */
 export function ActivityChart({ events, partial }: ActivityChartProps) {
-  const activity = useMemo(() => buildActivity(events), [events]);
+  const build = useMemo(() => createActivityBuilder(), []);
+  const activity = useMemo(() => build(events), [build, events]);
   if (!activity) return null;
   const { buckets, max, unit, from, to, size } = activity;
   const span = `${day(from)} – ${day(to)}`;

@@ -1,3 +1,5 @@
+import { startsWith } from './arrays';
+
 /**
  * Events per time bucket and kind, for the activity chart. Buckets are days, or hours
  * when the loaded events span less than three days, so a short burst still has shape.
@@ -23,35 +25,80 @@ const DAY = 24 * HOUR;
 /** More buckets than this are merged, keeping the chart readable and cheap to draw. */
 const MAX_BUCKETS = 400;
 
-export function buildActivity(
-  events: readonly { kind: string; timestamp: number }[],
-): Activity | null {
-  if (events.length === 0) return null;
-  let from = Infinity;
-  let to = -Infinity;
-  for (const event of events) {
-    if (event.timestamp < from) from = event.timestamp;
-    if (event.timestamp > to) to = event.timestamp;
-  }
+type ChartEvent = { kind: string; timestamp: number };
+
+/** Counts per hour and kind of the events seen so far: what every bucketing is made from. */
+interface Tally {
+  hours: Map<number, Record<string, number>>;
+  from: number;
+  to: number;
+}
+
+const emptyTally = (): Tally => ({ hours: new Map(), from: Infinity, to: -Infinity });
+
+function count(tally: Tally, event: ChartEvent): void {
+  const hour = Math.floor(event.timestamp / HOUR);
+  let counts = tally.hours.get(hour);
+  if (!counts) tally.hours.set(hour, (counts = {}));
+  counts[event.kind] = (counts[event.kind] ?? 0) + 1;
+  if (event.timestamp < tally.from) tally.from = event.timestamp;
+  if (event.timestamp > tally.to) tally.to = event.timestamp;
+}
+
+function activityOf({ hours, from, to }: Tally): Activity | null {
+  if (hours.size === 0) return null;
   const unit = to - from < 3 * DAY ? 'hour' : 'day';
   const base = unit === 'hour' ? HOUR : DAY;
   const first = Math.floor(from / base) * base;
   const spans = Math.floor(to / base) - Math.floor(from / base) + 1;
   const size = base * Math.ceil(spans / MAX_BUCKETS);
-  const count = Math.floor((to - first) / size) + 1;
-  const buckets: ActivityBucket[] = Array.from({ length: count }, (_, index) => ({
+  const length = Math.floor((to - first) / size) + 1;
+  const buckets: ActivityBucket[] = Array.from({ length }, (_, index) => ({
     start: first + index * size,
     counts: {},
     total: 0,
   }));
-  for (const event of events) {
-    const bucket = buckets[Math.floor((event.timestamp - first) / size)];
+  // Buckets are whole hours (days and their multiples start on an hour), so each hour's
+  // counts fall in one bucket.
+  for (const [hour, counts] of hours) {
+    const bucket = buckets[Math.floor((hour * HOUR - first) / size)];
     if (!bucket) continue;
-    bucket.counts[event.kind] = (bucket.counts[event.kind] ?? 0) + 1;
-    bucket.total += 1;
+    for (const kind in counts) {
+      const n = counts[kind] ?? 0;
+      bucket.counts[kind] = (bucket.counts[kind] ?? 0) + n;
+      bucket.total += n;
+    }
   }
   const max = Math.max(...buckets.map((bucket) => bucket.total));
   return { unit, from, to, size, buckets, max };
+}
+
+export function buildActivity(events: readonly ChartEvent[]): Activity | null {
+  const tally = emptyTally();
+  for (const event of events) count(tally, event);
+  return activityOf(tally);
+}
+
+/**
+ * `buildActivity` for a list that grows at its end, as "Load full history" grows it a
+ * page at a time: when the new list begins with exactly the events of the last one, only
+ * the new events are counted (the buckets are then made from per-hour counts, a few
+ * thousand at most), instead of all of them again. Any other list is counted afresh.
+ */
+export function createActivityBuilder(): (events: readonly ChartEvent[]) => Activity | null {
+  let seen: readonly ChartEvent[] = [];
+  let tally = emptyTally();
+  return (events) => {
+    if (!startsWith(events, seen)) {
+      seen = [];
+      tally = emptyTally();
+    }
+    for (let index = seen.length; index < events.length; index++) {
+      count(tally, events[index] as ChartEvent);
+    }
+    seen = events;
+    return activityOf(tally);
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { activityTransform, buildActivity } from '../../../src/lib/activity';
+import { activityTransform, buildActivity, createActivityBuilder } from '../../../src/lib/activity';
 
 const KINDS = ['mint', 'transfer', 'sale', 'burn', 'other'];
 const WIDTH = 800;
@@ -58,5 +58,39 @@ describe('activity chart geometry', () => {
         expect(activity.max).toBe(Math.max(...activity.buckets.map((bucket) => bucket.total)));
       }),
     );
+  });
+});
+
+describe('the growing chart', () => {
+  it('counting only what a grown list adds gives what counting it all gives', () => {
+    // Steps: grow the list by some events, or replace it (a refetch, a filter, a reset).
+    const step = fc.oneof(
+      fc.record({ grow: events }),
+      fc.record({
+        replace: fc.oneof(events, fc.constant<{ kind: string; timestamp: number }[]>([])),
+      }),
+    );
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 1, maxLength: 8 }), (steps) => {
+        const build = createActivityBuilder();
+        let list: { kind: string; timestamp: number }[] = [];
+        for (const next of steps) {
+          list = 'grow' in next ? [...list, ...next.grow] : next.replace;
+          expect(build(list)).toEqual(buildActivity(list));
+        }
+      }),
+    );
+  });
+
+  it('a list that is not the last one grown is counted afresh, not on top', () => {
+    const build = createActivityBuilder();
+    const older = { kind: 'mint', timestamp: 1_750_000_000 };
+    build([older, { kind: 'sale', timestamp: 1_750_000_100 }]);
+    // Same length and first event, another second event: nothing of the last count stays.
+    const activity = build([older, { kind: 'burn', timestamp: 1_750_000_200 }]);
+    expect(activity?.buckets.flatMap((bucket) => Object.keys(bucket.counts)).sort()).toEqual([
+      'burn',
+      'mint',
+    ]);
   });
 });
