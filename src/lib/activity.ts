@@ -73,17 +73,12 @@ function activityOf({ hours, from, to }: Tally): Activity | null {
   return { unit, from, to, size, buckets, max };
 }
 
-export function buildActivity(events: readonly ChartEvent[]): Activity | null {
-  const tally = emptyTally();
-  for (const event of events) count(tally, event);
-  return activityOf(tally);
-}
-
 /**
- * `buildActivity` for a list that grows at its end, as "Load full history" grows it a
- * page at a time: when the new list begins with exactly the events of the last one, only
- * the new events are counted (the buckets are then made from per-hour counts, a few
- * thousand at most), instead of all of them again. Any other list is counted afresh.
+ * Counts a list's events into buckets, for a list that grows at its end, as "Load full
+ * history" grows it a page at a time: when the new list begins with exactly the events of
+ * the last one, only the new events are counted (the buckets are then made from per-hour
+ * counts, a few thousand at most), instead of all of them again. Any other list is
+ * counted afresh.
  */
 export function createActivityBuilder(): (events: readonly ChartEvent[]) => Activity | null {
   let seen: readonly ChartEvent[] = [];
