@@ -16,9 +16,10 @@ import { count, median, ms, pct, round } from './lib/stats';
  * header while the current one is parsed) and (b) in Node with plain `fetch` +
  * `JSON.parse`, page after page. Budget: Node time / browser time ≥ 0.8, i.e. the browser
  * path costs at most 25% more than the bare minimum, at the page size the app walks a
- * whole contract with (limit 5000; the smaller sizes are reported beside it). Beside them, for reference, the
- * app's fetcher without read-ahead, a plain fetch + JSON.parse walk in Chromium, and a
- * Chromium walk that only reads each page's bytes (no parsing at all: the browser's floor).
+ * whole contract with (limit 5000; the smaller sizes are reported beside it). Beside
+ * them, for reference, the app's fetcher without read-ahead, a plain fetch + JSON.parse
+ * walk in Chromium, and a Chromium walk that only reads each page's bytes (no parsing at
+ * all: the browser's floor).
  *
  * The default dataset has no contract near 50,000 events, so a second sample service
  * runs with 143,000 events (its busiest contract then has ~50,000), behind its own
