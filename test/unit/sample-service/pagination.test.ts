@@ -33,6 +33,28 @@ const profile = fc.constantFrom(...PROFILES);
 const limit = fc.oneof(fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 2_000 }));
 const contractIndex = fc.integer({ min: 0, max: data.contracts.length - 1 });
 
+/** A page of a contract's events at a limit, after a cursor or at the head. */
+const pagePath =
+  (contract: number, pageLimit: number) =>
+  (cursor?: string): string =>
+    `${eventsPath(data.contracts[contract]?.address ?? '')}?limit=${pageLimit}` +
+    (cursor ? `&cursor=${cursor}` : '');
+
+/** The cursor `pages` pages down a list (undefined at the head, or where the list ends). */
+async function cursorAfter(
+  service: SampleService,
+  path: (cursor?: string) => string,
+  pages: number,
+): Promise<string | undefined> {
+  let cursor: string | undefined;
+  for (let n = 0; n < pages; n += 1) {
+    const body = JSON.parse((await get(service, path(cursor))).text) as Json;
+    if (typeof body.cursor !== 'string') return n === 0 ? undefined : cursor;
+    cursor = body.cursor;
+  }
+  return cursor;
+}
+
 /** A token of a contract with a long history, or any token. */
 const tokenIndex = (of: Dataset): fc.Arbitrary<number> =>
   fc.integer({ min: 0, max: of.tokenCount - 1 });
@@ -179,15 +201,8 @@ describe('deployed: sales, burns and lists', () => {
         fc.integer({ min: 1, max: 40 }),
         fc.nat(6),
         async (contract, pageLimit, depth) => {
-          const address = data.contracts[contract]?.address ?? '';
-          const path = (cursor?: string) =>
-            `${eventsPath(address)}?limit=${pageLimit}${cursor ? `&cursor=${cursor}` : ''}`;
-          let cursor: string | undefined;
-          for (let n = 0; n < depth; n += 1) {
-            const body = JSON.parse((await get(byProfile.deployed, path(cursor))).text) as Json;
-            if (typeof body.cursor !== 'string') break;
-            cursor = body.cursor;
-          }
+          const path = pagePath(contract, pageLimit);
+          const cursor = await cursorAfter(byProfile.deployed, path, depth);
           const [first, second] = [
             await get(byProfile.deployed, path(cursor)),
             await get(byProfile.deployed, path(cursor)),
@@ -228,14 +243,8 @@ describe('deployed: forgotten cursors', () => {
         async (contract, pageLimit, stopAfter, retries) => {
           const service = forgetful();
           const address = data.contracts[contract]?.address ?? '';
-          const path = (cursor?: string) =>
-            `${eventsPath(address)}?limit=${pageLimit}${cursor ? `&cursor=${cursor}` : ''}`;
-          let cursor: string | undefined;
-          for (let n = 0; n <= stopAfter; n += 1) {
-            const body = JSON.parse((await get(service, path(cursor))).text) as Json;
-            if (typeof body.cursor !== 'string') break;
-            cursor = body.cursor;
-          }
+          const path = pagePath(contract, pageLimit);
+          const cursor = await cursorAfter(service, path, stopAfter + 1);
           fc.pre(cursor !== undefined);
           service.forgetCursors();
           const dead = async () => {
