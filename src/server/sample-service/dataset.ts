@@ -38,7 +38,10 @@ export const DEFAULT_DATASET_SIZE = { seed: 1, contracts: 50, events: 320_000 } 
 
 const HOUR = 3_600;
 
-/** A service's anchor: its start time rounded down to the hour, so a seed gives the same data for an hour. */
+/**
+ * A service's anchor: its start time rounded down to the hour, so a seed gives the same data
+ * all that hour.
+ */
 export function startAnchor(nowMs = Date.now()): number {
   return Math.floor(nowMs / 1000 / HOUR) * HOUR;
 }
@@ -353,7 +356,10 @@ function createAddedEvents(contractCount: number) {
   };
 }
 
-/** Sale prices drawn log-uniformly between these amounts of the currency, to these fractional digits. */
+/**
+ * Sale prices, drawn log-uniformly between these amounts of the currency and rounded to
+ * these fractional digits.
+ */
 const PRICE_RANGES = {
   ETH: { min: 0.002, max: 3, digits: 4 },
   STRK: { min: 2, max: 5_000, digits: 2 },
