@@ -126,8 +126,6 @@ export interface Dataset {
   addedEvents(contract: Contract): readonly number[];
   event(seq: number): TokenEvent;
   kind(seq: number): EventKind;
-  /** The contract an event belongs to (its `index`). */
-  contractOf(seq: number): number;
   timestamp(seq: number): number;
   eventId(seq: number): string;
   sale(seq: number): Sale | null;
@@ -307,7 +305,6 @@ export function generateDataset(options: DatasetOptions = {}): Dataset {
       sale: sale(seq),
     }),
     kind: (seq) => at(KINDS, kindOf(seq)),
-    contractOf: (seq) => contractOfToken(tokenOf(seq)),
     timestamp: timeOf,
     eventId,
     sale,

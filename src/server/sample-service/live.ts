@@ -19,14 +19,14 @@ export interface LiveArrivals {
 }
 
 /** Starts adding events to `dataset` on a timer (which never keeps the process alive). */
-export function startLiveArrivals(dataset: Dataset, now: () => number = Date.now): LiveArrivals {
+export function startLiveArrivals(dataset: Dataset): LiveArrivals {
   const random = createRandom(dataset.seed, SALT);
   const contracts = [...dataset.contracts]
     .filter((contract) => contract.eventCount > 0)
     .sort((a, b) => b.eventCount - a.eventCount)
     .slice(0, LIVE_CONTRACTS);
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let stopped = contracts.length === 0 || dataset.walletCount === 0;
+  let stopped = contracts.length === 0;
 
   const wallet = (): number => Math.floor(dataset.walletCount * random.float() ** 2);
   const walletOtherThan = (current: number): number => {
@@ -54,7 +54,7 @@ export function startLiveArrivals(dataset: Dataset, now: () => number = Date.now
     // Never older than the timeline or the last event added, whatever the clock does (the
     // last event of all is the newest added one, or a generated one of the anchor's time).
     const last = dataset.eventCount > 0 ? dataset.timestamp(dataset.eventCount - 1) : 0;
-    const timestamp = Math.max(Math.floor(now() / 1000), dataset.anchor, last);
+    const timestamp = Math.max(Math.floor(Date.now() / 1000), dataset.anchor, last);
     const token = random.chance(0.2) ? undefined : liveToken(contract);
     if (token === undefined) {
       dataset.addMint(contract, wallet(), timestamp, random);
