@@ -2,6 +2,7 @@ import { DEFAULT_TIMEOUT_MS, type ProxyOptions } from './proxy/app';
 import { DEFAULT_PAGE_CACHE } from './proxy/page-cache';
 import { DEFAULT_RATE_LIMIT } from './proxy/rate-limit';
 import { DEFAULT_GATE } from './proxy/upstream-gate';
+import { ANCHOR_RANGE } from './sample-service/dataset';
 
 /**
  * Server configuration comes from the environment only (plus `.env` when present).
@@ -9,7 +10,15 @@ import { DEFAULT_GATE } from './proxy/upstream-gate';
  */
 export type UpstreamConfig =
   | { kind: 'real'; url: string; apiKey: string }
-  | { kind: 'sample'; profile: 'documented' | 'deployed'; seed: number };
+  | {
+      kind: 'sample';
+      profile: 'documented' | 'deployed';
+      seed: number;
+      /** New events keep arriving while the server runs. */
+      live: boolean;
+      /** Where the sample timeline ends (unix seconds); unset: the start time, to the hour. */
+      anchor?: number;
+    };
 
 /** Everything the proxy takes besides the upstream itself and the log. */
 export type ProxyConfig = Required<
@@ -94,7 +103,19 @@ function upstreamConfig(env: Env): UpstreamConfig {
     if (profile !== 'documented' && profile !== 'deployed') {
       throw new ConfigError('SAMPLE_PROFILE must be "documented" or "deployed".');
     }
-    return { kind: 'sample', profile, seed: integer(env, 'SAMPLE_SEED', 1, 0, 2 ** 31) };
+    const live = env.SAMPLE_LIVE?.trim().toLowerCase() || 'on';
+    if (live !== 'on' && live !== 'off')
+      throw new ConfigError('SAMPLE_LIVE must be "on" or "off".');
+    const anchor = env.SAMPLE_ANCHOR?.trim()
+      ? integer(env, 'SAMPLE_ANCHOR', 0, ANCHOR_RANGE.min, ANCHOR_RANGE.max)
+      : undefined;
+    return {
+      kind: 'sample',
+      profile,
+      seed: integer(env, 'SAMPLE_SEED', 1, 0, 2 ** 31),
+      live: live === 'on',
+      ...(anchor === undefined ? {} : { anchor }),
+    };
   }
   let parsed: URL;
   try {

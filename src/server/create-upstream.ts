@@ -18,7 +18,13 @@ export function createUpstream(config: UpstreamConfig): Upstream {
   }
   // A key per process: the sample service checks it exactly as the real one would.
   const apiKey = randomBytes(18).toString('base64url');
-  const service = createSampleService({ apiKey, profile: config.profile, seed: config.seed });
+  const service = createSampleService({
+    apiKey,
+    profile: config.profile,
+    seed: config.seed,
+    anchor: config.anchor,
+    live: config.live,
+  });
   return {
     source: 'sample',
     baseUrl: 'http://sample-service.internal',

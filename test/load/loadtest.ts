@@ -56,6 +56,8 @@ async function startServer(dir: string) {
       // The embedded sample service, whatever .env says: empty values are not overridden.
       TOKEN_EVENTS_API_URL: '',
       TOKEN_EVENTS_API_KEY: '',
+      // Its data stays put while it is measured.
+      SAMPLE_LIVE: 'off',
       HOST: '127.0.0.1',
       PORT: '0',
       CLIENT_DIR: dir,

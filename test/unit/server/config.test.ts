@@ -9,7 +9,7 @@ describe('server configuration', () => {
     expect(config).toMatchObject({
       host: '127.0.0.1',
       port: 4173,
-      upstream: { kind: 'sample', profile: 'deployed', seed: 1 },
+      upstream: { kind: 'sample', profile: 'deployed', seed: 1, live: true },
       proxy: {
         timeoutMs: 15_000,
         cache: { firstPageTtlMs: 5_000, cursorPageTtlMs: 600_000, maxBytes: 64 * 1024 * 1024 },
@@ -62,6 +62,17 @@ describe('server configuration', () => {
     });
   });
 
+  it('sets where the sample timeline ends, and turns its new events off', () => {
+    expect(loadConfig({ SAMPLE_LIVE: 'off', SAMPLE_ANCHOR: '1751241600' }).upstream).toEqual({
+      kind: 'sample',
+      profile: 'deployed',
+      seed: 1,
+      live: false,
+      anchor: 1_751_241_600,
+    });
+    expect(loadConfig({ SAMPLE_LIVE: 'ON' }).upstream).not.toHaveProperty('anchor');
+  });
+
   it.each([
     ['true', 1],
     ['FALSE', 0],
@@ -80,6 +91,9 @@ describe('server configuration', () => {
     [{ ...real, TOKEN_EVENTS_API_URL: 'https://u:p@api.example.test' }, /without query/],
     [{ ...real, TOKEN_EVENTS_API_URL: 'https://api.example.test/?key=1' }, /without query/],
     [{ SAMPLE_PROFILE: 'prod' }, /SAMPLE_PROFILE/],
+    [{ SAMPLE_LIVE: 'no' }, /SAMPLE_LIVE must be "on" or "off"/],
+    [{ SAMPLE_ANCHOR: '12' }, /SAMPLE_ANCHOR must be a whole number/],
+    [{ SAMPLE_ANCHOR: 'now' }, /SAMPLE_ANCHOR/],
     [{ PORT: '70000' }, /PORT must be a whole number from 0 to 65535/],
     [{ PORT: 'eighty' }, /PORT must be a whole number/],
     [{ UPSTREAM_CONCURRENCY: '0' }, /UPSTREAM_CONCURRENCY/],
