@@ -45,7 +45,7 @@ export function eventRecord(
   const { token, sale } = event;
   const tokenIdHex = tokenIdToHex(token.id);
   if (profile === 'documented') {
-    return {
+    const record = {
       contract_address: token.contract.address,
       contract_type: token.contract.type,
       event_id: event.eventId,
@@ -56,6 +56,13 @@ export function eventRecord(
       token_id: tokenIdToDecimal(token.id),
       token_id_hex: tokenIdHex,
       transaction_hash: event.transactionHash,
+    };
+    // The clean form of a sale: one record, its price in decimal base units of its currency.
+    if (sale === null) return record;
+    return {
+      ...record,
+      price: sale.price,
+      ...(sale.currency ? { currency_address: sale.currency.address } : {}),
     };
   }
   const movement = (from: string, to: string) => ({

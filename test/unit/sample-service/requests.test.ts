@@ -286,21 +286,31 @@ describe('profiles', () => {
     expect(new Set(items.map((item) => item.event_type))).toEqual(
       new Set(['mint', 'transfer', 'sale']),
     );
+    const fields = [
+      'contract_address',
+      'contract_type',
+      'event_id',
+      'event_type',
+      'from_address',
+      'timestamp',
+      'to_address',
+      'token_id',
+      'token_id_hex',
+      'transaction_hash',
+    ];
     for (const item of items) {
       expect(typeof item.timestamp).toBe('number');
-      expect(Object.keys(item).sort()).toEqual([
-        'contract_address',
-        'contract_type',
-        'event_id',
-        'event_type',
-        'from_address',
-        'timestamp',
-        'to_address',
-        'token_id',
-        'token_id_hex',
-        'transaction_hash',
-      ]);
+      if (item.event_type !== 'sale') {
+        expect(Object.keys(item).sort()).toEqual(fields);
+        continue;
+      }
+      // A sale is one record with its price in decimal base units (and its currency, if any).
+      expect(String(item.price)).toMatch(/^[1-9][0-9]*$/);
+      const extra = item.currency_address === undefined ? ['price'] : ['currency_address', 'price'];
+      expect(Object.keys(item).sort()).toEqual([...fields, ...extra].sort());
     }
+    expect(items.some((item) => item.event_type === 'sale' && item.currency_address)).toBe(true);
+    expect(items.some((item) => item.event_type === 'sale' && !item.currency_address)).toBe(true);
   });
 
   it('deployed: strings, mints and burns as transfers, sales of their own shape, empty pages', async () => {
