@@ -1,7 +1,7 @@
 import { DEFAULT_TIMEOUT_MS, type ProxyOptions } from './proxy/app';
 import { DEFAULT_PAGE_CACHE } from './proxy/page-cache';
 import { DEFAULT_RATE_LIMIT } from './proxy/rate-limit';
-import { DEFAULT_GATE } from './proxy/upstream-gate';
+import { DEFAULT_GATE } from './upstream/gate';
 
 /**
  * Server configuration comes from the environment only (plus `.env` when present).

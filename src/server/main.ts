@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { ConfigError, loadConfig } from './config';
-import { createUpstream } from './create-upstream';
+import { createUpstream } from './upstream/create-upstream';
 import { createServerApp } from './http/app';
 import { trackForShutdown } from './http/graceful-shutdown';
 import { nodeGzip } from './node-gzip';

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import type { Plugin } from 'vite';
 import { loadConfig } from './config';
-import { createUpstream } from './create-upstream';
+import { createUpstream } from './upstream/create-upstream';
 import { nodeGzip } from './node-gzip';
 import { createProxyApp } from './proxy/app';
 

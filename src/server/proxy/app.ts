@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono';
 import { accepts } from 'hono/accepts';
-import { apiErrorResponse } from './api-error';
+import { apiErrorResponse } from './error-response';
 import { clientAddress } from './client-address';
 import { DEFAULT_PAGE_CACHE, type PageCacheSettings } from './page-cache';
 import { createPageLoader, type PageLoader } from './page-loader';
@@ -8,8 +8,8 @@ import { failureResponse, pageResponse } from './page-response';
 import { createRateLimiter, DEFAULT_RATE_LIMIT, type RateLimitSettings } from './rate-limit';
 import { requestLog, type LogVariables, type RequestLog } from './request-log';
 import { matchApiRequest } from './route-match';
-import type { Upstream } from './upstream';
-import { createUpstreamGate, DEFAULT_GATE, type UpstreamGateSettings } from './upstream-gate';
+import type { Upstream } from '../upstream/service-client';
+import { createUpstreamGate, DEFAULT_GATE, type UpstreamGateSettings } from '../upstream/gate';
 
 export type { RequestLog } from './request-log';
 

@@ -1,13 +1,13 @@
-import { parseRetryAfter } from './api-error';
-import { createCoalescer } from './coalesce';
+import { parseRetryAfter } from '../upstream/retry-after';
+import { createCoalescer } from '../upstream/coalesce';
 import {
   createPageCache,
   GZIP_THRESHOLD_BYTES,
   type Page,
   type PageCacheSettings,
 } from './page-cache';
-import { fetchUpstream, type Upstream } from './upstream';
-import type { UpstreamGate } from './upstream-gate';
+import { fetchUpstream, type Upstream } from '../upstream/service-client';
+import type { UpstreamGate } from '../upstream/gate';
 
 /** Why no page could be served; `failureResponse` turns each into our JSON error. */
 export type PageFailure =

@@ -1,4 +1,4 @@
-import { apiErrorResponse, mapUpstreamError } from './api-error';
+import { apiErrorResponse, mapUpstreamError } from './error-response';
 import { GZIP_THRESHOLD_BYTES, type Page } from './page-cache';
 import type { PageFailure } from './page-loader';
 

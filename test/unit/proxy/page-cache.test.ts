@@ -1,7 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createProxyApp } from '../../../src/server/proxy/app';
-import { createCoalescer } from '../../../src/server/proxy/coalesce';
+import { createCoalescer } from '../../../src/server/upstream/coalesce';
 import { createPageCache, type Page } from '../../../src/server/proxy/page-cache';
 import { fakeUpstream } from './fake-upstream';
 

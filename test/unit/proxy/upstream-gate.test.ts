@@ -4,7 +4,7 @@ import {
   createUpstreamGate,
   type GateEntry,
   type UpstreamGateSettings,
-} from '../../../src/server/proxy/upstream-gate';
+} from '../../../src/server/upstream/gate';
 import { fakeUpstream } from './fake-upstream';
 
 const A = '0x' + '0'.repeat(60) + 'abcd';
