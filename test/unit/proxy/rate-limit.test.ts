@@ -49,8 +49,29 @@ describe('client keys', () => {
     ['2001:db8:0001:0002:aaaa::1', '2001:db8:1:2::/64'],
     ['::1', '0:0:0:0::/64'],
     ['fe80::1%eth0', 'fe80:0:0:0::/64'],
+    ['1.2.3.4:5678', '1.2.3.4'],
+    ['001.002.003.004', '1.2.3.4'],
+    ['[::ffff:1.2.3.4]:443', '1.2.3.4'],
+    ['::ffff:0102:0304', '1.2.3.4'],
+    ['[2001:db8:1:2::9]', '2001:db8:1:2::/64'],
+    ['[2001:db8:1:2::9]:8080', '2001:db8:1:2::/64'],
   ])('%s → %s', (address, key) => {
     expect(clientKey(address)).toBe(key);
+  });
+
+  it.each([
+    'unknown',
+    '',
+    '1.2.3',
+    '1.2.3.4.5',
+    '256.1.1.1',
+    '0x7f.0.0.1',
+    '1.2.3.4:port',
+    '[1.2.3.4]',
+    '2001:db8::1::2',
+    '<script>',
+  ])('%j is not an address', (text) => {
+    expect(clientKey(text)).toBeUndefined();
   });
 });
 
@@ -124,6 +145,73 @@ describe('rate limit on the API', () => {
       fromSocket('10.0.0.1'),
     );
     expect(someoneElse.status).toBe(200);
+  });
+
+  it('behind a trusted proxy, counts every spelling of one address as one client', async () => {
+    const { app } = limited(1);
+    const spellings = [
+      '1.2.3.4',
+      '1.2.3.4:5678',
+      '001.002.003.004',
+      '::ffff:1.2.3.4',
+      '[::ffff:1.2.3.4]:443',
+    ];
+    const statuses = [];
+    for (const spelling of spellings) {
+      const response = await app.request(
+        '/api/v1/contracts',
+        { headers: { 'x-forwarded-for': spelling } },
+        fromSocket('10.0.0.1'),
+      );
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+  });
+
+  it('behind a trusted proxy, counts one IPv6 /64 as one client', async () => {
+    const { app } = limited(1);
+    const statuses = [];
+    for (const address of [
+      '2001:db8:1:2::1',
+      '[2001:db8:1:2::2]:443',
+      '2001:db8:1:2:ffff::3',
+      '2001:db8:1:2::4',
+    ]) {
+      const response = await app.request(
+        '/api/v1/contracts',
+        { headers: { 'x-forwarded-for': address } },
+        fromSocket('10.0.0.1'),
+      );
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const nextNetwork = await app.request(
+      '/api/v1/contracts',
+      { headers: { 'x-forwarded-for': '2001:db8:1:3::1' } },
+      fromSocket('10.0.0.1'),
+    );
+    expect(nextNetwork.status).toBe(200);
+  });
+
+  it('does not believe a forwarded entry that is not an address: the peer is the client', async () => {
+    const { app } = limited(1);
+    const statuses = [];
+    for (const forged of ['a', 'b', '1.2.3.4.5', '0x7f.0.0.1']) {
+      const response = await app.request(
+        '/api/v1/contracts',
+        { headers: { 'x-forwarded-for': forged } },
+        fromSocket('10.0.0.9'),
+      );
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+
+  it('limits nobody when called in-process, without a socket', async () => {
+    const { app } = limited();
+    for (let i = 0; i < 10; i += 1) {
+      expect((await app.request('/api/v1/contracts')).status).toBe(200);
+    }
   });
 
   it('is off with a limit of 0', async () => {
