@@ -17,6 +17,15 @@ const settings = (overrides: Partial<UpstreamGateSettings> = {}): UpstreamGateSe
   ...overrides,
 });
 
+/** Fake timers and clock for every test of the calling `describe`. */
+function useFakeClock() {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.setSystemTime(new Date('2025-01-01T00:00:00Z'));
+  });
+  afterEach(() => vi.useRealTimers());
+}
+
 /** Entries in the order they settle, to check admission order and timing. */
 function recorder() {
   const settled: Array<[string, GateEntry]> = [];
@@ -33,11 +42,7 @@ function recorder() {
 }
 
 describe('upstream gate', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-    vi.setSystemTime(new Date('2025-01-01T00:00:00Z'));
-  });
-  afterEach(() => vi.useRealTimers());
+  useFakeClock();
 
   it('lets a bounded number through and admits the rest in arrival order', async () => {
     const gate = createUpstreamGate(settings());
@@ -170,11 +175,7 @@ describe('upstream gate', () => {
 });
 
 describe('cool-down cap and probes', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-    vi.setSystemTime(new Date('2025-01-01T00:00:00Z'));
-  });
-  afterEach(() => vi.useRealTimers());
+  useFakeClock();
 
   it('never cools down longer than the cap, whatever Retry-After asks', () => {
     expect(
@@ -231,11 +232,7 @@ describe('cool-down cap and probes', () => {
 });
 
 describe('fair share between clients', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-    vi.setSystemTime(new Date('2025-01-01T00:00:00Z'));
-  });
-  afterEach(() => vi.useRealTimers());
+  useFakeClock();
 
   it('serves waiting clients in turn, not in arrival order', async () => {
     const gate = createUpstreamGate(settings({ concurrency: 1, ratePerSecond: 5 }));
