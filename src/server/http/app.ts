@@ -5,7 +5,7 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { compress } from 'hono/compress';
 import type { Readiness } from '../proxy/app';
 import type { ClientVariables } from '../proxy/client-rate-limit';
-import { errorResponse, internalErrorHandler } from '../proxy/error-response';
+import { internalErrorHandler, methodNotAllowed } from '../proxy/error-response';
 import { requestLog, type RequestLog } from '../proxy/request-log';
 import { securityHeaders } from './security-headers';
 
@@ -63,10 +63,7 @@ export function createServerApp({ proxy, clientDir, log, trustedProxyHops }: Ser
   app.use('*', async (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     c.set('route', 'method-not-allowed');
-    return errorResponse(
-      { kind: 'method_not_allowed', status: 405, message: 'Only GET and HEAD are allowed.' },
-      { allow: 'GET, HEAD' },
-    );
+    return methodNotAllowed();
   });
 
   app.use('*', compress());

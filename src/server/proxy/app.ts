@@ -6,6 +6,7 @@ import { clientRateLimit, type ClientVariables } from './client-rate-limit';
 import {
   errorResponse,
   internalErrorHandler,
+  methodNotAllowed,
   pageFailureError,
   SHUTTING_DOWN,
 } from './error-response';
@@ -94,10 +95,7 @@ export function createProxy(options: ProxyOptions) {
   app.use('/api/*', limitClients);
   app.all('/api/*', async (c) => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
-      return errorResponse(
-        { kind: 'method_not_allowed', status: 405, message: 'Only GET and HEAD are allowed.' },
-        { allow: 'GET, HEAD' },
-      );
+      return methodNotAllowed();
     }
     const url = new URL(c.req.url);
     if (url.pathname === '/api/meta') {
@@ -158,7 +156,8 @@ export function createProxy(options: ProxyOptions) {
       const current: { answer: Promise<Readiness>; settledAt?: number } = {
         answer: checkUpstream(),
       };
-      void current.answer.finally(() => (current.settledAt = Date.now()));
+      const settled = () => (current.settledAt = Date.now());
+      current.answer.then(settled, settled);
       readiness = current;
       return current.answer;
     },

@@ -33,6 +33,13 @@ export function errorResponse(
   return new Response(JSON.stringify(body), { status, headers: sent });
 }
 
+/** Everything the server serves can only be read. */
+export const methodNotAllowed = () =>
+  errorResponse(
+    { kind: 'method_not_allowed', status: 405, message: 'Only GET and HEAD are allowed.' },
+    { allow: 'GET, HEAD' },
+  );
+
 const SERVICE = 'The Token Events Service';
 
 /**

@@ -92,7 +92,7 @@ export function createPageLoader(options: PageLoaderOptions) {
     async load(
       path: string,
       clientGone?: () => AbortSignal,
-      client = 'anonymous',
+      client = 'local',
     ): Promise<PageOutcome> {
       const page = cache.get(path);
       if (page) return { kind: 'page', page, cache: 'hit' };
