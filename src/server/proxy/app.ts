@@ -86,8 +86,8 @@ export function createProxy(options: ProxyOptions) {
       (options.gate?.maxCoolDownMs ?? DEFAULT_GATE.maxCoolDownMs) / 1000,
     ),
   };
-  // Aborted when the server stops: requests still waiting for the upstream are answered.
-  const stopping = new AbortController();
+  // Requests waiting for the upstream, answered at once when the server stops.
+  const waiting = createWaitingRequests();
   const app = new Hono<Env>();
 
   app.onError(internalErrorHandler(log !== undefined));
@@ -108,7 +108,7 @@ export function createProxy(options: ProxyOptions) {
       return errorResponse({ kind: 'bad_request', status: 400, message: match.message });
     }
     c.set('route', match.request.route.name);
-    return servePage(c, pages, match.request.upstreamPath, errorLimits, stopping.signal);
+    return servePage(c, pages, match.request.upstreamPath, errorLimits, waiting);
   });
 
   // Paths that normalise to somewhere outside /api/ (`/api/v1/events/%2e%2e/…`).
@@ -164,7 +164,7 @@ export function createProxy(options: ProxyOptions) {
     /** The proxy's per-client limit, for other routes of the server (`/readyz`). */
     limitClients,
     /** The server is stopping: requests waiting for the upstream are answered 503 now. */
-    stop: () => stopping.abort(),
+    stop: waiting.stop,
     stats: () => ({
       pages: pages.stats(),
       gate: gate.stats(),
@@ -186,14 +186,16 @@ async function servePage(
   pages: PageLoader,
   upstreamPath: string,
   errorLimits: Parameters<typeof pageFailureError>[1],
-  stopping: AbortSignal,
+  waiting: WaitingRequests,
 ): Promise<Response> {
   const client = c.get('client') ?? NO_ADDRESS_CLIENT;
-  const outcome = await pages.load(upstreamPath, () => clientGone(c, stopping), client);
+  const outcome = await pages.load(upstreamPath, () => clientGone(c, waiting), client);
   c.set('cache', outcome.cache);
   if (outcome.upstreamStatus !== undefined) c.set('upstreamStatus', outcome.upstreamStatus);
   if (outcome.kind === 'failed') {
-    const error = stopping.aborted ? SHUTTING_DOWN : pageFailureError(outcome.failure, errorLimits);
+    const error = waiting.stopped()
+      ? SHUTTING_DOWN
+      : pageFailureError(outcome.failure, errorLimits);
     return errorResponse(error, { 'x-cache': outcome.cache });
   }
   const encoding = accepts(c, {
@@ -217,21 +219,45 @@ interface NodeOutgoing {
 }
 
 /**
+ * The cache misses being waited for, each by its abort controller, so that stopping the
+ * server can answer them all at once. A set rather than listeners on one shared signal,
+ * which Node warns about past ten.
+ */
+function createWaitingRequests() {
+  const controllers = new Set<AbortController>();
+  let stopped = false;
+  return {
+    stopped: () => stopped,
+    /** Aborts `controller` when the server stops (at once if it has); returns the untrack. */
+    track(controller: AbortController): () => void {
+      if (stopped) controller.abort(new Error('server stopping'));
+      else controllers.add(controller);
+      return () => controllers.delete(controller);
+    },
+    stop() {
+      stopped = true;
+      for (const controller of controllers) controller.abort(new Error('server stopping'));
+      controllers.clear();
+    },
+  };
+}
+
+type WaitingRequests = ReturnType<typeof createWaitingRequests>;
+
+/**
  * Aborts when the client leaves before its answer is sent, or when the server stops.
  * On Node the response object says when the client leaves; asking @hono/node-server for
  * the request's signal instead makes it build a whole WHATWG Request on every call, a
  * cost the cache-miss benchmark shows.
  */
-function clientGone(c: Context, stopping: AbortSignal): AbortSignal {
+function clientGone(c: Context, waiting: WaitingRequests): AbortSignal {
   const outgoing = (c.env as { outgoing?: NodeOutgoing } | undefined)?.outgoing;
   // Called in-process (tests): no socket, and no server to stop.
   if (!outgoing) return c.req.raw.signal;
   const controller = new AbortController();
-  const stop = () => controller.abort(new Error('server stopping'));
-  if (stopping.aborted) stop();
-  else stopping.addEventListener('abort', stop, { once: true });
+  const untrack = waiting.track(controller);
   outgoing.once('close', () => {
-    stopping.removeEventListener('abort', stop);
+    untrack();
     if (!outgoing.writableFinished) controller.abort(new Error('client gone'));
   });
   return controller.signal;
