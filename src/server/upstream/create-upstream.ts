@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { UpstreamConfig } from './config';
+import type { UpstreamConfig } from '../config';
 import { nodeHttpGet } from './node-http-get';
-import { getViaFetch, type Upstream } from './proxy/upstream';
-import { createSampleService } from './sample-service';
+import { getViaFetch, type Upstream } from './service-client';
+import { createSampleService } from '../sample-service';
 
 /** The real service over HTTP, or the embedded sample service in-process with a fresh key. */
 export function createUpstream(config: UpstreamConfig): Upstream {
