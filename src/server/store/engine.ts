@@ -65,6 +65,10 @@ export interface StoreEngine {
   /** Drops least recently used lists until at most `maxBytes` are held; returns how many. */
   evict(maxBytes: number, keep?: string): Promise<number>;
   stats(): Promise<{ lists: number; bytes: number }>;
+  /** Counts upstream requests made in an hour (hours since the epoch), for the quota. */
+  addUsage(hour: number, requests: number): Promise<void>;
+  /** Upstream requests counted from the start of `hour` on. */
+  usageSince(hour: number): Promise<number>;
   /** A value kept with the store (the cursor secret), set once by whoever comes first. */
   setting(name: string, create: () => string): Promise<string>;
   close(): Promise<void>;

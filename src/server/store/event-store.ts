@@ -54,8 +54,9 @@ export type UpstreamRead<F> =
       cursorRefused: boolean;
     };
 
+/** One upstream page of a list, at its largest size, after `cursor` (from its head: null). */
 export type ReadList<F> = (
-  path: string,
+  spec: ListSpec,
   cursor: string | null,
   client: string | undefined,
 ) => Promise<UpstreamRead<F>>;
@@ -139,16 +140,23 @@ const SUFFIX_BYTES = 64;
 // Lists are marked used at most this often, so serving a page is not a write.
 const TOUCH_EVERY_MS = 60_000;
 
-export async function createEventStore<F>(options: {
+export interface EventStoreOptions<F> {
   engine: StoreEngine;
+  /** Signs the store's cursors; every server sharing the engine must use the same one. */
+  secret: string;
   read: ReadList<F>;
   settings?: Partial<EventStoreSettings>;
   now?: () => number;
   events?: StoreEvents;
-}) {
-  const { engine, read, now = Date.now, events = {} } = options;
+}
+
+/** The secret kept in the engine: made by the first server, read by all the others. */
+export const storeSecret = (engine: StoreEngine) =>
+  engine.setting('cursor-secret', () => randomBytes(32).toString('hex'));
+
+export function createEventStore<F>(options: EventStoreOptions<F>) {
+  const { engine, secret, read, now = Date.now, events = {} } = options;
   const settings = { ...DEFAULT_STORE_SETTINGS, ...options.settings };
-  const secret = await engine.setting('cursor-secret', () => randomBytes(32).toString('hex'));
   const cursors: StoreCursors = createStoreCursors(secret);
   const touched = new Map<string, number>();
 
@@ -232,7 +240,7 @@ export async function createEventStore<F>(options: {
       const time = now();
       if (meta && !headIsStale(meta, time)) return { kind: 'meta', meta, reads: 0 };
       if (!meta || time - meta.fetchedAt >= settings.maxAgeMs || meta.next === meta.first) {
-        const first = await read(spec.path, null, client);
+        const first = await read(spec, null, client);
         if (first.kind === 'failed') return { ...first, reads: 1 };
         const { records, cursor } = first.page;
         return {
@@ -258,10 +266,10 @@ export async function createEventStore<F>(options: {
     const stored = await keysInOrder(spec, meta);
     const records: StoredRecord[] = [];
     let cursor: string | null = null;
-    let full = false;
+    let full: boolean;
     let reads = 0;
     do {
-      const outcome = await read(spec.path, cursor, client);
+      const outcome = await read(spec, cursor, client);
       reads += 1;
       if (outcome.kind === 'failed') return { ...outcome, reads };
       records.push(...outcome.page.records);
@@ -318,7 +326,7 @@ export async function createEventStore<F>(options: {
     let cursor: string | null = null;
     let reads = 0;
     for (;;) {
-      const outcome = await read(spec.path, cursor, client);
+      const outcome = await read(spec, cursor, client);
       reads += 1;
       if (outcome.kind === 'failed') return { ...outcome, reads };
       everything.push(...outcome.page.records);
@@ -373,7 +381,7 @@ export async function createEventStore<F>(options: {
       if (meta.frontier !== null) {
         // The service forgets cursors: a refused one is asked once more, then given up.
         for (let attempt = 0; attempt < 2; attempt++) {
-          outcome = await read(spec.path, meta.frontier, client);
+          outcome = await read(spec, meta.frontier, client);
           reads += 1;
           if (outcome.kind !== 'failed' || !outcome.cursorRefused) break;
         }
@@ -456,7 +464,7 @@ export async function createEventStore<F>(options: {
     let cursor: string | null = null;
     let reads = 0;
     for (;;) {
-      const outcome = await read(spec.path, cursor, client);
+      const outcome = await read(spec, cursor, client);
       reads += 1;
       if (outcome.kind === 'failed') return { ...outcome, reads };
       const records = withoutRepeats(outcome.page.records, known);
@@ -624,4 +632,4 @@ export async function createEventStore<F>(options: {
   };
 }
 
-export type EventStore<F> = Awaited<ReturnType<typeof createEventStore<F>>>;
+export type EventStore<F> = ReturnType<typeof createEventStore<F>>;

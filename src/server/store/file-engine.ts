@@ -20,10 +20,11 @@ type ChunkKey = [string, number, number];
  */
 export function openFileEngine(dataDir: string): StoreEngine {
   mkdirSync(dataDir, { recursive: true });
-  const root: RootDatabase = open({ path: join(dataDir, 'event-store.mdb'), maxDbs: 4 });
+  const root: RootDatabase = open({ path: join(dataDir, 'event-store.mdb'), maxDbs: 5 });
   const lists: Database<StoredMeta, string> = root.openDB('lists', { encoding: 'msgpack' });
   const chunks: Database<Buffer, ChunkKey> = root.openDB('chunks', { encoding: 'binary' });
   const settings: Database<string, string> = root.openDB('settings', { encoding: 'string' });
+  const usage: Database<number, number> = root.openDB('usage', { encoding: 'msgpack' });
   const mutex = createKeyedMutex();
 
   const range = (list: string, generation: number) => ({
@@ -134,6 +135,16 @@ export function openFileEngine(dataDir: string): StoreEngine {
         bytes += value.bytes;
       }
       return { lists: count, bytes };
+    },
+
+    async addUsage(hour, requests) {
+      await usage.transaction(() => usage.putSync(hour, (usage.get(hour) ?? 0) + requests));
+    },
+
+    async usageSince(hour) {
+      let total = 0;
+      for (const { value } of usage.getRange({ start: hour })) total += value;
+      return total;
     },
 
     async setting(name, create) {

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { BUDGET_TABLE_SQL } from '../upstream/budget';
 import { decodeChunk, encodeChunk } from './chunk-codec';
 import type { Chunk, ListMeta, StoreEngine } from './engine';
 import { createKeyedMutex } from './exclusive';
@@ -7,7 +8,9 @@ import { createKeyedMutex } from './exclusive';
  * The engine for servers that scale out: every instance shares one PostgreSQL database,
  * so a list read by one is there for all, and `exclusive` takes a PostgreSQL advisory
  * lock, so one instance at a time reads a list's head or depth while the others wait and
- * then find its result. Chunks are the same binary values as in the file engine.
+ * then find its result. Chunks are the same binary values as in the file engine. The
+ * same database keeps the upstream's request budget (budget.ts) and its usage count, so
+ * the instances spend one budget and one quota together.
  *
  * Locks are held on connections of their own: a waiter holds one while it waits, and
  * reading and writing must never queue behind waiters.
@@ -36,6 +39,8 @@ CREATE TABLE IF NOT EXISTS store_chunks (
   PRIMARY KEY (list, generation, first)
 );
 CREATE TABLE IF NOT EXISTS store_settings (name text PRIMARY KEY, value text NOT NULL);
+CREATE TABLE IF NOT EXISTS upstream_usage (hour bigint PRIMARY KEY, requests bigint NOT NULL);
+${BUDGET_TABLE_SQL}
 `;
 // Advisory locks are 64-bit numbers: one namespace for the store's list locks, one for set-up.
 const LOCK_SALT = 0x5e7;
@@ -283,6 +288,22 @@ export async function openPostgresEngine(
         'SELECT count(*) AS lists, coalesce(sum(bytes), 0) AS bytes FROM store_lists',
       );
       return { lists: Number(rows[0]?.lists ?? 0), bytes: Number(rows[0]?.bytes ?? 0) };
+    },
+
+    async addUsage(hour, requests) {
+      await pool.query(
+        `INSERT INTO upstream_usage (hour, requests) VALUES ($1, $2)
+         ON CONFLICT (hour) DO UPDATE SET requests = upstream_usage.requests + $2`,
+        [hour, requests],
+      );
+    },
+
+    async usageSince(hour) {
+      const { rows } = await pool.query<{ total: string }>(
+        'SELECT coalesce(sum(requests), 0) AS total FROM upstream_usage WHERE hour >= $1',
+        [hour],
+      );
+      return Number(rows[0]?.total ?? 0);
     },
 
     async setting(name, create) {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { StoreEngine } from '../../../src/server/store/engine';
 import {
   createEventStore,
+  storeSecret,
   type EventStoreSettings,
   type ListSpec,
   type ServeOutcome,
@@ -47,9 +48,10 @@ export async function storeOver(
 ) {
   const clock = { now: 1_000_000 };
   const recovered: number[] = [];
-  const store = await createEventStore<Failure>({
+  const store = createEventStore<Failure>({
     engine,
-    read: (path, cursor) => fake.read(path, cursor),
+    secret: await storeSecret(engine),
+    read: (spec, cursor) => fake.read(spec.path, cursor),
     settings,
     now: () => clock.now,
     events: { recovered: (_path, pages) => recovered.push(pages) },
