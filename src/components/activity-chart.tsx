@@ -2,13 +2,13 @@ import { memo, useMemo } from 'react';
 import { activityTransform, createActivityBuilder, type ActivityBucket } from '../lib/activity';
 import { formatCount } from '../lib/format';
 import { formatAbsolute } from '../lib/time';
+import { EVENT_KINDS, type EventKind, type TokenEvent } from '../lib/token-event';
 
-const KINDS = ['mint', 'transfer', 'sale', 'burn', 'other'] as const;
 const WIDTH = 800;
 const HEIGHT = 120;
 
 interface ActivityChartProps {
-  events: readonly { kind: string; timestamp: number }[];
+  events: readonly Pick<TokenEvent, 'kind' | 'timestamp'>[];
   /** True while older events exist that are not loaded: the chart says it is partial. */
   partial: boolean;
 }
@@ -54,7 +54,7 @@ export function ActivityChart({ events, partial }: ActivityChartProps) {
         </g>
       </svg>
       <ul className="chart-legend" aria-hidden="true">
-        {KINDS.map((kind) => (
+        {EVENT_KINDS.map((kind) => (
           <li key={kind}>
             <span className={`swatch bar-${kind}`} /> {kind}
           </li>
@@ -77,9 +77,9 @@ const Bar = memo(
   function Bar({ bucket, size }: { bucket: ActivityBucket; size: number }) {
     const x = bucket.start / size + (1 - BAR_SHARE) / 2;
     // Each kind stacked on the ones before it, from the baseline up.
-    const segments: { kind: string; from: number; count: number }[] = [];
+    const segments: { kind: EventKind; from: number; count: number }[] = [];
     let from = 0;
-    for (const kind of KINDS) {
+    for (const kind of EVENT_KINDS) {
       const count = bucket.counts[kind] ?? 0;
       if (count === 0) continue;
       segments.push({ kind, from, count });
@@ -99,5 +99,5 @@ const Bar = memo(
     before.size === after.size &&
     before.bucket.start === after.bucket.start &&
     before.bucket.total === after.bucket.total &&
-    KINDS.every((kind) => before.bucket.counts[kind] === after.bucket.counts[kind]),
+    EVENT_KINDS.every((kind) => before.bucket.counts[kind] === after.bucket.counts[kind]),
 );

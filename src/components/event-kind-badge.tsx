@@ -1,9 +1,7 @@
-import type { TokenEvent } from '../api/types';
-
-const NAMES = { mint: 'Mint', transfer: 'Transfer', sale: 'Sale', burn: 'Burn' } as const;
+import { EVENT_KIND_NAMES, type TokenEvent } from '../lib/token-event';
 
 /** Mint, Transfer, Sale, Burn, or the upstream's own label for kinds we do not know. */
 export function EventKindBadge({ event }: { event: Pick<TokenEvent, 'kind' | 'label'> }) {
-  const text = event.kind === 'other' ? event.label : NAMES[event.kind];
+  const text = event.kind === 'other' ? event.label : EVENT_KIND_NAMES[event.kind];
   return <span className={`badge badge-${event.kind}`}>{text}</span>;
 }

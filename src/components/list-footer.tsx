@@ -1,5 +1,5 @@
 import { ErrorState } from './states';
-import type { InfiniteList } from './use-infinite-list';
+import type { InfiniteList } from '../api/use-infinite-list';
 
 interface ListFooterProps {
   noun: string;

@@ -1,5 +1,5 @@
 import { formatCount } from '../lib/format';
-import type { InfiniteList } from './use-infinite-list';
+import type { InfiniteList } from '../api/use-infinite-list';
 
 interface LoadStatusProps {
   noun: string;

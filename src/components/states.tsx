@@ -1,12 +1,16 @@
 import type { ReactNode } from 'react';
-import { ApiError } from '../api/api-error';
+import { ApiError, type ClientErrorKind } from '../api/api-error';
 import { retryDelayMs } from '../api/retry-policy';
 
-const TITLES: Record<string, string> = {
+const SOMETHING_WRONG = 'Something went wrong';
+
+const TITLES: Record<ClientErrorKind, string> = {
   bad_key: 'The service refused our key',
   rate_limited: 'The service is busy',
   bad_request: 'That request is not valid',
   not_found: 'Not found',
+  // The browser only ever sends GET: a method refused is a fault of ours, not the reader's.
+  method_not_allowed: SOMETHING_WRONG,
   upstream: 'The service failed',
   timeout: 'The service took too long',
   unreachable: 'The service cannot be reached',
@@ -15,9 +19,7 @@ const TITLES: Record<string, string> = {
 };
 
 export function errorTitle(error: unknown): string {
-  return error instanceof ApiError
-    ? (TITLES[error.kind] ?? 'Something went wrong')
-    : 'Something went wrong';
+  return error instanceof ApiError ? TITLES[error.kind] : SOMETHING_WRONG;
 }
 
 export function errorMessage(error: unknown): string {

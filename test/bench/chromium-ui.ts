@@ -1,4 +1,4 @@
-import { WALK_PAGE_LIMIT } from '../../src/api/read-ahead';
+import { WALK_PAGE_LIMIT } from '../../src/api/page-param';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import {
   STARKNET_QUEST_ADDRESS,

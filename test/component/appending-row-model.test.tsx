@@ -1,7 +1,14 @@
-import { useTable, type SortingState } from '@tanstack/react-table';
+import {
+  createSortedRowModel,
+  rowSortingFeature,
+  tableFeatures,
+  useTable,
+  type SortingState,
+} from '@tanstack/react-table';
 import { renderHook } from '@testing-library/react';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { createAppendingRowModel } from '../../src/components/appending-row-model';
 import { listFeatures, type ListColumn } from '../../src/components/table-features';
 
 type Item = { key: string; value: number };
@@ -14,10 +21,30 @@ const columns: ListColumn<Item>[] = [
   },
 ];
 
-/** The table exactly as DataTable builds it, over `data`, sorted by TanStack when asked. */
+/** The table exactly as DataTable builds it, over `data` (which comes sorted). */
 function useListTable({ data, sorting }: { data: Item[]; sorting: SortingState }) {
   return useTable({
     features: listFeatures,
+    columns,
+    data,
+    getRowId: (item) => item.key,
+    state: { sorting },
+    enableMultiSort: false,
+  });
+}
+
+/**
+ * The same core row model under TanStack's own sorted row model: the model is a core row
+ * model any of TanStack's derived models can build on (ids, indexes, `rowsById`).
+ */
+const sortedFeatures = tableFeatures({
+  rowSortingFeature,
+  sortedRowModel: createSortedRowModel(),
+  coreRowModel: createAppendingRowModel(),
+});
+function useSortedTable({ data, sorting }: { data: Item[]; sorting: SortingState }) {
+  return useTable({
+    features: sortedFeatures,
     columns,
     data,
     getRowId: (item) => item.key,
@@ -73,7 +100,7 @@ describe('the appending core row model', () => {
         fc.boolean(),
         (pages, desc) => {
           let data: Item[] = [];
-          const { result, rerender, unmount } = renderHook(useListTable, {
+          const { result, rerender, unmount } = renderHook(useSortedTable, {
             initialProps: { data, sorting: none },
           });
           for (const page of pages) {

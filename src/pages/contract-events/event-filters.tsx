@@ -1,19 +1,12 @@
 import { useState } from 'react';
 import { TimeDisplayToggle } from '../../components/time-display-toggle';
 import { parseAddress, shortenHex } from '../../lib/address';
-import { EVENT_KINDS, type EventKindFilter, type TimeDisplay } from '../../lib/view-state';
-
-const KIND_NAMES: Record<EventKindFilter, string> = {
-  mint: 'Mint',
-  transfer: 'Transfer',
-  sale: 'Sale',
-  burn: 'Burn',
-  other: 'Other',
-};
+import { EVENT_KIND_NAMES, EVENT_KINDS, type EventKind } from '../../lib/token-event';
+import type { TimeDisplay } from '../../lib/view-state';
 
 interface EventFiltersProps {
-  kinds: readonly EventKindFilter[];
-  onKindsChange: (kinds: EventKindFilter[]) => void;
+  kinds: readonly EventKind[];
+  onKindsChange: (kinds: EventKind[]) => void;
   address: string | null;
   onAddressChange: (address: string | null) => void;
   display: TimeDisplay;
@@ -25,7 +18,7 @@ export function EventFilters(props: EventFiltersProps) {
   const { kinds, onKindsChange, address, onAddressChange, display, onDisplayChange } = props;
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const toggle = (kind: EventKindFilter) =>
+  const toggle = (kind: EventKind) =>
     onKindsChange(kinds.includes(kind) ? kinds.filter((k) => k !== kind) : [...kinds, kind]);
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
@@ -51,7 +44,7 @@ export function EventFilters(props: EventFiltersProps) {
             aria-pressed={kinds.includes(kind)}
             onClick={() => toggle(kind)}
           >
-            {KIND_NAMES[kind]}
+            {EVENT_KIND_NAMES[kind]}
           </button>
         ))}
       </fieldset>

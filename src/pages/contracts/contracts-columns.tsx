@@ -1,23 +1,16 @@
 import { Link } from 'react-router';
-import type { Contract } from '../../api/types';
 import { Address } from '../../components/address';
 import { ContractImage } from '../../components/contract-image';
 import type { ListColumn } from '../../components/table-features';
+import type { Contract } from '../../lib/contract';
 import { hrefs } from '../../lib/routes';
 
-export const CONTRACT_SORTS = ['name', 'symbol', 'type', 'address'] as const;
-
-const byText =
-  (field: (contract: Contract) => string | undefined) =>
-  (a: { original: Contract }, b: { original: Contract }) =>
-    (field(a.original) ?? '').localeCompare(field(b.original) ?? '', 'en', { sensitivity: 'base' });
-
+/** The contract list's columns; their ids are the sorts of `CONTRACT_SORTS` (lib/contract-list.ts). */
 export const contractColumns: ListColumn<Contract>[] = [
   {
     id: 'name',
     header: 'Name',
     accessorFn: (row) => row.name ?? '',
-    sortFn: byText((row) => row.name),
     meta: { className: 'col-name' },
     cell: ({ row }) => {
       const contract = row.original;
@@ -34,7 +27,6 @@ export const contractColumns: ListColumn<Contract>[] = [
     id: 'symbol',
     header: 'Symbol',
     accessorFn: (row) => row.symbol ?? '',
-    sortFn: byText((row) => row.symbol),
     meta: { className: 'col-symbol' },
     cell: ({ row }) => row.original.symbol ?? <span className="muted">—</span>,
   },
@@ -42,7 +34,6 @@ export const contractColumns: ListColumn<Contract>[] = [
     id: 'type',
     header: 'Type',
     accessorFn: (row) => row.type ?? '',
-    sortFn: byText((row) => row.type),
     meta: { className: 'col-type' },
     cell: ({ row }) => row.original.type ?? <span className="muted">—</span>,
   },
@@ -50,7 +41,6 @@ export const contractColumns: ListColumn<Contract>[] = [
     id: 'address',
     header: 'Address',
     accessorFn: (row) => row.address,
-    sortFn: byText((row) => row.address),
     meta: { className: 'col-address' },
     cell: ({ row }) => <Address value={row.original.address} copy />,
   },

@@ -2,16 +2,21 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { contractsQueryOptions } from '../../api/contracts';
-import type { Contract } from '../../api/types';
+import { useInfiniteList } from '../../api/use-infinite-list';
 import { DataTable } from '../../components/data-table';
 import { ListFooter } from '../../components/list-footer';
 import { LoadStatus } from '../../components/load-status';
 import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../components/states';
-import { useInfiniteList } from '../../components/use-infinite-list';
+import type { Contract } from '../../lib/contract';
+import {
+  CONTRACT_SORTS,
+  filterContracts,
+  sortContracts,
+  type ContractSort,
+} from '../../lib/contract-list';
 import { hrefs } from '../../lib/routes';
 import { formatSort, parseSort, updateSearch, type SortState } from '../../lib/view-state';
-import { CONTRACT_SORTS, contractColumns } from './contracts-columns';
-import { filterContracts } from './filter-contracts';
+import { contractColumns } from './contracts-columns';
 
 const contractKey = (contract: Contract) => contract.address;
 
@@ -29,7 +34,7 @@ export function ContractsPage() {
   const rows = useMemo(() => filterContracts(list.items, text), [list.items, text]);
 
   const setSort = useCallback(
-    (next: SortState | null) =>
+    (next: SortState<ContractSort> | null) =>
       setParams((old) => updateSearch(old, { sort: formatSort(next) }), { replace: true }),
     [setParams],
   );
@@ -83,6 +88,7 @@ export function ContractsPage() {
               getRowKey={contractKey}
               sort={sort}
               onSortChange={setSort}
+              sortRows={sortContracts}
               rowHeight={56}
               cardHeight={150}
               onRowOpen={openContract}

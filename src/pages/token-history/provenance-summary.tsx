@@ -1,4 +1,4 @@
-import type { TokenEvent } from '../../api/types';
+import type { TokenEvent } from '../../lib/token-event';
 import { Address } from '../../components/address';
 import { formatAbsolute } from '../../lib/time';
 import type { Provenance } from '../../lib/provenance';

@@ -1,22 +1,24 @@
-import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo } from 'react';
 import { Link, Navigate, useLocation, useParams, useSearchParams } from 'react-router';
-import { queryKeys } from '../../api/query-keys';
-import { tokenEventsQueryOptions, walkTokenEvents } from '../../api/token-events';
-import type { TokenEvent } from '../../api/types';
+import { readAheadTokenEvents, tokenEventsQueryOptions } from '../../api/token-events';
+import { useWalkedList } from '../../api/use-walk';
 import { BadParam } from '../../components/bad-param';
 import { DataTable } from '../../components/data-table';
+import { EventViewContext } from '../../components/event-table/event-cells';
+import { tokenEventColumns } from '../../components/event-table/event-columns';
+import { ExportButtons } from '../../components/export-buttons';
 import { ListFooter } from '../../components/list-footer';
 import { LoadStatus } from '../../components/load-status';
 import { useSettings } from '../../components/settings';
 import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../components/states';
-import { useInfiniteList } from '../../components/use-infinite-list';
 import { TimeDisplayToggle } from '../../components/time-display-toggle';
 import { useNow } from '../../components/use-now';
 import { parseAddress, shortenHex } from '../../lib/address';
-import { sortByTime } from '../../lib/event-view';
+import { eventExportColumns, eventExportRow } from '../../lib/event-export';
+import { EVENT_SORTS, sortByTime, sortEvents, type EventSort } from '../../lib/event-list';
 import { buildProvenance } from '../../lib/provenance';
 import { hrefs } from '../../lib/routes';
+import type { TokenEvent } from '../../lib/token-event';
 import { parseTokenId, tokenIdToDecimal, tokenIdToHex } from '../../lib/token-id';
 import {
   canonicalEventSearch,
@@ -27,11 +29,6 @@ import {
   updateSearch,
   type SortState,
 } from '../../lib/view-state';
-import { EventViewContext } from '../contract-events/event-cells';
-import { EVENT_SORTS, tokenEventColumns } from '../contract-events/event-columns';
-import { ExportButtons } from '../../components/export-buttons';
-import { eventExportColumns, eventExportRow } from '../../lib/event-export';
-import { sortEvents } from '../../lib/event-view';
 import { ProvenanceSummary } from './provenance-summary';
 import { ProvenanceTimeline } from './provenance-timeline';
 
@@ -71,33 +68,22 @@ export function TokenHistoryPage({ address, tokenId }: { address: string; tokenI
   const [params, setParams] = useSearchParams();
   const { timeZone, timeDisplay } = useSettings();
   const nowMs = useNow();
-  const queryClient = useQueryClient();
-  const query = useInfiniteQuery(tokenEventsQueryOptions(address, tokenId));
-  const list = useInfiniteList(query, eventKey);
-  const [paused, setPaused] = useState(false);
-
   // A token's history is short and unordered upstream, so every page is loaded.
-  const { loadMoreAuto } = list;
-  useEffect(() => {
-    if (!paused) loadMoreAuto();
-  }, [paused, loadMoreAuto, list.pages]);
-  const walking = !paused && list.hasMore;
-  useEffect(
-    () => (walking ? walkTokenEvents(address, tokenId) : undefined),
-    [walking, address, tokenId],
-  );
-
-  const cancel = () => {
-    setPaused(true);
-    void queryClient.cancelQueries({ queryKey: queryKeys.tokenEvents(address, tokenId) });
-  };
+  const readAhead = useCallback(() => readAheadTokenEvents(address, tokenId), [address, tokenId]);
+  const { query, list, walk } = useWalkedList({
+    query: (walking) => tokenEventsQueryOptions(address, tokenId, walking),
+    keyOf: eventKey,
+    readAhead,
+    auto: true,
+  });
+  const paused = !walk.on;
 
   const ordered = useMemo(() => sortByTime(list.items), [list.items]);
   const provenance = useMemo(() => buildProvenance(ordered), [ordered]);
   const sort = parseSort(params.get('sort'), EVENT_SORTS);
   const display = parseTimeDisplay(params.get('time')) ?? timeDisplay;
   const setSort = useCallback(
-    (next: SortState | null) =>
+    (next: SortState<EventSort> | null) =>
       setParams((old) => updateSearch(old, { sort: formatSort(next) }), { replace: true }),
     [setParams],
   );
@@ -137,7 +123,7 @@ export function TokenHistoryPage({ address, tokenId }: { address: string; tokenI
                 Loading the whole history: {list.items.length.toLocaleString('en')} events from{' '}
                 {list.pages} page{list.pages === 1 ? '' : 's'} so far…
               </span>
-              <button type="button" className="button secondary" onClick={cancel}>
+              <button type="button" className="button secondary" onClick={walk.cancel}>
                 Cancel
               </button>
             </div>
@@ -145,7 +131,7 @@ export function TokenHistoryPage({ address, tokenId }: { address: string; tokenI
           {paused && list.hasMore && (
             <div className="notice" role="status">
               Loading was cancelled: the history below may be incomplete.
-              <button type="button" className="button" onClick={() => setPaused(false)}>
+              <button type="button" className="button" onClick={walk.start}>
                 Continue loading
               </button>
             </div>

@@ -1,4 +1,4 @@
-import type { ApiErrorBody, ApiErrorKind } from '../../lib/api-error';
+import type { ApiErrorBody, ApiErrorKind } from '../../lib/error-body';
 
 /** Builds the one JSON error shape the browser client understands. */
 export function apiErrorResponse(

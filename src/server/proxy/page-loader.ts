@@ -1,3 +1,4 @@
+import { readPageEnvelope } from '../../lib/page';
 import { parseRetryAfter } from './api-error';
 import { createCoalescer } from './coalesce';
 import {
@@ -104,17 +105,11 @@ export function createPageLoader(options: PageLoaderOptions) {
 
 export type PageLoader = ReturnType<typeof createPageLoader>;
 
-/**
- * A page is a JSON object whose `result`, when present, is an array; `next` is its
- * cursor when another page follows.
- */
+/** A page is a list envelope, read as the browser reads it (lib/page.ts); `next` is its cursor. */
 function envelopeOf(body: Uint8Array): { next: string | undefined } | null {
   try {
-    const value: unknown = JSON.parse(new TextDecoder().decode(body));
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
-    const { result, cursor } = value as { result?: unknown; cursor?: unknown };
-    if (result !== undefined && result !== null && !Array.isArray(result)) return null;
-    return { next: typeof cursor === 'string' && cursor !== '' ? cursor : undefined };
+    const envelope = readPageEnvelope(JSON.parse(new TextDecoder().decode(body)));
+    return envelope && { next: envelope.cursor ?? undefined };
   } catch {
     return null;
   }

@@ -1,26 +1,21 @@
-import type { TokenEvent } from '../../api/types';
-import { EventKindBadge } from '../../components/event-kind-badge';
-import { Hash } from '../../components/hash';
-import type { ListColumn } from '../../components/table-features';
-import { eventComparators } from '../../lib/event-view';
 import { formatUnits } from '../../lib/format';
+import type { TokenEvent } from '../../lib/token-event';
+import { EventKindBadge } from '../event-kind-badge';
+import { Hash } from '../hash';
+import type { ListColumn } from '../table-features';
 import { EventTimeCell, FromCell, TokenCell, ToCell } from './event-cells';
 
-export const EVENT_SORTS = ['kind', 'token', 'from', 'to', 'time', 'price'] as const;
-
-type Row = { original: TokenEvent };
-/** The table sorts with the same comparators as the export, so both show one order. */
-const sortBy = (id: keyof typeof eventComparators) => {
-  const compare = eventComparators[id]!;
-  return (a: Row, b: Row) => compare(a.original, b.original);
-};
-
+/**
+ * The columns of an event table. The ids of the sortable ones are the sorts of
+ * `EVENT_SORTS` (lib/event-list.ts): the table orders its rows with `sortEvents`. A
+ * column's accessor makes it sortable and, unless `sortDescFirst` says, tells TanStack
+ * the direction of a first click (ascending for text).
+ */
 const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
   {
     id: 'kind',
     header: 'Event',
     accessorFn: (row) => row.kind,
-    sortFn: sortBy('kind'),
     meta: { className: 'col-kind' },
     cell: ({ row }) => <EventKindBadge event={row.original} />,
   },
@@ -28,7 +23,6 @@ const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
     id: 'token',
     header: 'Token',
     accessorFn: (row) => row.tokenId,
-    sortFn: sortBy('token'),
     meta: { className: 'col-token' },
     cell: TokenCell,
   },
@@ -36,7 +30,6 @@ const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
     id: 'from',
     header: 'From',
     accessorFn: (row) => row.from,
-    sortFn: sortBy('from'),
     meta: { className: 'col-address' },
     cell: FromCell,
   },
@@ -44,7 +37,6 @@ const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
     id: 'to',
     header: 'To',
     accessorFn: (row) => row.to,
-    sortFn: sortBy('to'),
     meta: { className: 'col-address' },
     cell: ToCell,
   },
@@ -52,7 +44,6 @@ const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
     id: 'time',
     header: 'Time',
     accessorFn: (row) => row.timestamp,
-    sortFn: sortBy('time'),
     sortDescFirst: true,
     meta: { className: 'col-time' },
     cell: EventTimeCell,
@@ -61,7 +52,6 @@ const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
     id: 'price',
     header: 'Price',
     accessorFn: (row) => row.price ?? '',
-    sortFn: sortBy('price'),
     sortDescFirst: true,
     meta: { className: 'col-price' },
     cell: ({ row }) =>
