@@ -3,7 +3,16 @@ import { activityTransform, createActivityBuilder, type ActivityBucket } from '.
 import { formatCount } from '../lib/format';
 import { formatAbsolute } from '../lib/time';
 import { EVENT_KINDS, type EventKind, type TokenEvent } from '../lib/token-event';
+import styles from './activity-chart.module.css';
 
+/** Each kind's colour, for its bars and its swatch in the legend. */
+const KIND_CLASSES: Record<EventKind, string | undefined> = {
+  mint: styles.mint,
+  transfer: styles.transfer,
+  sale: styles.sale,
+  burn: styles.burn,
+  other: styles.other,
+};
 const WIDTH = 800;
 const HEIGHT = 120;
 
@@ -31,7 +40,7 @@ export function ActivityChart({ events, partial }: ActivityChartProps) {
   const span = `${day(from)} – ${day(to)}`;
   const summary = `${formatCount(events.length)} events per ${unit} from ${span}; busiest ${unit}: ${formatCount(max)}.`;
   return (
-    <figure className="activity-chart">
+    <figure className={styles.chart}>
       <figcaption>
         <strong>Activity per {unit}</strong>{' '}
         <span className="muted">
@@ -53,10 +62,10 @@ export function ActivityChart({ events, partial }: ActivityChartProps) {
           ))}
         </g>
       </svg>
-      <ul className="chart-legend" aria-hidden="true">
+      <ul className={styles.legend} aria-hidden="true">
         {EVENT_KINDS.map((kind) => (
           <li key={kind}>
-            <span className={`swatch bar-${kind}`} /> {kind}
+            <span className={`${styles.swatch} ${KIND_CLASSES[kind]}`} /> {kind}
           </li>
         ))}
       </ul>
@@ -89,7 +98,14 @@ const Bar = memo(
       <g>
         <title>{`${formatAbsolute(bucket.start)}: ${bucket.total} events`}</title>
         {segments.map(({ kind, from: y, count }) => (
-          <rect key={kind} className={`bar-${kind}`} x={x} y={y} width={BAR_SHARE} height={count} />
+          <rect
+            key={kind}
+            className={KIND_CLASSES[kind]}
+            x={x}
+            y={y}
+            width={BAR_SHARE}
+            height={count}
+          />
         ))}
       </g>
     );

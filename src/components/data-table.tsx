@@ -5,6 +5,7 @@ import { SortHeader } from './sort-header';
 import { PHONE_QUERY, useMediaQuery } from './use-media-query';
 import { listFeatures, type ColumnMeta, type ListColumn } from './table-features';
 import { VirtualBody } from './virtual-body';
+import styles from './data-table.module.css';
 
 export interface DataTableProps<T extends RowData, S extends string> {
   caption: string;
@@ -34,7 +35,12 @@ export interface DataTableProps<T extends RowData, S extends string> {
   cardHeight?: number;
 }
 
-/** Default heights of a row, and of a row shown as a card on a phone (see styles.css). */
+/**
+ * Default heights of a row, and of a row shown as a card on a phone: the virtualiser counts
+ * on them and each row is set to its height, so a card's lines must fit it (see
+ * data-table.module.css; the browser tests check that every row has its height and every
+ * card's content fits).
+ */
 export const ROW_HEIGHT = 48;
 export const CARD_HEIGHT = 200;
 
@@ -66,7 +72,7 @@ export function DataTable<T extends RowData, S extends string>(props: DataTableP
 
   const columnCount = columns.length;
   return (
-    <table className="data-table">
+    <table className={styles.table}>
       <caption className="visually-hidden">{caption}</caption>
       <thead>
         {table.getHeaderGroups().map((group) => (

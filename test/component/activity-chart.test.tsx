@@ -1,6 +1,7 @@
 import { render } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ActivityChart } from '../../src/components/activity-chart';
+import chart from '../../src/components/activity-chart.module.css';
 import type * as Time from '../../src/lib/time';
 import { formatAbsolute } from '../../src/lib/time';
 import type { TokenEvent } from '../../src/lib/token-event';
@@ -48,10 +49,11 @@ describe('ActivityChart', () => {
     const drawn = bars(container);
     expect(drawn).toHaveLength(20);
     expect(drawn[0]?.title).toMatch(/: 4 events$/);
+    // Each kind's bar has its kind's class (activity-chart.module.css).
     expect(drawn[0]?.rects.map((rect) => rect.split(' ')[0])).toEqual([
-      'bar-mint',
-      'bar-transfer',
-      'bar-sale',
+      chart.mint,
+      chart.transfer,
+      chart.sale,
     ]);
   });
 

@@ -21,17 +21,17 @@ const columns: ListColumn<Item>[] = [
   },
 ];
 
+type TableProps = { data: Item[]; sorting: SortingState };
+const options = ({ data, sorting }: TableProps) => ({
+  columns,
+  data,
+  getRowId: (item: Item) => item.key,
+  state: { sorting },
+  enableMultiSort: false,
+});
+
 /** The table exactly as DataTable builds it, over `data` (which comes sorted). */
-function useListTable({ data, sorting }: { data: Item[]; sorting: SortingState }) {
-  return useTable({
-    features: listFeatures,
-    columns,
-    data,
-    getRowId: (item) => item.key,
-    state: { sorting },
-    enableMultiSort: false,
-  });
-}
+const useListTable = (props: TableProps) => useTable({ features: listFeatures, ...options(props) });
 
 /**
  * The same core row model under TanStack's own sorted row model: the model is a core row
@@ -42,16 +42,8 @@ const sortedFeatures = tableFeatures({
   sortedRowModel: createSortedRowModel(),
   coreRowModel: createAppendingRowModel(),
 });
-function useSortedTable({ data, sorting }: { data: Item[]; sorting: SortingState }) {
-  return useTable({
-    features: sortedFeatures,
-    columns,
-    data,
-    getRowId: (item) => item.key,
-    state: { sorting },
-    enableMultiSort: false,
-  });
-}
+const useSortedTable = (props: TableProps) =>
+  useTable({ features: sortedFeatures, ...options(props) });
 
 const items = (keys: string) => [...keys].map((key, value) => ({ key, value }));
 const none: SortingState = [];

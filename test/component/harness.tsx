@@ -91,7 +91,7 @@ export const statusText = () =>
 export const dataRows = () =>
   screen
     .getAllByRole('row')
-    .filter((row) => row.querySelector('td') && !row.classList.contains('spacer'));
+    .filter((row) => row.querySelector('td') && row.getAttribute('aria-hidden') !== 'true');
 
 // Taken before any test fakes the timers: real turns of the event loop.
 const realSetImmediate = setImmediate;

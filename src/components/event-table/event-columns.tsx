@@ -4,6 +4,7 @@ import { EventKindBadge } from '../event-kind-badge';
 import { Hash } from '../hash';
 import type { ListColumn } from '../table-features';
 import { EventTimeCell, FromCell, TokenCell, ToCell } from './event-cells';
+import styles from './event-columns.module.css';
 
 /**
  * The columns of an event table. The ids of the sortable ones are the sorts of
@@ -16,28 +17,26 @@ const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
     id: 'kind',
     header: 'Event',
     accessorFn: (row) => row.kind,
-    meta: { className: 'col-kind' },
+    meta: { className: styles.kind },
     cell: ({ row }) => <EventKindBadge event={row.original} />,
   },
   {
     id: 'token',
     header: 'Token',
     accessorFn: (row) => row.tokenId,
-    meta: { className: 'col-token' },
+    meta: { className: styles.token },
     cell: TokenCell,
   },
   {
     id: 'from',
     header: 'From',
     accessorFn: (row) => row.from,
-    meta: { className: 'col-address' },
     cell: FromCell,
   },
   {
     id: 'to',
     header: 'To',
     accessorFn: (row) => row.to,
-    meta: { className: 'col-address' },
     cell: ToCell,
   },
   {
@@ -45,7 +44,7 @@ const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
     header: 'Time',
     accessorFn: (row) => row.timestamp,
     sortDescFirst: true,
-    meta: { className: 'col-time' },
+    meta: { className: styles.time },
     cell: EventTimeCell,
   },
   {
@@ -53,7 +52,7 @@ const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
     header: 'Price',
     accessorFn: (row) => row.price ?? '',
     sortDescFirst: true,
-    meta: { className: 'col-price' },
+    meta: { className: styles.price },
     cell: ({ row }) =>
       row.original.price ? (
         <span title={`${row.original.price} (smallest unit)`}>
@@ -71,7 +70,7 @@ const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
     header: 'Transaction',
     accessorFn: (row) => row.transactionHash,
     enableSorting: false,
-    meta: { className: 'col-tx' },
+    meta: { className: styles.tx },
     cell: ({ row }) => <Hash value={row.original.transactionHash} />,
   },
 ];

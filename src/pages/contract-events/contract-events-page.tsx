@@ -38,6 +38,8 @@ import { EventFilters } from './event-filters';
 import { LiveNotice } from './live-notice';
 import { LoadAll } from './load-all';
 import { useLiveEvents } from './use-live-events';
+import button from '../../components/button.module.css';
+import toolbar from '../../components/toolbar.module.css';
 
 const eventKey = (event: TokenEvent) => event.key;
 
@@ -134,7 +136,7 @@ export function ContractEventsPage({ address }: { address: string }) {
   const exportRows = () => sortEvents(rows, sort).map(eventExportRow);
 
   return (
-    <section aria-labelledby="contract-title" className="events-page">
+    <section aria-labelledby="contract-title">
       <ContractHeader address={address} fallbackType={firstType} />
       <EventFilters
         kinds={kinds}
@@ -152,7 +154,7 @@ export function ContractEventsPage({ address }: { address: string }) {
       ) : (
         <>
           <ActivityChart events={loaded} partial={list.hasMore} />
-          <div className="toolbar">
+          <div className={toolbar.toolbar}>
             <LoadAll
               walk={walk}
               loaded={list.items.length}
@@ -195,7 +197,7 @@ export function ContractEventsPage({ address }: { address: string }) {
             <EmptyState title="No loaded event matches the filters">
               <button
                 type="button"
-                className="button"
+                className={button.button}
                 onClick={() => set({ kind: null, address: null })}
               >
                 Reset filters

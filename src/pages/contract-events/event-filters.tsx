@@ -3,6 +3,11 @@ import { TimeDisplayToggle } from '../../components/time-display-toggle';
 import { parseAddress, shortenHex } from '../../lib/address';
 import { EVENT_KIND_NAMES, EVENT_KINDS, type EventKind } from '../../lib/token-event';
 import type { TimeDisplay } from '../../lib/view-state';
+import { kindTones } from '../../components/badge';
+import button from '../../components/button.module.css';
+import field from '../../components/field.module.css';
+import toolbar from '../../components/toolbar.module.css';
+import styles from './event-filters.module.css';
 
 interface EventFiltersProps {
   kinds: readonly EventKind[];
@@ -33,14 +38,14 @@ export function EventFilters(props: EventFiltersProps) {
   };
 
   return (
-    <div className="toolbar">
-      <fieldset className="kind-filter">
+    <div className={toolbar.toolbar}>
+      <fieldset className={styles.kinds}>
         <legend>Event kinds</legend>
         {EVENT_KINDS.map((kind) => (
           <button
             key={kind}
             type="button"
-            className={`chip badge-${kind}`}
+            className={`${styles.chip} ${kindTones[kind] ?? ''}`}
             aria-pressed={kinds.includes(kind)}
             onClick={() => toggle(kind)}
           >
@@ -48,9 +53,9 @@ export function EventFilters(props: EventFiltersProps) {
           </button>
         ))}
       </fieldset>
-      <form className="field address-filter" onSubmit={submit} noValidate>
+      <form className={field.field} onSubmit={submit} noValidate>
         <label htmlFor="address-filter-input">Sender or receiver</label>
-        <div className="inline">
+        <div className={field.inline}>
           <input
             id="address-filter-input"
             type="text"
@@ -62,22 +67,22 @@ export function EventFilters(props: EventFiltersProps) {
             aria-describedby={error ? 'address-filter-error' : undefined}
             onChange={(event) => setDraft(event.target.value)}
           />
-          <button type="submit" className="button">
+          <button type="submit" className={button.button}>
             Filter
           </button>
         </div>
         {error && (
-          <span id="address-filter-error" className="field-error" role="alert">
+          <span id="address-filter-error" className={field.error} role="alert">
             {error}
           </span>
         )}
       </form>
       {address && (
-        <span className="chip chip-active">
+        <span className={styles.active}>
           <span title={address}>Address {shortenHex(address)}</span>
           <button
             type="button"
-            className="icon-button"
+            className={button.iconButton}
             aria-label={`Remove the address filter ${address}`}
             onClick={() => onAddressChange(null)}
           >

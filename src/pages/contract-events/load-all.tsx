@@ -2,6 +2,8 @@ import type { Walk } from '../../api/use-walk';
 import { useNow } from '../../components/use-now';
 import { formatCount } from '../../lib/format';
 import { formatAbsolute, formatDuration } from '../../lib/time';
+import button from '../../components/button.module.css';
+import progress from '../../components/walk-progress.module.css';
 
 interface LoadAllProps {
   walk: Walk;
@@ -23,7 +25,7 @@ export function LoadAll({ walk, loaded, pages, hasMore, oldestLoaded }: LoadAllP
   if (!hasMore) return null;
   if (!walk.running || walk.startedAt === null) {
     return (
-      <button type="button" className="button secondary" onClick={walk.start}>
+      <button type="button" className={button.secondary} onClick={walk.start}>
         Load full history
       </button>
     );
@@ -31,7 +33,7 @@ export function LoadAll({ walk, loaded, pages, hasMore, oldestLoaded }: LoadAllP
   const seconds = Math.max((nowMs - walk.startedAt) / 1000, 1);
   const rate = (loaded - walk.loadedAtStart) / seconds;
   return (
-    <div className="progress load-all" role="status">
+    <div className={progress.progress} role="status">
       <progress aria-label="Loading the full history" max={pages + 1} value={pages} />
       <span>
         {formatCount(loaded)} events from {formatCount(pages)} pages ·{' '}
@@ -39,7 +41,7 @@ export function LoadAll({ walk, loaded, pages, hasMore, oldestLoaded }: LoadAllP
         {oldestLoaded !== undefined && <> · back to {formatAbsolute(oldestLoaded)}</>} · time left
         unknown (the service does not report totals)
       </span>
-      <button type="button" className="button secondary" onClick={walk.cancel}>
+      <button type="button" className={button.secondary} onClick={walk.cancel}>
         Cancel
       </button>
     </div>

@@ -4,6 +4,7 @@ import { ContractImage } from '../../components/contract-image';
 import type { ListColumn } from '../../components/table-features';
 import type { Contract } from '../../lib/contract';
 import { hrefs } from '../../lib/routes';
+import styles from './contracts-columns.module.css';
 
 /** The contract list's columns; their ids are the sorts of `CONTRACT_SORTS` (lib/contract-list.ts). */
 export const contractColumns: ListColumn<Contract>[] = [
@@ -11,12 +12,12 @@ export const contractColumns: ListColumn<Contract>[] = [
     id: 'name',
     header: 'Name',
     accessorFn: (row) => row.name ?? '',
-    meta: { className: 'col-name' },
+    meta: { className: styles.name },
     cell: ({ row }) => {
       const contract = row.original;
       const name = contract.name ?? 'Unnamed contract';
       return (
-        <Link className="contract-link" to={hrefs.contractEvents(contract.address)}>
+        <Link className={styles.link} to={hrefs.contractEvents(contract.address)}>
           <ContractImage image={contract.image} name={name} />
           <span className={contract.name ? '' : 'muted'}>{name}</span>
         </Link>
@@ -27,21 +28,20 @@ export const contractColumns: ListColumn<Contract>[] = [
     id: 'symbol',
     header: 'Symbol',
     accessorFn: (row) => row.symbol ?? '',
-    meta: { className: 'col-symbol' },
+    meta: { className: styles.symbol },
     cell: ({ row }) => row.original.symbol ?? <span className="muted">—</span>,
   },
   {
     id: 'type',
     header: 'Type',
     accessorFn: (row) => row.type ?? '',
-    meta: { className: 'col-type' },
+    meta: { className: styles.type },
     cell: ({ row }) => row.original.type ?? <span className="muted">—</span>,
   },
   {
     id: 'address',
     header: 'Address',
     accessorFn: (row) => row.address,
-    meta: { className: 'col-address' },
     cell: ({ row }) => <Address value={row.original.address} copy />,
   },
 ];

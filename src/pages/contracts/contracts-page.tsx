@@ -17,6 +17,9 @@ import {
 import { hrefs } from '../../lib/routes';
 import { formatSort, parseSort, updateSearch, type SortState } from '../../lib/view-state';
 import { contractColumns } from './contracts-columns';
+import button from '../../components/button.module.css';
+import field from '../../components/field.module.css';
+import toolbar from '../../components/toolbar.module.css';
 
 const contractKey = (contract: Contract) => contract.address;
 
@@ -43,12 +46,12 @@ export function ContractsPage() {
 
   return (
     <section aria-labelledby="contracts-title">
-      <div className="page-header">
+      <div>
         <h1 id="contracts-title">Token contracts</h1>
         <p className="muted">Collections indexed by the Token Events Service, oldest first.</p>
       </div>
-      <div className="toolbar">
-        <label className="field">
+      <div className={toolbar.toolbar}>
+        <label className={field.field}>
           <span>Filter loaded contracts</span>
           <input
             type="search"
@@ -75,7 +78,7 @@ export function ContractsPage() {
             <EmptyState title="No contracts yet">The service lists no token contracts.</EmptyState>
           ) : rows.length === 0 && text ? (
             <EmptyState title="No loaded contract matches">
-              <button type="button" className="button" onClick={() => setText('')}>
+              <button type="button" className={button.button} onClick={() => setText('')}>
                 Clear the filter
               </button>
             </EmptyState>

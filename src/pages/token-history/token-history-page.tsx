@@ -31,6 +31,11 @@ import {
 } from '../../lib/view-state';
 import { ProvenanceSummary } from './provenance-summary';
 import { ProvenanceTimeline } from './provenance-timeline';
+import button from '../../components/button.module.css';
+import notice from '../../components/notice.module.css';
+import toolbar from '../../components/toolbar.module.css';
+import progress from '../../components/walk-progress.module.css';
+import styles from './token-history-page.module.css';
 
 const eventKey = (event: TokenEvent) => event.key;
 
@@ -95,18 +100,18 @@ export function TokenHistoryPage({ address, tokenId }: { address: string; tokenI
   const loading = list.hasMore && !paused && !query.isFetchNextPageError;
 
   return (
-    <section aria-labelledby="token-title" className="token-page">
-      <nav aria-label="Breadcrumb" className="breadcrumb">
+    <section aria-labelledby="token-title">
+      <nav aria-label="Breadcrumb" className={styles.breadcrumb}>
         <Link to={hrefs.contracts()}>Contracts</Link> ›{' '}
         <Link to={hrefs.contractEvents(address)}>{shortenHex(address)}</Link> › Token
       </nav>
-      <h1 id="token-title" className="token-title">
+      <h1 id="token-title" className={styles.title}>
         Token{' '}
         <span className="mono">
           {tokenId.length > 24 ? `${tokenId.slice(0, 10)}…${tokenId.slice(-10)}` : tokenId}
         </span>
       </h1>
-      <p className="muted small mono token-hex" title="The same token id in hexadecimal">
+      <p className={`muted small mono ${styles.hex}`} title="The same token id in hexadecimal">
         {tokenIdToHex(BigInt(tokenId))}
       </p>
       <RetryingNotice error={query.failureReason} failureCount={query.failureCount} />
@@ -117,21 +122,21 @@ export function TokenHistoryPage({ address, tokenId }: { address: string; tokenI
       ) : (
         <>
           {loading && (
-            <div className="progress" role="status">
+            <div className={progress.progress} role="status">
               <progress aria-label="Loading the token's history" />
               <span>
                 Loading the whole history: {list.items.length.toLocaleString('en')} events from{' '}
                 {list.pages} page{list.pages === 1 ? '' : 's'} so far…
               </span>
-              <button type="button" className="button secondary" onClick={walk.cancel}>
+              <button type="button" className={button.secondary} onClick={walk.cancel}>
                 Cancel
               </button>
             </div>
           )}
           {paused && list.hasMore && (
-            <div className="notice" role="status">
+            <div className={notice.notice} role="status">
               Loading was cancelled: the history below may be incomplete.
-              <button type="button" className="button" onClick={walk.start}>
+              <button type="button" className={button.button} onClick={walk.start}>
                 Continue loading
               </button>
             </div>
@@ -144,7 +149,7 @@ export function TokenHistoryPage({ address, tokenId }: { address: string; tokenI
             <>
               <ProvenanceSummary provenance={provenance} complete={complete} />
               <ProvenanceTimeline provenance={provenance} complete={complete} zone={timeZone} />
-              <div className="toolbar">
+              <div className={toolbar.toolbar}>
                 <ExportButtons
                   rows={() => sortEvents(ordered, sort).map(eventExportRow)}
                   columns={eventExportColumns}
