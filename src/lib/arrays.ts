@@ -7,6 +7,16 @@ function startsWith<T>(items: readonly T[], prefix: readonly T[]): boolean {
   return true;
 }
 
+/** `items` in the order of `compare`, or its reverse when `desc`; ties keep their order. */
+export function sortedBy<T>(
+  items: readonly T[],
+  compare: (a: T, b: T) => number,
+  desc: boolean,
+): T[] {
+  const direction = desc ? -1 : 1;
+  return [...items].sort((a, b) => direction * compare(a, b));
+}
+
 /** How a fold over a growing list starts, goes on from an earlier answer, and takes an item. */
 export interface GrowingFold<T, S> {
   /** The state before any item. */

@@ -1,3 +1,4 @@
+import { sortedBy } from './arrays';
 import type { Contract } from './contract';
 import type { SortState } from './view-state';
 
@@ -32,9 +33,9 @@ export function sortContracts(
 ): readonly Contract[] {
   if (!sort) return contracts;
   const field = fields[sort.id];
-  const direction = sort.desc ? -1 : 1;
-  return [...contracts].sort(
-    (a, b) =>
-      direction * (field(a) ?? '').localeCompare(field(b) ?? '', 'en', { sensitivity: 'base' }),
+  return sortedBy(
+    contracts,
+    (a, b) => (field(a) ?? '').localeCompare(field(b) ?? '', 'en', { sensitivity: 'base' }),
+    sort.desc,
   );
 }

@@ -1,3 +1,4 @@
+import { sortedBy } from './arrays';
 import type { EventKind, TokenEvent } from './token-event';
 import type { SortState } from './view-state';
 
@@ -89,13 +90,12 @@ export function sortEvents<T extends ComparableEvent>(
   sort: SortState<EventSort> | null,
 ): readonly T[] {
   if (!sort) return events;
-  const compare = eventComparators[sort.id];
-  const direction = sort.desc ? -1 : 1;
   const keys = numericKeys[sort.id]?.(events);
   if (keys) {
+    const direction = sort.desc ? -1 : 1;
     const order = Array.from(events, (_event, index) => index);
     order.sort((a, b) => direction * (keys[a]! - keys[b]!) || a - b);
     return order.map((index) => events[index]!);
   }
-  return [...events].sort((a, b) => direction * compare(a, b));
+  return sortedBy(events, eventComparators[sort.id], sort.desc);
 }
