@@ -1,7 +1,11 @@
+import ipaddr from 'ipaddr.js';
+import { z } from 'zod';
+import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connection-limits';
 import { DEFAULT_TIMEOUT_MS, type ProxyOptions } from './proxy/app';
 import { DEFAULT_PAGE_CACHE } from './proxy/page-cache';
 import { DEFAULT_RATE_LIMIT } from './proxy/rate-limit';
-import { DEFAULT_GATE } from './proxy/upstream-gate';
+import { ANCHOR_RANGE } from './sample-service/dataset';
+import { DEFAULT_GATE } from './upstream/gate';
 
 /**
  * Server configuration comes from the environment only (plus `.env` when present).
@@ -9,7 +13,15 @@ import { DEFAULT_GATE } from './proxy/upstream-gate';
  */
 export type UpstreamConfig =
   | { kind: 'real'; url: string; apiKey: string }
-  | { kind: 'sample'; profile: 'documented' | 'deployed'; seed: number };
+  | {
+      kind: 'sample';
+      profile: 'documented' | 'deployed';
+      seed: number;
+      /** New events keep arriving while it runs. */
+      live: boolean;
+      /** Where its timeline ends (unix seconds); unset: the start time, rounded. */
+      anchor?: number;
+    };
 
 /** Everything the proxy takes besides the upstream itself and the log. */
 export type ProxyConfig = Required<
@@ -19,10 +31,13 @@ export type ProxyConfig = Required<
 export interface ServerConfig {
   host: string;
   port: number;
-  /** How long a SIGTERM waits for requests in flight before the process exits anyway. */
+  /** How long a SIGTERM lets requests in flight run before answering them 503. */
   shutdownTimeoutMs: number;
   upstream: UpstreamConfig;
   proxy: ProxyConfig;
+  connections: ConnectionLimits;
+  /** Settings that are allowed but unwise, to be said at start-up. */
+  warnings: string[];
 }
 
 export class ConfigError extends Error {}
@@ -33,74 +48,195 @@ type Env = Record<string, string | undefined>;
 // sample service has no such limit.
 const REAL_UPSTREAM_RATE_PER_SECOND = 5;
 
+const blankAsUndefined = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
+
+/** An optional trimmed text; blank counts as unset. */
+const text = z.preprocess(blankAsUndefined, z.string().trim().optional());
+
+/** A number from `min` to `max`, `fallback` when unset, with one message for every fault. */
+function numberVar(name: string, min: number, max: number, whole: boolean) {
+  const message = `${name} must be a ${whole ? 'whole number' : 'number'} from ${min} to ${max}.`;
+  const number = z.coerce
+    .number({ error: message })
+    .min(min, { error: message })
+    .max(max, { error: message });
+  return whole ? number.int({ error: message }) : number;
+}
+const whole = (name: string, fallback: number, min: number, max: number) =>
+  z.preprocess(blankAsUndefined, numberVar(name, min, max, true).default(fallback));
+const decimal = (name: string, fallback: number | undefined, min: number, max: number) =>
+  z
+    .preprocess(blankAsUndefined, numberVar(name, min, max, false).optional())
+    .transform((value) => value ?? fallback);
+const seconds = (name: string, fallbackMs: number, max: number, min = 0) =>
+  whole(name, fallbackMs / 1000, min, max).transform((value) => value * 1000);
+
+/** Unset means no proxy in front: `X-Forwarded-For` is then anyone's to write. */
+const trustProxy = z.preprocess(
+  (value) => (typeof value === 'string' ? value.trim().toLowerCase() : value),
+  z.union(
+    [
+      z.undefined().transform(() => 0),
+      z.enum(['', 'false']).transform(() => 0),
+      z.literal('true').transform(() => 1),
+      z
+        .string()
+        .regex(/^(?:\d|10)$/)
+        .transform(Number),
+    ],
+    {
+      error:
+        'TRUST_PROXY must be the number of proxies in front of the server (0 to 10), true or false.',
+    },
+  ),
+);
+
+const flag = (name: string) =>
+  z.preprocess(
+    (value) => (typeof value === 'string' ? value.trim().toLowerCase() : value),
+    z
+      .enum(['', 'true', 'false', '1', '0'], { error: `${name} must be true or false.` })
+      .optional()
+      .transform((value) => value === 'true' || value === '1'),
+  );
+
+const envSchema = z.object({
+  HOST: text.transform((host) => host ?? '127.0.0.1'),
+  PORT: whole('PORT', 4173, 0, 65535),
+  SHUTDOWN_TIMEOUT_MS: whole('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+  TOKEN_EVENTS_API_URL: text,
+  TOKEN_EVENTS_API_KEY: text,
+  ALLOW_INSECURE_UPSTREAM: flag('ALLOW_INSECURE_UPSTREAM'),
+  SAMPLE_PROFILE: text.pipe(
+    z
+      .enum(['documented', 'deployed'], {
+        error: 'SAMPLE_PROFILE must be "documented" or "deployed".',
+      })
+      .default('deployed'),
+  ),
+  SAMPLE_SEED: whole('SAMPLE_SEED', 1, 0, 2 ** 31),
+  SAMPLE_LIVE: text.pipe(
+    z
+      .string()
+      .toLowerCase()
+      .pipe(z.enum(['on', 'off'], { error: 'SAMPLE_LIVE must be "on" or "off".' }))
+      .default('on')
+      .transform((value) => value === 'on'),
+  ),
+  SAMPLE_ANCHOR: z.preprocess(
+    blankAsUndefined,
+    numberVar('SAMPLE_ANCHOR', ANCHOR_RANGE.min, ANCHOR_RANGE.max, true).optional(),
+  ),
+  UPSTREAM_TIMEOUT_MS: whole('UPSTREAM_TIMEOUT_MS', DEFAULT_TIMEOUT_MS, 1, 600_000),
+  CACHE_TTL_SECONDS: seconds('CACHE_TTL_SECONDS', DEFAULT_PAGE_CACHE.firstPageTtlMs, 86_400),
+  CACHE_CURSOR_TTL_SECONDS: seconds(
+    'CACHE_CURSOR_TTL_SECONDS',
+    DEFAULT_PAGE_CACHE.cursorPageTtlMs,
+    7 * 86_400,
+  ),
+  CACHE_MAX_MB: whole('CACHE_MAX_MB', DEFAULT_PAGE_CACHE.maxBytes / 1024 / 1024, 0, 65_536),
+  UPSTREAM_CONCURRENCY: whole('UPSTREAM_CONCURRENCY', DEFAULT_GATE.concurrency, 1, 1000),
+  UPSTREAM_QUEUE_TIMEOUT_MS: whole(
+    'UPSTREAM_QUEUE_TIMEOUT_MS',
+    DEFAULT_GATE.queueTimeoutMs,
+    0,
+    600_000,
+  ),
+  // Its default depends on the upstream: see below.
+  UPSTREAM_RATE_PER_SECOND: decimal('UPSTREAM_RATE_PER_SECOND', undefined, 0, 100_000),
+  UPSTREAM_RATE_BURST: whole('UPSTREAM_RATE_BURST', DEFAULT_GATE.rateBurst, 1, 100_000),
+  UPSTREAM_MAX_COOL_DOWN_SECONDS: seconds(
+    'UPSTREAM_MAX_COOL_DOWN_SECONDS',
+    DEFAULT_GATE.maxCoolDownMs,
+    86_400,
+    1,
+  ),
+  UPSTREAM_CLIENT_SHARE: decimal('UPSTREAM_CLIENT_SHARE', DEFAULT_GATE.clientShare, 0.01, 1),
+  RATE_LIMIT_PER_MINUTE: whole('RATE_LIMIT_PER_MINUTE', DEFAULT_RATE_LIMIT.perMinute, 0, 1e9),
+  RATE_LIMIT_BURST: whole('RATE_LIMIT_BURST', DEFAULT_RATE_LIMIT.burst, 1, 1e9),
+  TRUST_PROXY: trustProxy,
+  MAX_CONNECTIONS: whole('MAX_CONNECTIONS', DEFAULT_CONNECTION_LIMITS.maxConnections, 1, 1e6),
+  MAX_CONNECTIONS_PER_ADDRESS: whole(
+    'MAX_CONNECTIONS_PER_ADDRESS',
+    DEFAULT_CONNECTION_LIMITS.maxConnectionsPerAddress,
+    0,
+    1e6,
+  ),
+  KEEP_ALIVE_TIMEOUT_MS: whole(
+    'KEEP_ALIVE_TIMEOUT_MS',
+    DEFAULT_CONNECTION_LIMITS.keepAliveTimeoutMs,
+    100,
+    600_000,
+  ),
+  HEADERS_TIMEOUT_MS: whole(
+    'HEADERS_TIMEOUT_MS',
+    DEFAULT_CONNECTION_LIMITS.headersTimeoutMs,
+    1000,
+    600_000,
+  ),
+});
+
+type ParsedEnv = z.infer<typeof envSchema>;
+
 export function loadConfig(env: Env): ServerConfig {
-  const upstream = upstreamConfig(env);
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) throw new ConfigError(parsed.error.issues[0]?.message);
+  const vars = parsed.data;
+  const warnings: string[] = [];
+  const upstream = upstreamConfig(vars, warnings);
   return {
-    host: env.HOST?.trim() || '127.0.0.1',
-    port: integer(env, 'PORT', 4173, 0, 65535),
-    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    host: vars.HOST,
+    port: vars.PORT,
+    shutdownTimeoutMs: vars.SHUTDOWN_TIMEOUT_MS,
     upstream,
     proxy: {
-      timeoutMs: integer(env, 'UPSTREAM_TIMEOUT_MS', DEFAULT_TIMEOUT_MS, 1, 600_000),
+      timeoutMs: vars.UPSTREAM_TIMEOUT_MS,
       cache: {
-        firstPageTtlMs:
-          1000 *
-          integer(env, 'CACHE_TTL_SECONDS', DEFAULT_PAGE_CACHE.firstPageTtlMs / 1000, 0, 86_400),
-        cursorPageTtlMs:
-          1000 *
-          integer(
-            env,
-            'CACHE_CURSOR_TTL_SECONDS',
-            DEFAULT_PAGE_CACHE.cursorPageTtlMs / 1000,
-            0,
-            7 * 86_400,
-          ),
-        maxBytes:
-          1024 *
-          1024 *
-          integer(env, 'CACHE_MAX_MB', DEFAULT_PAGE_CACHE.maxBytes / 1024 / 1024, 0, 65_536),
+        firstPageTtlMs: vars.CACHE_TTL_SECONDS,
+        cursorPageTtlMs: vars.CACHE_CURSOR_TTL_SECONDS,
+        maxBytes: vars.CACHE_MAX_MB * 1024 * 1024,
       },
       gate: {
-        concurrency: integer(env, 'UPSTREAM_CONCURRENCY', DEFAULT_GATE.concurrency, 1, 1000),
-        queueTimeoutMs: integer(
-          env,
-          'UPSTREAM_QUEUE_TIMEOUT_MS',
-          DEFAULT_GATE.queueTimeoutMs,
-          0,
-          600_000,
-        ),
-        ratePerSecond: decimal(
-          env,
-          'UPSTREAM_RATE_PER_SECOND',
-          upstream.kind === 'real' ? REAL_UPSTREAM_RATE_PER_SECOND : DEFAULT_GATE.ratePerSecond,
-          0,
-          100_000,
-        ),
-        rateBurst: integer(env, 'UPSTREAM_RATE_BURST', DEFAULT_GATE.rateBurst, 1, 100_000),
+        concurrency: vars.UPSTREAM_CONCURRENCY,
+        queueTimeoutMs: vars.UPSTREAM_QUEUE_TIMEOUT_MS,
+        ratePerSecond:
+          vars.UPSTREAM_RATE_PER_SECOND ??
+          (upstream.kind === 'real' ? REAL_UPSTREAM_RATE_PER_SECOND : DEFAULT_GATE.ratePerSecond),
+        rateBurst: vars.UPSTREAM_RATE_BURST,
+        maxCoolDownMs: vars.UPSTREAM_MAX_COOL_DOWN_SECONDS,
+        clientShare: vars.UPSTREAM_CLIENT_SHARE,
       },
-      rateLimit: {
-        perMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', DEFAULT_RATE_LIMIT.perMinute, 0, 1e9),
-        burst: integer(env, 'RATE_LIMIT_BURST', DEFAULT_RATE_LIMIT.burst, 1, 1e9),
-      },
-      trustedProxyHops: trustProxy(env.TRUST_PROXY),
+      rateLimit: { perMinute: vars.RATE_LIMIT_PER_MINUTE, burst: vars.RATE_LIMIT_BURST },
+      trustedProxyHops: vars.TRUST_PROXY,
     },
+    connections: {
+      maxConnections: vars.MAX_CONNECTIONS,
+      maxConnectionsPerAddress: vars.MAX_CONNECTIONS_PER_ADDRESS,
+      keepAliveTimeoutMs: vars.KEEP_ALIVE_TIMEOUT_MS,
+      headersTimeoutMs: vars.HEADERS_TIMEOUT_MS,
+    },
+    warnings,
   };
 }
 
-function upstreamConfig(env: Env): UpstreamConfig {
-  const url = env.TOKEN_EVENTS_API_URL?.trim();
+function upstreamConfig(vars: ParsedEnv, warnings: string[]): UpstreamConfig {
+  const url = vars.TOKEN_EVENTS_API_URL;
   if (!url) {
-    const profile = env.SAMPLE_PROFILE?.trim() || 'deployed';
-    if (profile !== 'documented' && profile !== 'deployed') {
-      throw new ConfigError('SAMPLE_PROFILE must be "documented" or "deployed".');
-    }
-    return { kind: 'sample', profile, seed: integer(env, 'SAMPLE_SEED', 1, 0, 2 ** 31) };
+    const anchor = vars.SAMPLE_ANCHOR;
+    return {
+      kind: 'sample',
+      profile: vars.SAMPLE_PROFILE,
+      seed: vars.SAMPLE_SEED,
+      live: vars.SAMPLE_LIVE,
+      ...(anchor === undefined ? {} : { anchor }),
+    };
   }
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new ConfigError(`TOKEN_EVENTS_API_URL is not a valid URL.`);
+    throw new ConfigError('TOKEN_EVENTS_API_URL is not a valid URL.');
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
     throw new ConfigError('TOKEN_EVENTS_API_URL must start with https:// (or http://).');
@@ -110,52 +246,24 @@ function upstreamConfig(env: Env): UpstreamConfig {
       'TOKEN_EVENTS_API_URL must be a base URL without query, fragment or credentials.',
     );
   }
-  const apiKey = env.TOKEN_EVENTS_API_KEY?.trim();
+  const apiKey = vars.TOKEN_EVENTS_API_KEY;
   if (!apiKey) {
     throw new ConfigError('TOKEN_EVENTS_API_URL is set but TOKEN_EVENTS_API_KEY is not: set both.');
+  }
+  // Over http:// the key travels in clear text: only to this machine, unless told otherwise.
+  if (parsed.protocol === 'http:' && !isLoopback(parsed.hostname)) {
+    const risk = `TOKEN_EVENTS_API_URL uses http:// to ${parsed.hostname}: the API key would travel unencrypted`;
+    if (!vars.ALLOW_INSECURE_UPSTREAM) {
+      throw new ConfigError(`${risk}. Use https://, or set ALLOW_INSECURE_UPSTREAM=true.`);
+    }
+    warnings.push(`${risk} (allowed by ALLOW_INSECURE_UPSTREAM).`);
   }
   return { kind: 'real', url: parsed.href.replace(/\/+$/, ''), apiKey };
 }
 
-/** Unset means no proxy in front: `X-Forwarded-For` is then anyone's to write. */
-function trustProxy(value: string | undefined): number {
-  const text = value?.trim().toLowerCase();
-  if (!text || text === 'false') return 0;
-  if (text === 'true') return 1;
-  if (/^\d{1,2}$/.test(text) && Number(text) <= 10) return Number(text);
-  throw new ConfigError(
-    'TRUST_PROXY must be the number of proxies in front of the server (0 to 10), true or false.',
-  );
-}
-
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  return numberOf(env, name, fallback, min, max, true);
-}
-
-function decimal(env: Env, name: string, fallback: number, min: number, max: number): number {
-  return numberOf(env, name, fallback, min, max, false);
-}
-
-function numberOf(
-  env: Env,
-  name: string,
-  fallback: number,
-  min: number,
-  max: number,
-  whole: boolean,
-): number {
-  const value = env[name];
-  if (value === undefined || value.trim() === '') return fallback;
-  const number = Number(value);
-  if (
-    !Number.isFinite(number) ||
-    (whole && !Number.isInteger(number)) ||
-    number < min ||
-    number > max
-  ) {
-    throw new ConfigError(
-      `${name} must be a ${whole ? 'whole number' : 'number'} from ${min} to ${max}.`,
-    );
-  }
-  return number;
+function isLoopback(hostname: string): boolean {
+  if (hostname === 'localhost') return true;
+  const address = hostname.replace(/^\[(.*)\]$/, '$1');
+  if (!ipaddr.isValid(address)) return false;
+  return ipaddr.process(address).range() === 'loopback';
 }

@@ -2,18 +2,22 @@ import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 import { serve } from '@hono/node-server';
-import { ConfigError, loadConfig } from './config';
-import { createUpstream } from './create-upstream';
+import { ConfigError, loadConfig, type ServerConfig } from './config';
 import { createServerApp } from './http/app';
+import { connectionCheckOptions, limitConnections } from './http/connection-limits';
 import { trackForShutdown } from './http/graceful-shutdown';
 import { nodeGzip } from './node-gzip';
 import { createProxy } from './proxy/app';
 import type { RequestLog } from './proxy/request-log';
+import { createUpstream } from './upstream/create-upstream';
 
 // Straight to stdout: console.log would also check colours and format on every request.
 const logLine = (line: RequestLog) => {
   process.stdout.write(JSON.stringify({ time: new Date().toISOString(), ...line }) + '\n');
 };
+
+// After the shutdown timeout, how long the 503s may take to reach their clients.
+const SHUTDOWN_GRACE_MS = 5_000;
 
 /** Starts the production server on the built client in `dist/client`. */
 export function startServer(clientDir = resolve('dist/client')) {
@@ -28,28 +32,72 @@ export function startServer(clientDir = resolve('dist/client')) {
     }
     throw error;
   }
-  const upstream = createUpstream(config.upstream);
-  const proxy = createProxy({ upstream, ...config.proxy, log: logLine, gzip: nodeGzip });
-  const app = createServerApp({ proxy, clientDir, log: logLine });
-  const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => {
-    const host = info.address.includes(':') ? `[${info.address}]` : info.address;
-    console.log(`Token activity dashboard on http://${host}:${info.port}/`);
-    console.log(`Data: ${upstream.description}`);
-  }) as Server;
+  for (const warning of config.warnings) console.warn(`Warning: ${warning}`);
+  const running = listen(config, clientDir, logLine, (host, port) => {
+    console.log(`Token activity dashboard on http://${host}:${port}/`);
+    console.log(`Data: ${running.upstream.description}`);
+  });
 
   const { shutdownTimeoutMs } = config;
-  const tracked = trackForShutdown(server);
   const shutdown = (signal: string) => {
-    void tracked.shutdown().then(() => process.exit(0));
+    void running.stop(shutdownTimeoutMs).then(() => process.exit(0));
     // Said once new connections are already refused.
-    console.log(`${signal}: finishing requests in flight, then exiting.`);
+    console.log(
+      `${signal}: finishing requests in flight, then exiting; those still waiting for the ` +
+        `upstream after ${shutdownTimeoutMs} ms are answered 503.`,
+    );
     setTimeout(() => {
-      console.error(`Requests still running after ${shutdownTimeoutMs} ms: exiting anyway.`);
-      server.closeAllConnections();
+      console.error('Responses still unsent after the shutdown timeout: exiting anyway.');
+      running.server.closeAllConnections();
       process.exit(1);
-    }, shutdownTimeoutMs).unref();
+    }, shutdownTimeoutMs + SHUTDOWN_GRACE_MS).unref();
   };
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);
-  return { server, proxy };
+  return { server: running.server, proxy: running.proxy };
+}
+
+/**
+ * The production server on `config`: the app, its connection limits and its shutdown.
+ * `onListening` gets the host (bracketed when IPv6) and port once it listens.
+ */
+export function listen(
+  config: ServerConfig,
+  clientDir: string,
+  log?: (line: RequestLog) => void,
+  onListening?: (host: string, port: number) => void,
+) {
+  const upstream = createUpstream(config.upstream);
+  const proxy = createProxy({ upstream, ...config.proxy, log, gzip: nodeGzip });
+  const { trustedProxyHops } = config.proxy;
+  const app = createServerApp({ proxy, clientDir, log, trustedProxyHops });
+  const server = serve(
+    {
+      fetch: app.fetch,
+      hostname: config.host,
+      port: config.port,
+      serverOptions: connectionCheckOptions(config.connections),
+    },
+    (info) =>
+      onListening?.(info.address.includes(':') ? `[${info.address}]` : info.address, info.port),
+  ) as Server;
+  // Behind proxies of ours every connection comes from one of them: no per-address cap.
+  limitConnections(server, config.connections, trustedProxyHops === 0);
+  const tracked = trackForShutdown(server);
+
+  return {
+    server,
+    proxy,
+    upstream,
+    /**
+     * Stops accepting, closes idle connections at once, lets requests in flight run for
+     * `deadlineMs`, then answers those still waiting for the upstream 503. Resolves once
+     * every request has been answered and every connection is closed.
+     */
+    stop(deadlineMs: number): Promise<void> {
+      const closed = tracked.shutdown();
+      const timer = setTimeout(proxy.stop, deadlineMs);
+      return closed.finally(() => clearTimeout(timer));
+    },
+  };
 }

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import type { Plugin } from 'vite';
 import { loadConfig } from './config';
-import { createUpstream } from './create-upstream';
+import { createUpstream } from './upstream/create-upstream';
 import { nodeGzip } from './node-gzip';
 import { createProxyApp } from './proxy/app';
 
@@ -19,6 +19,7 @@ export function apiProxyPlugin(): Plugin {
     if (!listener) {
       if (existsSync('.env')) process.loadEnvFile('.env');
       const config = loadConfig(process.env);
+      for (const warning of config.warnings) console.warn(`Warning: ${warning}`);
       const upstream = createUpstream(config.upstream);
       console.log(`API proxy: ${upstream.description}`);
       // Dev and preview serve one developer and the e2e suite, all from loopback: the

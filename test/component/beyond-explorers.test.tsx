@@ -250,7 +250,9 @@ describe('provenance timeline', () => {
       if (candidate.contract === contract && dataset.tokenEvents(candidate).length >= 3)
         token = candidate;
     }
-    installSampleApi({ profile: 'deployed' });
+    // One step per event: the documented profile's one record per sale (the deployed
+    // profile's sale twins are the dashboard's to merge).
+    installSampleApi({ profile: 'documented' });
     renderAt(`/contracts/${contract.address}/tokens/${token!.id}`);
     const timeline = await screen.findByRole('list', { name: undefined });
     await waitFor(() =>

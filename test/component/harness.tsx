@@ -5,7 +5,7 @@ import { App } from '../../src/app/app';
 import { createQueryClient } from '../../src/app/query-client';
 import { routes } from '../../src/app/router';
 import { createProxyApp } from '../../src/server/proxy/app';
-import { getViaFetch } from '../../src/server/proxy/upstream';
+import { getViaFetch } from '../../src/server/upstream/service-client';
 import {
   createSampleService,
   generateDataset,

@@ -6,8 +6,11 @@ import type { FullConfig } from '@playwright/test';
 import {
   generateDataset,
   HOSTILE_CONTRACT_NAME,
+  servedRecordCount,
   STARKVERSE_EXAMPLE_MINT,
   STARKVERSE_GALLERY_ADDRESS,
+  TIMELINE,
+  type Dataset,
 } from '../../src/server/sample-service';
 import { findChromium } from './support/chromium';
 import {
@@ -27,6 +30,8 @@ import {
 
 const LOG_DIR = join(ARTIFACTS_DIR, 'logs');
 const START_TIMEOUT_MS = 30_000;
+/** A fixed end of the timeline, so no time a test sees depends on when it runs. */
+const ANCHOR = TIMELINE.end;
 
 /**
  * Once per run: makes sure there is a Chromium, builds the app, and starts for each
@@ -61,11 +66,11 @@ export default async function globalSetup(_config: FullConfig) {
     // Built with the key in the environment, as on a server configured by environment:
     // the security tests then show that none of it reaches the bundle.
     await build({ TOKEN_EVENTS_API_KEY: apiKey });
-    const data = pickData();
+    const dataset = generateDataset({ ...DATASET, anchor: ANCHOR });
     const started = await Promise.all(
       PROFILES.map(async (profile, index) => ({
         ...(await startApp(profile, apiKey, await samples[index]!, appPorts[profile], children)),
-        ...data,
+        ...pickData(dataset, profile),
       })),
     );
     const servers = Object.fromEntries(started.map((entry) => [entry.profile, entry])) as Servers;
@@ -147,6 +152,11 @@ async function startSample(
       String(DATASET.contracts),
       '--events',
       String(DATASET.events),
+      '--anchor',
+      String(ANCHOR),
+      // No new events while the tests run: what they count stays put.
+      '--live',
+      'off',
     ],
     {},
     children,
@@ -262,13 +272,15 @@ async function waitForReady(url: string): Promise<void> {
   throw new Error(`${url} did not become ready: ${last}`);
 }
 
-/** The same dataset as the sample services generate, to pick contracts for each kind of test. */
-function pickData(): Pick<ProfileServers, 'contracts' | 'token'> {
-  const dataset = generateDataset(DATASET);
-  const info = (contract: { address: string; name: string; eventCount: number }): ContractInfo => ({
+/**
+ * The same dataset as the sample services generate, to pick contracts for each kind of test,
+ * with what one profile serves of them.
+ */
+function pickData(dataset: Dataset, profile: Profile): Pick<ProfileServers, 'contracts' | 'token'> {
+  const info = (contract: Dataset['contracts'][number]): ContractInfo => ({
     address: contract.address,
     name: contract.name,
-    eventCount: contract.eventCount,
+    eventCount: servedRecordCount(dataset, profile, { contract }),
   });
   const byEvents = [...dataset.contracts].sort((a, b) => b.eventCount - a.eventCount);
   const deep = byEvents.slice(0, 3);
@@ -290,7 +302,7 @@ function pickData(): Pick<ProfileServers, 'contracts' | 'token'> {
     token: {
       contract: busiest.address,
       id: STARKVERSE_EXAMPLE_MINT.tokenId.toString(),
-      events: dataset.tokenEvents(token).length,
+      events: servedRecordCount(dataset, profile, { token }),
     },
   };
 }

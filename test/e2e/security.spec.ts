@@ -151,3 +151,20 @@ test('the server sends security headers', async ({ page, request, servers }) => 
     ).toBe(true);
   }
 });
+
+test('pages and files answer only GET and HEAD, and HSTS never comes over plain HTTP', async ({
+  request,
+}) => {
+  for (const method of ['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE']) {
+    for (const path of ['/', '/contracts', '/index.html']) {
+      const response = await request.fetch(path, { method, maxRedirects: 0 });
+      expect(response.status(), `${method} ${path}`).toBe(405);
+      expect(response.headers()['allow'], `${method} ${path}`).toBe('GET, HEAD');
+      expect(await response.text(), `${method} ${path}`).not.toContain('<script');
+    }
+  }
+  for (const path of ['/', '/api/meta', '/healthz']) {
+    const response = await request.get(path);
+    expect(response.headers()['strict-transport-security'], path).toBeUndefined();
+  }
+});

@@ -8,6 +8,7 @@
  * per-client rate limit is switched off for the run (RATE_LIMIT_PER_MINUTE=0): every
  * connection comes from 127.0.0.1, so with the limit on this would measure the limiter,
  * not the server. With --rate-limit it stays on and its 429s are counted as intended.
+ * The per-address connection cap is off for the same reason (MAX_CONNECTIONS_PER_ADDRESS=0).
  * Figures are printed and written to bench/loadtest.json.
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -56,10 +57,14 @@ async function startServer(dir: string) {
       // The embedded sample service, whatever .env says: empty values are not overridden.
       TOKEN_EVENTS_API_URL: '',
       TOKEN_EVENTS_API_KEY: '',
+      // Its data stays put while it is measured.
+      SAMPLE_LIVE: 'off',
       HOST: '127.0.0.1',
       PORT: '0',
       CLIENT_DIR: dir,
       ...(RATE_LIMIT_ON ? {} : { RATE_LIMIT_PER_MINUTE: '0' }),
+      // Every connection comes from 127.0.0.1: a per-address cap would be what is measured.
+      MAX_CONNECTIONS_PER_ADDRESS: '0',
     },
     // One JSON log line per request, as in production, written to /dev/null.
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],

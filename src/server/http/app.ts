@@ -4,7 +4,9 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { compress } from 'hono/compress';
 import type { Readiness } from '../proxy/app';
-import { requestLog, type LogVariables, type RequestLog } from '../proxy/request-log';
+import type { ClientVariables } from '../proxy/client-rate-limit';
+import { internalErrorHandler, methodNotAllowed } from '../proxy/error-response';
+import { requestLog, type RequestLog } from '../proxy/request-log';
 import { securityHeaders } from './security-headers';
 
 export interface ServerAppOptions {
@@ -12,20 +14,25 @@ export interface ServerAppOptions {
   proxy: {
     app: { fetch: (request: Request, env?: unknown) => Response | Promise<Response> };
     checkReady: () => Promise<Readiness>;
+    /** The proxy's per-client rate limit, applied to `/readyz` too. */
+    limitClients: MiddlewareHandler<{ Variables: ClientVariables }>;
   };
   /** The built client (`dist/client`). */
   clientDir: string;
   /** One line per request outside `/api/` (the proxy logs its own). */
   log?: (line: RequestLog) => void;
+  /** Proxies of the operator in front, whose `X-Forwarded-Proto` is believed. */
+  trustedProxyHops?: number;
 }
 
 /** The production server: security headers, health, readiness, the API proxy and the built app. */
-export function createServerApp({ proxy, clientDir, log }: ServerAppOptions) {
-  const app = new Hono<{ Variables: LogVariables }>();
+export function createServerApp({ proxy, clientDir, log, trustedProxyHops }: ServerAppOptions) {
+  const app = new Hono<{ Variables: ClientVariables }>();
   // Read once: the shell of the single-page app, served for every page route.
   const indexHtml = readFileSync(join(clientDir, 'index.html'), 'utf8');
 
-  app.use('*', securityHeaders());
+  app.onError(internalErrorHandler(log !== undefined));
+  app.use('*', securityHeaders(trustedProxyHops));
   if (log) {
     const logged = requestLog(log, 'static');
     app.use('*', (c, next) => (c.req.path.startsWith('/api/') ? next() : logged(c, next)));
@@ -36,17 +43,28 @@ export function createServerApp({ proxy, clientDir, log }: ServerAppOptions) {
     c.header('cache-control', 'no-store');
     return c.json({ status: 'ok' });
   });
-  // Readiness: only when a real request to the upstream succeeds.
-  app.get('/readyz', async (c) => {
+  // Readiness: only when a real request to the upstream succeeds (answered from a recent
+  // check, and limited per client like the API, so probes cost the upstream nothing).
+  app.get('/readyz', proxy.limitClients, async (c) => {
     c.set('route', 'readyz');
     c.header('cache-control', 'no-store');
     const readiness = await proxy.checkReady();
-    return readiness.ready
-      ? c.json({ status: 'ready', ...(readiness.note && { note: readiness.note }) })
-      : c.json({ status: 'not_ready', reason: readiness.reason }, 503);
+    if (!readiness.ready) return c.json({ status: 'not_ready', reason: readiness.reason }, 503);
+    const { note, coolingDownUntil } = readiness;
+    return c.json({
+      status: 'ready',
+      ...(note && { note }),
+      ...(coolingDownUntil && { coolingDownUntil }),
+    });
   });
   // Passing `env` on keeps the socket, and so the client's address, visible to the proxy.
   app.all('/api/*', (c) => proxy.app.fetch(c.req.raw, c.env));
+  // Everything else is files and pages: they can only be read.
+  app.use('*', async (c, next) => {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    c.set('route', 'method-not-allowed');
+    return methodNotAllowed();
+  });
 
   app.use('*', compress());
   // Hashed file names change with their content, so they can be cached for a year.

@@ -1,33 +1,57 @@
 import type { Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 
 /**
- * Lets a server stop without cutting anyone off: it stops accepting connections, answers
- * the requests it already has, and closes each keep-alive connection as soon as its last
- * response is out. `server.close()` alone closes only the connections idle at that
- * moment, so a connection busy then would stay open until its keep-alive timeout.
+ * Lets a server stop without cutting anyone off and without waiting on anyone idle. On
+ * `shutdown()` it stops accepting connections, closes at once every connection with no
+ * request being answered (idle keep-alive connections, and those still sending their
+ * headers: neither has anything to lose), and closes each remaining connection as soon
+ * as its response is out (`Connection: close`). `server.close()` alone closes only the
+ * connections Node counts as idle, so a connection with half-sent headers would keep the
+ * process alive until its headers timeout.
+ *
+ * What is still running when the caller's deadline comes is the caller's to answer (the
+ * proxy answers its waiting requests 503); the promise resolves once every connection is
+ * closed, that is, once every request has been answered.
  */
 export function trackForShutdown(server: Server) {
-  const open = new Set<ServerResponse>();
+  // Each open connection, with the number of its requests not yet answered.
+  const connections = new Map<Socket, number>();
+  const responses = new Set<ServerResponse>();
   let closing = false;
+
   const closeAfter = (response: ServerResponse) => {
     if (!response.headersSent) response.setHeader('connection', 'close');
     else response.once('finish', () => response.socket?.end());
   };
-  server.on('request', (_request, response: ServerResponse) => {
-    open.add(response);
-    response.once('close', () => open.delete(response));
+
+  server.on('connection', (socket: Socket) => {
+    connections.set(socket, 0);
+    socket.once('close', () => connections.delete(socket));
+  });
+  server.on('request', (request, response: ServerResponse) => {
+    const { socket } = request;
+    connections.set(socket, (connections.get(socket) ?? 0) + 1);
+    responses.add(response);
     if (closing) closeAfter(response);
+    response.once('close', () => {
+      responses.delete(response);
+      if (!connections.has(socket)) return;
+      const left = (connections.get(socket) ?? 1) - 1;
+      connections.set(socket, left);
+      if (closing && left === 0) socket.destroySoon();
+    });
   });
 
   return {
-    /** Resolves once every request has been answered and the server is closed. */
     shutdown(): Promise<void> {
       closing = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      for (const response of open) closeAfter(response);
+      for (const [socket, unanswered] of connections) if (unanswered === 0) socket.destroy();
+      for (const response of responses) closeAfter(response);
       return closed;
     },
-    inFlight: () => open.size,
+    /** Requests being answered now. */
+    inFlight: () => responses.size,
   };
 }

@@ -1,15 +1,21 @@
 import { Hono, type Context } from 'hono';
 import { accepts } from 'hono/accepts';
-import { apiErrorResponse } from './api-error';
-import { clientAddress } from './client-address';
+import { createUpstreamGate, DEFAULT_GATE, type UpstreamGateSettings } from '../upstream/gate';
+import type { Upstream } from '../upstream/service-client';
+import { clientRateLimit, type ClientVariables } from './client-rate-limit';
+import {
+  errorResponse,
+  internalErrorHandler,
+  methodNotAllowed,
+  pageFailureError,
+  SHUTTING_DOWN,
+} from './error-response';
 import { DEFAULT_PAGE_CACHE, type PageCacheSettings } from './page-cache';
 import { createPageLoader, type PageLoader } from './page-loader';
-import { failureResponse, pageResponse } from './page-response';
+import { pageResponse } from './page-response';
 import { createRateLimiter, DEFAULT_RATE_LIMIT, type RateLimitSettings } from './rate-limit';
-import { requestLog, type LogVariables, type RequestLog } from './request-log';
+import { requestLog, type RequestLog } from './request-log';
 import { matchApiRequest } from './route-match';
-import type { Upstream } from './upstream';
-import { createUpstreamGate, DEFAULT_GATE, type UpstreamGateSettings } from './upstream-gate';
 
 export type { RequestLog } from './request-log';
 
@@ -27,16 +33,25 @@ export interface ProxyOptions {
   trustedProxyHops?: number;
   /** Deadline of the readiness check, shorter than a page's so probes fail fast. */
   readyTimeoutMs?: number;
+  /** How long a readiness answer, good or bad, is given again without asking anew. */
+  readyCacheMs?: number;
   /** Gzip for cached pages (Node passes zlib; the default works on any Web runtime). */
   gzip?: (body: Uint8Array) => Promise<Uint8Array>;
 }
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
 const DEFAULT_READY_TIMEOUT_MS = 3_000;
+const DEFAULT_READY_CACHE_MS = 5_000;
 // The smallest real request: proves the address, the key and the service all work.
 const READY_PATH = '/v1/contracts?limit=1';
+// Who asks, for the gate: readiness checks and callers without a socket share a turn each.
+const READINESS_CLIENT = 'readiness';
+const NO_ADDRESS_CLIENT = 'local';
 
-export type Readiness = { ready: true; note?: string } | { ready: false; reason: string };
+export type Readiness =
+  { ready: true; note?: string; coolingDownUntil?: string } | { ready: false; reason: string };
+
+type Env = { Variables: ClientVariables };
 
 /**
  * The API proxy: one Hono app behind `vite` dev, `vite preview` and the production
@@ -53,6 +68,7 @@ export function createProxy(options: ProxyOptions) {
     rateLimit = DEFAULT_RATE_LIMIT,
     trustedProxyHops = 0,
     readyTimeoutMs = DEFAULT_READY_TIMEOUT_MS,
+    readyCacheMs = DEFAULT_READY_CACHE_MS,
   } = options;
   const gate = createUpstreamGate(options.gate ?? DEFAULT_GATE);
   const pages = createPageLoader({
@@ -63,33 +79,23 @@ export function createProxy(options: ProxyOptions) {
     gzip: options.gzip,
   });
   const limiter = rateLimit.perMinute > 0 ? createRateLimiter(rateLimit) : undefined;
-  const app = new Hono<{ Variables: LogVariables }>();
+  const limitClients = clientRateLimit(limiter, trustedProxyHops);
+  const errorLimits = {
+    timeoutMs,
+    maxRetryAfterSeconds: Math.ceil(
+      (options.gate?.maxCoolDownMs ?? DEFAULT_GATE.maxCoolDownMs) / 1000,
+    ),
+  };
+  // Requests waiting for the upstream, answered at once when the server stops.
+  const waiting = createWaitingRequests();
+  const app = new Hono<Env>();
 
+  app.onError(internalErrorHandler(log !== undefined));
   if (log) app.use('/api/*', requestLog(log, 'unmatched'));
-  if (limiter) {
-    // Every API request counts, cached or not: the limit is on what one client asks of us.
-    app.use('/api/*', async (c, next) => {
-      const client = clientAddress(c, trustedProxyHops);
-      const retryAfter = client === undefined ? 0 : limiter.take(client);
-      if (retryAfter === 0) return next();
-      c.set('route', 'rate-limited');
-      return apiErrorResponse(
-        'rate_limited',
-        429,
-        'Too many requests from your address. Wait a moment and try again.',
-        retryAfter,
-      );
-    });
-  }
+  app.use('/api/*', limitClients);
   app.all('/api/*', async (c) => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
-      const response = apiErrorResponse(
-        'method_not_allowed',
-        405,
-        'Only GET and HEAD are allowed.',
-      );
-      response.headers.set('allow', 'GET, HEAD');
-      return response;
+      return methodNotAllowed();
     }
     const url = new URL(c.req.url);
     if (url.pathname === '/api/meta') {
@@ -97,39 +103,68 @@ export function createProxy(options: ProxyOptions) {
       return c.json({ source: upstream.source, description: upstream.description });
     }
     const match = matchApiRequest(url);
-    if (match.kind === 'not_found') return apiErrorResponse('not_found', 404, 'No such API route.');
-    if (match.kind === 'bad_request') return apiErrorResponse('bad_request', 400, match.message);
+    if (match.kind === 'not_found') return notFound();
+    if (match.kind === 'bad_request') {
+      return errorResponse({ kind: 'bad_request', status: 400, message: match.message });
+    }
     c.set('route', match.request.route.name);
-    return servePage(c, pages, match.request.upstreamPath, timeoutMs);
+    return servePage(c, pages, match.request.upstreamPath, errorLimits, waiting);
   });
 
   // Paths that normalise to somewhere outside /api/ (`/api/v1/events/%2e%2e/…`).
-  app.notFound(() => apiErrorResponse('not_found', 404, 'No such API route.'));
+  app.notFound(notFound);
+
+  async function checkUpstream(): Promise<Readiness> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), readyTimeoutMs);
+    });
+    const outcome = await Promise.race([
+      pages.load(READY_PATH, undefined, READINESS_CLIENT),
+      late,
+    ]).finally(() => clearTimeout(timer));
+    if (outcome === 'late') {
+      return {
+        ready: false,
+        reason: `The Token Events Service did not answer within ${readyTimeoutMs} ms.`,
+      };
+    }
+    const until = gate.stats().coolingDownUntil;
+    const cooling = until === undefined ? {} : { coolingDownUntil: new Date(until).toISOString() };
+    if (outcome.kind === 'page') return { ready: true, ...cooling };
+    const error = pageFailureError(outcome.failure, errorLimits);
+    // Throttling is shared by every instance: failing readiness for it would take them all out.
+    if (error.status === 429) return { ready: true, note: error.message, ...cooling };
+    return { ready: false, reason: error.message };
+  }
+
+  let readiness: { answer: Promise<Readiness>; settledAt?: number } | undefined;
 
   return {
     app,
-    /** Whether the upstream answers a real request now, through the same cache and gate. */
-    async checkReady(): Promise<Readiness> {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const late = new Promise<'late'>((resolve) => {
-        timer = setTimeout(() => resolve('late'), readyTimeoutMs);
-      });
-      const outcome = await Promise.race([pages.load(READY_PATH), late]).finally(() =>
-        clearTimeout(timer),
-      );
-      if (outcome === 'late') {
-        return {
-          ready: false,
-          reason: `The Token Events Service did not answer within ${readyTimeoutMs} ms.`,
-        };
-      }
-      if (outcome.kind === 'page') return { ready: true };
-      const response = failureResponse(outcome.failure, timeoutMs);
-      const { error } = (await response.json()) as { error: { message: string } };
-      // Throttling is shared by every instance: failing readiness for it would take them all out.
-      if (response.status === 429) return { ready: true, note: error.message };
-      return { ready: false, reason: error.message };
+    /**
+     * Whether the upstream answers a real request, through the same cache and gate. An
+     * answer, good or bad, is given again for `readyCacheMs`, and concurrent checks share
+     * one, so probes cannot turn into upstream calls.
+     */
+    checkReady(): Promise<Readiness> {
+      const time = Date.now();
+      const fresh =
+        readiness &&
+        (readiness.settledAt === undefined || time - readiness.settledAt < readyCacheMs);
+      if (readiness && fresh) return readiness.answer;
+      const current: { answer: Promise<Readiness>; settledAt?: number } = {
+        answer: checkUpstream(),
+      };
+      const settled = () => (current.settledAt = Date.now());
+      current.answer.then(settled, settled);
+      readiness = current;
+      return current.answer;
     },
+    /** The proxy's per-client limit, for other routes of the server (`/readyz`). */
+    limitClients,
+    /** The server is stopping: requests waiting for the upstream are answered 503 now. */
+    stop: waiting.stop,
     stats: () => ({
       pages: pages.stats(),
       gate: gate.stats(),
@@ -142,19 +177,26 @@ export function createProxyApp(options: ProxyOptions) {
   return createProxy(options).app;
 }
 
+function notFound(): Response {
+  return errorResponse({ kind: 'not_found', status: 404, message: 'No such API route.' });
+}
+
 async function servePage(
-  c: Context<{ Variables: LogVariables }>,
+  c: Context<Env>,
   pages: PageLoader,
   upstreamPath: string,
-  timeoutMs: number,
+  errorLimits: Parameters<typeof pageFailureError>[1],
+  waiting: WaitingRequests,
 ): Promise<Response> {
-  const outcome = await pages.load(upstreamPath, () => clientGone(c));
+  const client = c.get('client') ?? NO_ADDRESS_CLIENT;
+  const outcome = await pages.load(upstreamPath, () => clientGone(c, waiting), client);
   c.set('cache', outcome.cache);
   if (outcome.upstreamStatus !== undefined) c.set('upstreamStatus', outcome.upstreamStatus);
   if (outcome.kind === 'failed') {
-    const response = failureResponse(outcome.failure, timeoutMs);
-    response.headers.set('x-cache', outcome.cache);
-    return response;
+    const error = waiting.stopped()
+      ? SHUTTING_DOWN
+      : pageFailureError(outcome.failure, errorLimits);
+    return errorResponse(error, { 'x-cache': outcome.cache });
   }
   const encoding = accepts(c, {
     header: 'Accept-Encoding',
@@ -177,15 +219,45 @@ interface NodeOutgoing {
 }
 
 /**
- * Aborts when the client leaves before its answer is sent. On Node the response object
- * says so; asking @hono/node-server for the request's signal instead makes it build a
- * whole WHATWG Request on every call, a cost the cache-miss benchmark shows.
+ * The cache misses being waited for, each by its abort controller, so that stopping the
+ * server can answer them all at once. A set rather than listeners on one shared signal,
+ * which Node warns about past ten.
  */
-function clientGone(c: Context): AbortSignal {
+function createWaitingRequests() {
+  const controllers = new Set<AbortController>();
+  let stopped = false;
+  return {
+    stopped: () => stopped,
+    /** Aborts `controller` when the server stops (at once if it has); returns the untrack. */
+    track(controller: AbortController): () => void {
+      if (stopped) controller.abort(new Error('server stopping'));
+      else controllers.add(controller);
+      return () => controllers.delete(controller);
+    },
+    stop() {
+      stopped = true;
+      for (const controller of controllers) controller.abort(new Error('server stopping'));
+      controllers.clear();
+    },
+  };
+}
+
+type WaitingRequests = ReturnType<typeof createWaitingRequests>;
+
+/**
+ * Aborts when the client leaves before its answer is sent, or when the server stops.
+ * On Node the response object says when the client leaves; asking @hono/node-server for
+ * the request's signal instead makes it build a whole WHATWG Request on every call, a
+ * cost the cache-miss benchmark shows.
+ */
+function clientGone(c: Context, waiting: WaitingRequests): AbortSignal {
   const outgoing = (c.env as { outgoing?: NodeOutgoing } | undefined)?.outgoing;
+  // Called in-process (tests): no socket, and no server to stop.
   if (!outgoing) return c.req.raw.signal;
   const controller = new AbortController();
+  const untrack = waiting.track(controller);
   outgoing.once('close', () => {
+    untrack();
     if (!outgoing.writableFinished) controller.abort(new Error('client gone'));
   });
   return controller.signal;

@@ -1,16 +1,17 @@
 import { readPageEnvelope } from '../../lib/page';
-import { parseRetryAfter } from './api-error';
-import { createCoalescer } from './coalesce';
+import { parseJsonBody } from '../upstream/json-body';
+import { parseRetryAfter } from '../upstream/retry-after';
+import { createCoalescer } from '../upstream/coalesce';
 import {
   createPageCache,
   GZIP_THRESHOLD_BYTES,
   type Page,
   type PageCacheSettings,
 } from './page-cache';
-import { fetchUpstream, type Upstream } from './upstream';
-import type { UpstreamGate } from './upstream-gate';
+import { fetchUpstream, type Upstream } from '../upstream/service-client';
+import type { UpstreamGate } from '../upstream/gate';
 
-/** Why no page could be served; `failureResponse` turns each into our JSON error. */
+/** Why no page could be served; `pageFailureError` says each in our words. */
 export type PageFailure =
   | { kind: 'timeout' | 'unreachable' | 'broken' | 'too_large' | 'invalid' | 'busy' | 'aborted' }
   | { kind: 'throttled'; retryAfterSeconds: number }
@@ -50,8 +51,8 @@ export function createPageLoader(options: PageLoaderOptions) {
   const cache = createPageCache(settings.maxBytes, now);
   const flights = createCoalescer<Loaded>();
 
-  async function fetchPage(path: string, signal: AbortSignal): Promise<Loaded> {
-    const entry = await gate.enter(signal);
+  async function fetchPage(path: string, client: string, signal: AbortSignal): Promise<Loaded> {
+    const entry = await gate.enter(client, signal);
     if (entry.kind !== 'admitted') return { kind: 'failed', failure: entry };
     let result;
     try {
@@ -85,12 +86,19 @@ export function createPageLoader(options: PageLoaderOptions) {
   }
 
   return {
-    /** `clientGone` is asked for on a miss only: a page served from memory needs none. */
-    async load(path: string, clientGone?: () => AbortSignal): Promise<PageOutcome> {
+    /**
+     * `clientGone` is asked for on a miss only: a page served from memory needs none.
+     * `client` is who asks, for the gate's fair share between clients.
+     */
+    async load(
+      path: string,
+      clientGone?: () => AbortSignal,
+      client = 'local',
+    ): Promise<PageOutcome> {
       const page = cache.get(path);
       if (page) return { kind: 'page', page, cache: 'hit' };
       const signal = clientGone?.();
-      const { value, joined } = await flights.run(path, (s) => fetchPage(path, s), signal);
+      const { value, joined } = await flights.run(path, (s) => fetchPage(path, client, s), signal);
       return { ...value, cache: joined ? 'coalesced' : 'miss' };
     },
     /** The page gzip-compressed, or undefined when it is too small to be worth it. */
@@ -108,7 +116,7 @@ export type PageLoader = ReturnType<typeof createPageLoader>;
 /** A page is a list envelope, read as the browser reads it (lib/page.ts); `next` is its cursor. */
 function envelopeOf(body: Uint8Array): { next: string | undefined } | null {
   try {
-    const envelope = readPageEnvelope(JSON.parse(new TextDecoder().decode(body)));
+    const envelope = readPageEnvelope(parseJsonBody(body));
     return envelope && { next: envelope.cursor ?? undefined };
   } catch {
     return null;

@@ -1,6 +1,4 @@
-import { apiErrorResponse, mapUpstreamError } from './api-error';
 import { GZIP_THRESHOLD_BYTES, type Page } from './page-cache';
-import type { PageFailure } from './page-loader';
 
 /**
  * A page as the browser (and any CDN in front) receives it. The page does not depend
@@ -35,52 +33,4 @@ function cacheControl(page: Page, now: number): string {
   if (secondsLeft <= 0) return 'no-store';
   const shared = `public, max-age=${secondsLeft}, s-maxage=${secondsLeft}`;
   return page.immutable ? `${shared}, immutable` : shared;
-}
-
-export function failureResponse(failure: PageFailure, timeoutMs: number): Response {
-  switch (failure.kind) {
-    case 'status':
-      return mapUpstreamError(failure.status, failure.body, failure.retryAfter);
-    case 'throttled':
-      return apiErrorResponse(
-        'rate_limited',
-        429,
-        'The Token Events Service is throttling requests; the server is waiting before it asks again.',
-        failure.retryAfterSeconds,
-      );
-    case 'busy':
-      return apiErrorResponse(
-        'upstream',
-        503,
-        'The server is busy: too many requests are waiting for the Token Events Service. Try again shortly.',
-        1,
-      );
-    case 'timeout':
-      return apiErrorResponse(
-        'timeout',
-        504,
-        `The Token Events Service did not answer within ${Math.round(timeoutMs / 1000)} s.`,
-      );
-    case 'unreachable':
-    case 'aborted':
-      return apiErrorResponse('unreachable', 502, 'The Token Events Service cannot be reached.');
-    case 'broken':
-      return apiErrorResponse(
-        'upstream',
-        502,
-        'The Token Events Service closed the connection before the page was complete.',
-      );
-    case 'too_large':
-      return apiErrorResponse(
-        'invalid_response',
-        502,
-        'The Token Events Service sent a page larger than its 1MB limit.',
-      );
-    case 'invalid':
-      return apiErrorResponse(
-        'invalid_response',
-        502,
-        'The Token Events Service sent a page that is not valid JSON.',
-      );
-  }
 }

@@ -8,6 +8,8 @@ export interface RequestLog {
   durationMs: number;
   upstreamStatus?: number | string;
   cache?: CacheState;
+  /** A thrown error (a bug of ours), with its stack: never anything of the request. */
+  error?: string;
 }
 
 /** What handlers tell the log about a request; nothing here may hold the key. */
@@ -15,6 +17,7 @@ export type LogVariables = {
   route: string;
   upstreamStatus?: number | string;
   cache?: CacheState;
+  error?: string;
 };
 
 /** One structured line per request, written after the response is decided. */
@@ -28,6 +31,7 @@ export function requestLog(
     await next();
     const upstreamStatus = c.get('upstreamStatus');
     const cache = c.get('cache');
+    const error = c.get('error');
     log({
       method: c.req.method,
       route: c.get('route'),
@@ -35,6 +39,7 @@ export function requestLog(
       durationMs: Math.round((performance.now() - started) * 10) / 10,
       ...(upstreamStatus !== undefined && { upstreamStatus }),
       ...(cache !== undefined && { cache }),
+      ...(error !== undefined && { error }),
     });
   };
 }

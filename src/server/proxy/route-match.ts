@@ -24,6 +24,7 @@ export type RouteMatch =
   | { kind: 'not_found' }
   | { kind: 'bad_request'; message: string };
 
+/** The largest page the proxy asks for; a larger `limit` is lowered to it. */
 export const MAX_LIMIT = 5000;
 const MAX_CURSOR_LENGTH = 512;
 // Cursors are opaque, but every real and sample cursor is base64, base64url or UUID text.
@@ -88,10 +89,13 @@ function parseQuery(params: URLSearchParams): Parsed<PageQuery> {
       }
       query.cursor = value;
     } else {
-      if (!/^[0-9]{1,6}$/.test(value) || Number(value) < 1 || Number(value) > MAX_LIMIT) {
-        return fail(`Invalid limit: a whole number from 1 to ${MAX_LIMIT}.`);
+      // The service sets no maximum; ours bounds one page's work, so more is asked as ours.
+      if (!/^[0-9]+$/.test(value) || /^0+$/.test(value)) {
+        return fail(
+          `Invalid limit: a whole number from 1 (one above ${MAX_LIMIT} counts as ${MAX_LIMIT}).`,
+        );
       }
-      query.limit = Number(value);
+      query.limit = Math.min(Number(value), MAX_LIMIT);
     }
   }
   return ok(query);

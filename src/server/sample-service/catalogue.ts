@@ -24,8 +24,11 @@ export interface ContractDraft {
   name: string;
   symbol: string;
   image: string;
-  /** Only some records of the deployed service carry it. */
-  chainId: string | null;
+  /**
+   * Whether the indexer registered the image: the deployed service sends `""` for most
+   * contracts; the documented profile shows every image.
+   */
+  imageRegistered: boolean;
   indexedAt: number;
   tokenIds: TokenIdStyle;
   role: ActivityRole;
@@ -36,15 +39,28 @@ export interface ContractDraft {
 export interface Marketplace {
   name: string;
   address: string;
-  /** Marketplaces differ in what the indexer can read from their sale events. */
+  /** Element always names the currency; Ventory never does (and always sells one copy). */
   reportsCurrency: boolean;
-  reportsTokenAsEventId: boolean;
+}
+
+/** A currency a marketplace sells in: its token contract, and how many decimals its units have. */
+export interface Currency {
+  /** null for a token contract the dashboard does not know. */
+  symbol: 'ETH' | 'STRK' | 'USDC' | null;
+  decimals: number;
+  address: string;
 }
 
 const DAY = 86_400;
 
-/** Two years of activity ending at a fixed date, so every run yields the same data. */
+/**
+ * Two years of activity ending at a fixed date: the timeline at the fixed anchor. A dataset
+ * with another anchor shifts every time by `anchor - TIMELINE.end`.
+ */
 export const TIMELINE = { start: 1_751_241_600 - 730 * DAY, end: 1_751_241_600 } as const;
+
+/** The indexer's v0.57.13 (October 2024) began writing prices as `0x` + 64 hex digits. */
+export const HEX_PRICES_SINCE = 1_727_740_800;
 
 export const STARKNET_QUEST_ADDRESS =
   '0x076503062d78f4481be03c9145022d6a4a71ec0719aa07756f79a2384dc7ef16';
@@ -55,31 +71,34 @@ export const STARKVERSE_EXAMPLE_MINT = { tokenId: 856_292n, timestamp: 1_706_896
 export const HOSTILE_CONTRACT_NAME = `<img src=x onerror="alert('xss')">Evil`;
 export const BROKEN_IMAGE_URL = 'https://images.invalid/missing.png';
 
-const SN_MAIN_CHAIN_ID = '0x534e5f4d41494e';
-
+/** Starknet mainnet's token contracts (upstream-notes.md, "Sales"). */
 export const CURRENCIES = {
-  ETH: '0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7',
-  STRK: '0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d',
-} as const;
+  ETH: {
+    symbol: 'ETH',
+    decimals: 18,
+    address: '0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7',
+  },
+  STRK: {
+    symbol: 'STRK',
+    decimals: 18,
+    address: '0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d',
+  },
+  USDC: {
+    symbol: 'USDC',
+    decimals: 6,
+    address: '0x053c91253bc9682c04929ca02ed00b3e423f6710d2ee7e0d5ebb06f3ecf368a8',
+  },
+} as const satisfies Record<string, Currency>;
 
-const marketplace = (
-  index: number,
-  name: string,
-  reportsCurrency: boolean,
-  reportsTokenAsEventId: boolean,
-): Marketplace => ({
+const marketplace = (index: number, name: string, reportsCurrency: boolean): Marketplace => ({
   name,
   address: fieldElementHex(0x6d61726b, index),
   reportsCurrency,
-  reportsTokenAsEventId,
 });
 
-export const MARKETPLACES: readonly Marketplace[] = [
-  marketplace(0, 'Element', true, false),
-  marketplace(1, 'Unframed', true, true),
-  marketplace(2, 'Pyramid', false, false),
-  marketplace(3, 'Flex', true, true),
-];
+/** The two marketplaces the real service indexes. */
+export const ELEMENT = marketplace(0, 'Element', true);
+export const VENTORY = marketplace(1, 'Ventory', false);
 
 // prettier-ignore
 const ADJECTIVES = [
@@ -104,7 +123,7 @@ const TOKEN_ID_STYLES: readonly TokenIdStyle[] = [
  * The fixed contracts, in the order they are kept when fewer contracts are asked for.
  * The two real ones keep their real addresses whatever the seed.
  */
-function fixedContracts(seed: number): Omit<ContractDraft, 'indexedAt' | 'chainId'>[] {
+function fixedContracts(seed: number): Omit<ContractDraft, 'indexedAt' | 'imageRegistered'>[] {
   const address = (n: number): string => fieldElementHex(seed, 0xc0, n);
   return [
     {
@@ -169,7 +188,9 @@ function fixedContracts(seed: number): Omit<ContractDraft, 'indexedAt' | 'chainI
 /** `count` contract drafts, oldest-indexed first. */
 export function draftContracts(seed: number, count: number): ContractDraft[] {
   const random = createRandom(seed, 0xca7a);
-  const drafts = fixedContracts(seed).slice(0, count);
+  const drafts: Omit<ContractDraft, 'indexedAt'>[] = fixedContracts(seed)
+    .slice(0, count)
+    .map((draft) => ({ ...draft, imageRegistered: true }));
   const names = new Set(drafts.map((draft) => draft.name));
   for (let index = drafts.length; index < count; index += 1) {
     let name = `${random.pick(ADJECTIVES)} ${random.pick(NOUNS)}`;
@@ -182,6 +203,8 @@ export function draftContracts(seed: number, count: number): ContractDraft[] {
       name,
       symbol: (first.slice(0, 2) + second.slice(0, 2)).toUpperCase(),
       image: initialsImage(name, index),
+      // A hash, not the generator: the draws below stay as they were.
+      imageRegistered: hash32(seed, 0x1a6e, index) % 5 === 0,
       tokenIds: random.pick(TOKEN_ID_STYLES),
       role: 'any',
     });
@@ -192,7 +215,9 @@ export function draftContracts(seed: number, count: number): ContractDraft[] {
       let indexedAt = TIMELINE.start + random.int(latestIndexing - TIMELINE.start);
       // The example mint must fall inside the contract's active life.
       if (draft.forcedMint) indexedAt = Math.min(indexedAt, draft.forcedMint.timestamp - 30 * DAY);
-      return { ...draft, indexedAt, chainId: random.chance(0.35) ? SN_MAIN_CHAIN_ID : null };
+      // Once a chain id was drawn here; the draw stays so that every seed keeps its data.
+      random.float();
+      return { ...draft, indexedAt };
     })
     .sort((a, b) => a.indexedAt - b.indexedAt || (a.address < b.address ? -1 : 1));
 }

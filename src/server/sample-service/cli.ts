@@ -1,18 +1,21 @@
 import { parseArgs } from 'node:util';
 import { serve } from '@hono/node-server';
-import { generateDataset } from './dataset';
+import { generateDataset, startAnchor } from './dataset';
 import { PROFILES, type Profile } from './records';
 import { createSampleService } from './service';
 
 /**
  * Runs the sample Token Events Service on its own port, with the control endpoints on:
  *   tsx src/server/sample-service/cli.ts --port 8787 --host 127.0.0.1 --key dev --seed 1 \
- *     --profile deployed [--contracts N --events N] [--latency MS]
+ *     --profile deployed [--contracts N --events N] [--latency MS] [--anchor SECONDS] [--live off]
+ * The timeline ends at the start time rounded down to the hour unless --anchor names its end
+ * (unix seconds); new events keep arriving unless --live off.
  */
 
 const USAGE =
   'usage: tsx src/server/sample-service/cli.ts [--port 8787] [--host 127.0.0.1] [--key dev] ' +
-  '[--seed 1] [--profile deployed|documented] [--contracts N] [--events N] [--latency MS]';
+  '[--seed 1] [--profile deployed|documented] [--contracts N] [--events N] [--latency MS] ' +
+  '[--anchor UNIX_SECONDS] [--live on|off]';
 
 function main(): void {
   const { values } = parseArgs({
@@ -25,6 +28,8 @@ function main(): void {
       contracts: { type: 'string' },
       events: { type: 'string' },
       latency: { type: 'string' },
+      anchor: { type: 'string' },
+      live: { type: 'string', default: 'on' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -45,12 +50,16 @@ function main(): void {
   const seed = number('seed', values.seed) ?? 1;
   const port = number('port', values.port) ?? 8787;
   const latencyMs = number('latency', values.latency);
+  const anchor = number('anchor', values.anchor) ?? startAnchor();
+  if (values.live !== 'on' && values.live !== 'off') throw new Error('--live must be on or off');
+  const live = values.live === 'on';
 
   const started = performance.now();
   const dataset = generateDataset({
     seed,
     contracts: number('contracts', values.contracts),
     events: number('events', values.events),
+    anchor,
   });
   const generatedMs = Math.round(performance.now() - started);
   const service = createSampleService({
@@ -58,6 +67,7 @@ function main(): void {
     profile,
     dataset,
     control: true,
+    live,
     faults: latencyMs ? { latencyMs } : undefined,
   });
 
@@ -66,13 +76,17 @@ function main(): void {
     console.log(
       `Sample Token Events Service (${profile} profile, seed ${seed}: ${dataset.contracts.length} ` +
         `contracts, ${dataset.eventCount} events, generated in ${generatedMs} ms)\n` +
+        `  timeline ending ${new Date(anchor * 1000).toISOString()} (--anchor ${anchor}), ` +
+        `live arrivals ${live ? 'on' : 'off'}\n` +
         `  listening on http://${host}:${info.port}/v1\n` +
         `  send the header  x-api-key: ${values.key}\n` +
-        `  faults: GET/PUT /_control/faults, stats: GET /_control/stats`,
+        `  faults: GET/PUT /_control/faults, stats: GET /_control/stats, ` +
+        `forget every cursor: POST /_control/cursors/forget`,
     );
   });
   const stop = (signal: NodeJS.Signals): void => {
     console.log(`${signal}: stopping`);
+    service.close();
     server.close(() => process.exit(0));
     // Keep-alive connections would hold close() open; do not wait for them long.
     setTimeout(() => process.exit(0), 2_000).unref();

@@ -1,21 +1,22 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * Opaque keyset cursors. A cursor names the last row already served (its key), never an
- * offset, so a deep page costs what the first does and rows cannot be skipped or repeated.
- * Sixteen bytes: one of flags, four of row key, eleven of HMAC, so an edited cursor is
- * rejected and nothing about it has to be remembered by the service.
+ * Cursors name keyset positions: the next row to serve (its key), never an offset, so a
+ * deep page costs what the first does and rows cannot be skipped or repeated, even while
+ * new events join the head of a list. How a
+ * position becomes a cursor differs by profile: the documented one signs it into the cursor
+ * itself (here), the deployed one keeps it server-side under a random UUID, as the real
+ * service does (cursor-cache.ts).
  */
 
 export type ListKind = 'contracts' | 'contract-events' | 'token-events';
 
-/** `uuid` is how the deployed service's cursors look; `base64url` is shorter. */
-export type CursorStyle = 'base64url' | 'uuid';
-
 export interface CursorPosition {
   list: ListKind;
-  /** Key of the last row already served; null when nothing has been served yet. */
-  after: number | null;
+  /** Which list of its kind: 0 for the contracts, else the contract's or the token's index. */
+  listId: number;
+  /** Key of the next row to serve. */
+  next: number;
   /**
    * The deployed profile has just served an empty page at this position, so the next
    * request must serve rows: empty pages never repeat and a walk always ends.
@@ -23,22 +24,26 @@ export interface CursorPosition {
   emptyServed: boolean;
 }
 
-export interface CursorCodec {
-  encode(position: CursorPosition): string;
-  /** The position, or null when the text is not a cursor this codec issued. */
-  decode(text: string): CursorPosition | null;
+export interface CursorScheme {
+  /** A cursor for the page after `position`. */
+  issue(position: CursorPosition): string;
+  /** The position a cursor names, or null when it names none (edited, never issued, forgotten). */
+  resolve(text: string): CursorPosition | null;
 }
 
 const LISTS: readonly ListKind[] = ['contracts', 'contract-events', 'token-events'];
-const VERSION = 0x10;
-const START = 0x04;
+const VERSION = 0x20;
 const EMPTY_SERVED = 0x08;
-const PAYLOAD_BYTES = 5;
+/** Flags, list id and row key; the rest of the sixteen bytes is HMAC. */
+const PAYLOAD_BYTES = 9;
 const CURSOR_BYTES = 16;
-const UUID = /^([0-9a-f]{8})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{12})$/;
 const BASE64URL = /^[A-Za-z0-9_-]{22}$/;
 
-export function createCursorCodec(secret: string, style: CursorStyle): CursorCodec {
+/**
+ * Stateless cursors: sixteen bytes (base64url) whose HMAC makes an edited cursor invalid,
+ * so nothing about them has to be remembered by the service.
+ */
+export function createSignedCursors(secret: string): CursorScheme {
   const mac = (payload: Buffer): Buffer =>
     createHmac('sha256', secret)
       .update(payload)
@@ -46,45 +51,28 @@ export function createCursorCodec(secret: string, style: CursorStyle): CursorCod
       .subarray(0, CURSOR_BYTES - PAYLOAD_BYTES);
 
   return {
-    encode({ list, after, emptyServed }) {
+    issue({ list, listId, next, emptyServed }) {
       const payload = Buffer.alloc(PAYLOAD_BYTES);
-      payload[0] =
-        VERSION |
-        LISTS.indexOf(list) |
-        (after === null ? START : 0) |
-        (emptyServed ? EMPTY_SERVED : 0);
-      payload.writeUInt32BE(after ?? 0, 1);
-      const bytes = Buffer.concat([payload, mac(payload)]);
-      if (style === 'base64url') return bytes.toString('base64url');
-      const hex = bytes.toString('hex');
-      return [
-        hex.slice(0, 8),
-        hex.slice(8, 12),
-        hex.slice(12, 16),
-        hex.slice(16, 20),
-        hex.slice(20),
-      ].join('-');
+      payload[0] = VERSION | LISTS.indexOf(list) | (emptyServed ? EMPTY_SERVED : 0);
+      payload.writeUInt32BE(listId, 1);
+      payload.writeUInt32BE(next, 5);
+      return Buffer.concat([payload, mac(payload)]).toString('base64url');
     },
 
-    decode(text) {
-      const uuid = UUID.exec(text);
-      const bytes = uuid
-        ? Buffer.from(uuid.slice(1).join(''), 'hex')
-        : BASE64URL.test(text)
-          ? Buffer.from(text, 'base64url')
-          : null;
+    resolve(text) {
+      if (!BASE64URL.test(text)) return null;
+      const bytes = Buffer.from(text, 'base64url');
       // The last base64url digit carries unused bits: only the canonical spelling is valid.
-      if (bytes?.length !== CURSOR_BYTES || (!uuid && bytes.toString('base64url') !== text)) {
-        return null;
-      }
+      if (bytes.length !== CURSOR_BYTES || bytes.toString('base64url') !== text) return null;
       const payload = bytes.subarray(0, PAYLOAD_BYTES);
       if (!timingSafeEqual(bytes.subarray(PAYLOAD_BYTES), mac(payload))) return null;
       const flags = payload[0] ?? 0;
       const list = LISTS[flags & 0x03];
-      if ((flags & 0xf0) !== VERSION || list === undefined) return null;
+      if ((flags & 0xf4) !== VERSION || list === undefined) return null;
       return {
         list,
-        after: flags & START ? null : payload.readUInt32BE(1),
+        listId: payload.readUInt32BE(1),
+        next: payload.readUInt32BE(5),
         emptyServed: (flags & EMPTY_SERVED) !== 0,
       };
     },

@@ -1,11 +1,14 @@
 import { ZERO_ADDRESS } from '../../lib/address';
 import {
   CURRENCIES,
-  MARKETPLACES,
+  ELEMENT,
+  HEX_PRICES_SINCE,
   TIMELINE,
+  VENTORY,
   draftContracts,
   type ContractDraft,
   type ContractType,
+  type Currency,
   type Marketplace,
 } from './catalogue';
 import { createRandom, fieldElementHex, hash32, type Random } from './random';
@@ -15,27 +18,53 @@ import { createRandom, fieldElementHex, hash32, type Random } from './random';
  *
  * 320,000 events with six 64-digit strings each would take hundreds of megabytes, so events
  * live in typed-array columns and their hashes (transaction hash, event id) and sale details
- * are derived from the event's number when a record is built.
+ * are derived from the event's number when a record is built. Events added while the service
+ * runs (live arrivals, a few a minute) are appended after the generated ones.
  */
 
 export interface DatasetOptions {
   seed?: number;
   contracts?: number;
   events?: number;
+  /**
+   * Unix seconds the generated timeline ends at: every time is shifted by
+   * `anchor - TIMELINE.end`. Default `TIMELINE.end`, so data never depends on the clock;
+   * a running service passes `startAnchor()`.
+   */
+  anchor?: number;
 }
 
 export const DEFAULT_DATASET_SIZE = { seed: 1, contracts: 50, events: 320_000 } as const;
+
+const HOUR = 3_600;
+
+/**
+ * A service's anchor: its start time rounded down to the hour, so a seed gives the same data
+ * all that hour.
+ */
+export function startAnchor(nowMs = Date.now()): number {
+  return Math.floor(nowMs / 1000 / HOUR) * HOUR;
+}
+
+/** Anchors that keep every time of the timeline, and ten years of live arrivals, in 32 bits. */
+export const ANCHOR_RANGE = {
+  min: TIMELINE.end - TIMELINE.start,
+  max: 0xffff_ffff - 10 * 365 * 86_400,
+};
 
 export type EventKind = 'mint' | 'transfer' | 'sale' | 'burn';
 
 /** A drafted contract's record fields, placed in the dataset. */
 export interface Contract extends Pick<
   ContractDraft,
-  'address' | 'type' | 'name' | 'symbol' | 'image' | 'chainId' | 'indexedAt'
+  'address' | 'type' | 'name' | 'symbol' | 'image' | 'imageRegistered' | 'indexedAt' | 'tokenIds'
 > {
   /** Position in indexing order, which is the order of the contracts list. */
   index: number;
-  /** The contract's events are numbered firstEvent … firstEvent + eventCount - 1, oldest first. */
+  /**
+   * The contract's generated events are numbered firstEvent … firstEvent + eventCount - 1,
+   * oldest first; events added later are listed by `Dataset.addedEvents`.
+   */
   firstEvent: number;
   eventCount: number;
 }
@@ -49,10 +78,19 @@ export interface Token {
 }
 
 export interface Sale {
-  /** In the currency's smallest unit (wei-like), as a decimal string. */
-  price: string;
   marketplace: Marketplace;
-  currencyAddress: string;
+  /** null when the marketplace names none (Ventory); `symbol: null` for an unknown token. */
+  currency: Currency | null;
+  /** In the currency's smallest unit, as a decimal string. */
+  price: string;
+  /** The deployed service writes this record's price as `0x` + 64 hex digits. */
+  hexPrice: boolean;
+  /** Copies sold: 1 but on ERC1155 sales at Element. */
+  quantity: number;
+  /** An accepted offer: the marketplace's record names seller and buyer the other way round. */
+  reversed: boolean;
+  /** The sale record comes before its transfer twin in a contract's list (equal times). */
+  saleFirst: boolean;
 }
 
 export interface TokenEvent {
@@ -70,25 +108,48 @@ export interface TokenEvent {
 
 export interface Dataset {
   readonly seed: number;
+  /** Unix seconds the generated timeline ends at. */
+  readonly anchor: number;
   /** Oldest-indexed first; `contracts[i].index === i`. */
   readonly contracts: readonly Contract[];
+  /** Events so far: the generated ones, then any added since. */
   readonly eventCount: number;
   readonly tokenCount: number;
+  /** Wallets are numbered 0 … walletCount - 1; -1 stands for the zero address. */
+  readonly walletCount: number;
   contractByAddress(canonicalAddress: string): Contract | undefined;
   token(index: number): Token;
   findToken(contract: Contract, id: bigint): Token | undefined;
   /** The numbers of a token's events in the order they happened: mint first. */
   tokenEvents(token: Token): Uint32Array;
+  /** The numbers of the events added to a contract after generation, oldest first. */
+  addedEvents(contract: Contract): readonly number[];
   event(seq: number): TokenEvent;
+  kind(seq: number): EventKind;
   timestamp(seq: number): number;
   eventId(seq: number): string;
+  sale(seq: number): Sale | null;
+  /** The wallet holding a token now; -1 once it is burned. */
+  holder(token: Token): number;
+  /** Adds a mint of a new token at `timestamp`, which must not be older than any event so far. */
+  addMint(contract: Contract, to: number, timestamp: number, random: Random): Token;
+  /** Adds a transfer or sale of a token its holder still has, to wallet `to`. */
+  addMove(token: Token, kind: 'transfer' | 'sale', to: number, timestamp: number): void;
 }
 
 const KINDS: readonly EventKind[] = ['mint', 'transfer', 'sale', 'burn'];
 const [MINT, TRANSFER, SALE, BURN] = [0, 1, 2, 3] as const;
 /** Wallet number standing for the zero address: the sender of mints, receiver of burns. */
 const NOBODY = -1;
-const SALT = { wallet: 1, simulation: 2, transaction: 3, eventId: 4, sale: 5, quantity: 6 };
+const SALT = {
+  wallet: 1,
+  simulation: 2,
+  transaction: 3,
+  eventId: 4,
+  sale: 5,
+  quantity: 6,
+  currency: 7,
+};
 
 /** Shares of all events for the busiest three contracts; the rest follow a 1/rank tail. */
 const TOP_SHARES = [0.35, 0.315, 0.3125];
@@ -98,84 +159,250 @@ export function generateDataset(options: DatasetOptions = {}): Dataset {
   const seed = options.seed ?? DEFAULT_DATASET_SIZE.seed;
   const contractCount = options.contracts ?? DEFAULT_DATASET_SIZE.contracts;
   const events = options.events ?? DEFAULT_DATASET_SIZE.events;
+  const anchor = options.anchor ?? TIMELINE.end;
   for (const [name, value] of Object.entries({ seed, contracts: contractCount, events })) {
     if (!Number.isSafeInteger(value) || value < 0) {
       throw new RangeError(`${name} must be a non-negative integer`);
     }
   }
+  if (!Number.isSafeInteger(anchor) || anchor < ANCHOR_RANGE.min || anchor > ANCHOR_RANGE.max) {
+    throw new RangeError(
+      `anchor must be unix seconds from ${ANCHOR_RANGE.min} to ${ANCHOR_RANGE.max}`,
+    );
+  }
   // Tokens record their contract in 16 bits.
   if (contractCount > 0xffff) throw new RangeError('contracts must be at most 65535');
+  const shift = anchor - TIMELINE.end;
   const drafts = draftContracts(seed, contractCount);
   const counts = eventCounts(seed, drafts, events);
   const wallets = Array.from({ length: Math.min(20_000, Math.max(64, events >> 4)) }, (_, n) =>
     fieldElementHex(seed, SALT.wallet, n),
   );
   const history = simulate(seed, drafts, counts, wallets.length);
+  for (let seq = 0; seq < history.time.length; seq += 1) {
+    history.time[seq] = (history.time[seq] ?? 0) + shift;
+  }
 
   let firstEvent = 0;
   const contracts: Contract[] = drafts.map((draft, index) => {
-    const { address, type, name, symbol, image, chainId, indexedAt } = draft;
-    const contract = { index, address, type, name, symbol, image, chainId, indexedAt };
+    const { address, type, name, symbol, image, imageRegistered, tokenIds } = draft;
+    const contract = { index, address, type, name, symbol, image, imageRegistered, tokenIds };
     const eventCount = counts[index] ?? 0;
     firstEvent += eventCount;
-    return { ...contract, firstEvent: firstEvent - eventCount, eventCount };
+    return {
+      ...contract,
+      indexedAt: draft.indexedAt + shift,
+      firstEvent: firstEvent - eventCount,
+      eventCount,
+    };
   });
   const byAddress = new Map(contracts.map((contract) => [contract.address, contract]));
   const byToken = tokenEventIndex(history.token, history.tokenIds.length);
+  const generated = history.time.length;
+  const generatedTokens = history.tokenIds.length;
+  const added = createAddedEvents(contracts.length);
 
   const at = <T>(items: ArrayLike<T>, index: number): T => {
     const item = items[index];
     if (item === undefined) throw new RangeError(`no item ${index}`);
     return item;
   };
+  /** A column of the generated events, continued by the added ones. */
+  const column =
+    (base: ArrayLike<number>, extra: number[]) =>
+    (seq: number): number =>
+      seq < generated ? at(base, seq) : at(extra, seq - generated);
+  const timeOf = column(history.time, added.time);
+  const tokenOf = column(history.token, added.token);
+  const kindOf = column(history.kind, added.kind);
+  const fromOf = column(history.from, added.from);
+  const toOf = column(history.to, added.to);
+  const transactionOf = column(history.transaction, added.transaction);
+  const addedToken = (index: number): { contract: number; holder: number } => {
+    const found = added.tokens.get(index);
+    if (found === undefined) throw new RangeError(`no token ${index}`);
+    return found;
+  };
+  const contractOfToken = (index: number): number =>
+    index < generatedTokens ? at(history.tokenContract, index) : addedToken(index).contract;
+
   const token = (index: number): Token => {
-    const contract = at(contracts, at(history.tokenContract, index));
+    const contract = at(contracts, contractOfToken(index));
     const quantity = contract.type === 'ERC721' ? 1 : 1 + (hash32(seed, SALT.quantity, index) % 25);
     return { index, contract, id: at(history.tokenIds, index), quantity };
   };
   const address = (wallet: number): string =>
     wallet === NOBODY ? ZERO_ADDRESS : at(wallets, wallet);
   const eventId = (seq: number): string => fieldElementHex(seed, SALT.eventId, seq);
-  const sale = (seq: number): Sale => {
-    const draw = hash32(seed, SALT.sale, seq);
-    const mantissa = 1 + (draw % 9_999);
-    const exponent = 13 + ((draw >>> 16) % 5);
-    return {
-      price: (BigInt(mantissa) * 10n ** BigInt(exponent)).toString(),
-      marketplace: at(MARKETPLACES, (draw >>> 20) % MARKETPLACES.length),
-      currencyAddress: (draw >>> 24) % 3 === 0 ? CURRENCIES.STRK : CURRENCIES.ETH,
-    };
+  const sale = (seq: number): Sale | null =>
+    kindOf(seq) === SALE ? saleOf(seed, seq, timeOf(seq), token(tokenOf(seq))) : null;
+  const holderOf = (index: number): number =>
+    index < generatedTokens ? at(history.holder, index) : addedToken(index).holder;
+  const setHolder = (index: number, wallet: number): void => {
+    if (index < generatedTokens) history.holder[index] = wallet;
+    else addedToken(index).holder = wallet;
+  };
+  // A contract's list is in event-number order, which must stay time order.
+  const append = (tokenIndex: number, kind: number, from: number, to: number, time: number) => {
+    const seq = generated + added.time.length;
+    if (time < (added.time.at(-1) ?? anchor)) {
+      throw new RangeError(
+        'an added event cannot be older than the timeline or the last one added',
+      );
+    }
+    added.time.push(time);
+    added.token.push(tokenIndex);
+    added.kind.push(kind);
+    added.from.push(from);
+    added.to.push(to);
+    added.transaction.push(seq);
+    added.byContract[contractOfToken(tokenIndex)]?.push(seq);
+    const ofToken = added.byToken.get(tokenIndex) ?? [];
+    ofToken.push(seq);
+    added.byToken.set(tokenIndex, ofToken);
+    setHolder(tokenIndex, to);
   };
 
   return {
     seed,
+    anchor,
     contracts,
-    eventCount: history.time.length,
-    tokenCount: history.tokenIds.length,
+    get eventCount() {
+      return generated + added.time.length;
+    },
+    get tokenCount() {
+      return history.tokenIds.length;
+    },
+    walletCount: wallets.length,
     contractByAddress: (canonicalAddress) => byAddress.get(canonicalAddress),
     token,
     findToken: (contract, id) => {
       const index = history.tokenMaps[contract.index]?.get(id);
       return index === undefined ? undefined : token(index);
     },
-    tokenEvents: (of) =>
-      byToken.seqs.subarray(at(byToken.start, of.index), at(byToken.start, of.index + 1)),
-    event: (seq) => {
-      const kind = at(history.kind, seq);
-      return {
-        seq,
-        token: token(at(history.token, seq)),
-        kind: at(KINDS, kind),
-        timestamp: at(history.time, seq),
-        fromAddress: address(at(history.from, seq)),
-        toAddress: address(at(history.to, seq)),
-        transactionHash: fieldElementHex(seed, SALT.transaction, at(history.transaction, seq)),
-        eventId: eventId(seq),
-        sale: kind === SALE ? sale(seq) : null,
-      };
+    tokenEvents: (of) => {
+      const generatedSeqs =
+        of.index < generatedTokens
+          ? byToken.seqs.subarray(at(byToken.start, of.index), at(byToken.start, of.index + 1))
+          : new Uint32Array(0);
+      const extra = added.byToken.get(of.index);
+      if (!extra) return generatedSeqs;
+      const all = new Uint32Array(generatedSeqs.length + extra.length);
+      all.set(generatedSeqs);
+      all.set(extra, generatedSeqs.length);
+      return all;
     },
-    timestamp: (seq) => at(history.time, seq),
+    addedEvents: (contract) => added.byContract[contract.index] ?? [],
+    event: (seq) => ({
+      seq,
+      token: token(tokenOf(seq)),
+      kind: at(KINDS, kindOf(seq)),
+      timestamp: timeOf(seq),
+      fromAddress: address(fromOf(seq)),
+      toAddress: address(toOf(seq)),
+      transactionHash: fieldElementHex(seed, SALT.transaction, transactionOf(seq)),
+      eventId: eventId(seq),
+      sale: sale(seq),
+    }),
+    kind: (seq) => at(KINDS, kindOf(seq)),
+    timestamp: timeOf,
     eventId,
+    sale,
+    holder: (of) => holderOf(of.index),
+    addMint: (contract, to, timestamp, random) => {
+      const ids = history.tokenMaps[contract.index];
+      if (!ids) throw new RangeError(`no contract ${contract.index}`);
+      const style = contract.tokenIds;
+      let id: bigint;
+      do {
+        const minted = history.minted[contract.index] ?? 0;
+        history.minted[contract.index] = minted + 1;
+        id =
+          style.kind === 'sequential'
+            ? style.first + BigInt(minted)
+            : randomBits(random, style.bits);
+      } while (ids.has(id));
+      const index = history.tokenIds.length;
+      history.tokenIds.push(id);
+      added.tokens.set(index, { contract: contract.index, holder: to });
+      ids.set(id, index);
+      append(index, MINT, NOBODY, to, timestamp);
+      return token(index);
+    },
+    addMove: (of, kind, to, timestamp) => {
+      const from = holderOf(of.index);
+      if (from === NOBODY) throw new RangeError('a burned token cannot move');
+      append(of.index, kind === 'sale' ? SALE : TRANSFER, from, to, timestamp);
+    },
+  };
+}
+
+/** The columns of events added after generation, and their indexes; small, so plain arrays. */
+function createAddedEvents(contractCount: number) {
+  return {
+    time: [] as number[],
+    token: [] as number[],
+    kind: [] as number[],
+    from: [] as number[],
+    to: [] as number[],
+    transaction: [] as number[],
+    byContract: Array.from({ length: contractCount }, () => [] as number[]),
+    byToken: new Map<number, number[]>(),
+    /** Tokens minted after generation, by token index. */
+    tokens: new Map<number, { contract: number; holder: number }>(),
+  };
+}
+
+/**
+ * Sale prices, drawn log-uniformly between these amounts of the currency and rounded to
+ * these fractional digits.
+ */
+const PRICE_RANGES = {
+  ETH: { min: 0.002, max: 3, digits: 4 },
+  STRK: { min: 2, max: 5_000, digits: 2 },
+  USDC: { min: 5, max: 500, digits: 2 },
+  unknown: { min: 1, max: 10_000, digits: 0 },
+} as const;
+
+/**
+ * What the marketplace reported of a sale, derived from the event's number: the same every
+ * time it is asked for, and nothing kept in memory.
+ */
+function saleOf(seed: number, seq: number, timestamp: number, token: Token): Sale {
+  const draw = (part: number): number => hash32(seed, SALT.sale, seq, part);
+  const marketplace = draw(0) % 5 < 3 ? ELEMENT : VENTORY;
+  let currency: Currency | null = null;
+  if (marketplace.reportsCurrency) {
+    const pick = draw(1) % 100;
+    currency =
+      pick < 50
+        ? CURRENCIES.ETH
+        : pick < 78
+          ? CURRENCIES.STRK
+          : pick < 96
+            ? CURRENCIES.USDC
+            : {
+                symbol: null,
+                decimals: 18,
+                address: fieldElementHex(seed, SALT.currency, draw(2) % 3),
+              };
+  }
+  // Without a currency the marketplace's own API assumes ETH, and so are its prices.
+  const range = PRICE_RANGES[currency === null ? 'ETH' : (currency.symbol ?? 'unknown')];
+  const amount = range.min * (range.max / range.min) ** (draw(3) / 0x1_0000_0000);
+  const decimals = currency?.decimals ?? 18;
+  const units =
+    BigInt(Math.max(1, Math.round(amount * 10 ** range.digits))) *
+    10n ** BigInt(decimals - range.digits);
+  return {
+    marketplace,
+    currency,
+    price: units.toString(),
+    // Records written since October 2024 are hex; a fifth of them are not, so lists mix both.
+    hexPrice: timestamp >= HEX_PRICES_SINCE && draw(4) % 5 !== 0,
+    quantity: marketplace === ELEMENT && token.contract.type === 'ERC1155' ? token.quantity : 1,
+    reversed: draw(5) % 100 < 15,
+    saleFirst: draw(6) % 2 === 0,
   };
 }
 
@@ -221,6 +448,10 @@ interface History {
   tokenContract: Uint16Array;
   tokenIds: bigint[];
   tokenMaps: Map<bigint, number>[];
+  /** Who holds each token at the end (NOBODY once burned). */
+  holder: Int32Array;
+  /** Sequential ids used so far, per contract: the next mint continues from there. */
+  minted: number[];
 }
 
 /**
@@ -244,8 +475,10 @@ function simulate(
     tokenContract: new Uint16Array(total),
     tokenIds: [],
     tokenMaps: [],
+    holder: new Int32Array(total),
+    minted: [],
   };
-  const holder = new Int32Array(total);
+  const holder = history.holder;
   let seq = 0;
 
   drafts.forEach((draft, contract) => {
@@ -329,7 +562,10 @@ function simulate(
         step += 1;
       }
     }
+    history.minted.push(Number(minted));
   });
+  // Sized for the events while simulating; only the tokens' part is kept.
+  history.holder = holder.slice(0, history.tokenIds.length);
   return history;
 }
 

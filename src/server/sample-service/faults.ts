@@ -18,7 +18,12 @@ export type Fault =
   /** 200 whose JSON body stops halfway. */
   | { type: 'truncated' }
   /** The connection goes away: no response at all. */
-  | { type: 'drop' };
+  | { type: 'drop' }
+  /**
+   * The page without its cursor, as the real service sends when it cannot reach its cursor
+   * cache: a full page that looks like the last one.
+   */
+  | { type: 'no-cursor' };
 
 export interface FaultPlan {
   /** Delay before answering each request the plan applies to. */
@@ -47,6 +52,7 @@ const faultSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('malformed-json') }),
   z.strictObject({ type: z.literal('truncated') }),
   z.strictObject({ type: z.literal('drop') }),
+  z.strictObject({ type: z.literal('no-cursor') }),
 ]);
 
 const planSchema = z.strictObject({
@@ -153,6 +159,13 @@ export async function applyFault(
       await next();
       const body = await c.res.text();
       c.res = new Response(body.slice(0, Math.floor(body.length / 2)), { status: 200, headers });
+      return;
+    }
+    case 'no-cursor': {
+      await next();
+      if (c.res.status !== 200) return;
+      const { cursor: _left, ...page } = (await c.res.json()) as Record<string, unknown>;
+      c.res = new Response(JSON.stringify(page), { status: 200, headers });
       return;
     }
     case 'drop': {

@@ -1,5 +1,5 @@
 import { tokenIdToDecimal, tokenIdToHex } from '../../lib/token-id';
-import type { Contract, EventKind, TokenEvent } from './dataset';
+import type { Contract, EventKind, Sale, TokenEvent } from './dataset';
 
 /**
  * The JSON each profile sends. `documented` is the interface document to the letter;
@@ -10,6 +10,14 @@ export const PROFILES: readonly Profile[] = ['documented', 'deployed'];
 
 export type JsonRecord = Record<string, string | number>;
 
+/**
+ * The deployed service stores a sale twice: the NFT's own transfer and the marketplace's
+ * sale record. Rows of an event are numbered by part; other events have the transfer part only.
+ */
+export const TRANSFER_PART = 0;
+export const SALE_PART = 1;
+export type RecordPart = typeof TRANSFER_PART | typeof SALE_PART;
+
 export function contractRecord(contract: Contract, profile: Profile): JsonRecord {
   const record = {
     contract_address: contract.address,
@@ -18,59 +26,98 @@ export function contractRecord(contract: Contract, profile: Profile): JsonRecord
     symbol: contract.symbol,
     image: contract.image,
   };
-  return profile === 'deployed' && contract.chainId !== null
-    ? { ...record, chain_id: contract.chainId }
-    : record;
+  if (profile === 'documented') return record;
+  // The indexer registers no image for most contracts, and no chain id for any.
+  return { ...record, image: contract.imageRegistered ? contract.image : '', chain_id: '' };
 }
 
-export function eventRecord(event: TokenEvent, profile: Profile): JsonRecord {
+/** The parts an event is served as, in a contract's list order (the twins' order is per sale). */
+export function recordParts(sale: Sale | null, profile: Profile): readonly RecordPart[] {
+  if (profile === 'documented' || sale === null) return [TRANSFER_PART];
+  return sale.saleFirst ? [SALE_PART, TRANSFER_PART] : [TRANSFER_PART, SALE_PART];
+}
+
+export function eventRecord(
+  event: TokenEvent,
+  profile: Profile,
+  part: RecordPart = TRANSFER_PART,
+): JsonRecord {
   const { token, sale } = event;
-  const deployed = profile === 'deployed';
   const tokenIdHex = tokenIdToHex(token.id);
-  const movement = {
-    from_address: event.fromAddress,
-    timestamp: deployed ? String(event.timestamp) : event.timestamp,
-    to_address: event.toAddress,
+  if (profile === 'documented') {
+    const record = {
+      contract_address: token.contract.address,
+      contract_type: token.contract.type,
+      event_id: event.eventId,
+      event_type: event.kind === 'mint' ? 'mint' : event.kind === 'sale' ? 'sale' : 'transfer',
+      from_address: event.fromAddress,
+      timestamp: event.timestamp,
+      to_address: event.toAddress,
+      token_id: tokenIdToDecimal(token.id),
+      token_id_hex: tokenIdHex,
+      transaction_hash: event.transactionHash,
+    };
+    // The clean form of a sale: one record, its price in decimal base units of its currency.
+    if (sale === null) return record;
+    return {
+      ...record,
+      price: sale.price,
+      ...(sale.currency ? { currency_address: sale.currency.address } : {}),
+    };
+  }
+  const movement = (from: string, to: string) => ({
+    from_address: from,
+    timestamp: String(event.timestamp),
+    to_address: to,
     token_id: tokenIdToDecimal(token.id),
     token_id_hex: tokenIdHex,
     transaction_hash: event.transactionHash,
-  };
-  if (deployed && sale !== null) {
-    // The deployment's sales come from marketplace indexers, in their own shape.
+    block_number: String(blockNumber(event.timestamp)),
+  });
+  if (part === SALE_PART && sale !== null) {
+    // The marketplace's record, in its own shape; on an accepted offer it names the parties
+    // the other way round, and only the transfer says who held the token.
+    const [from, to] = sale.reversed
+      ? [event.toAddress, event.fromAddress]
+      : [event.fromAddress, event.toAddress];
     return {
       nft_contract_address: token.contract.address,
-      event_id: sale.marketplace.reportsTokenAsEventId ? tokenIdHex : event.eventId,
+      event_id: tokenIdHex,
       event_type: 'sale',
-      ...movement,
-      price: sale.price,
-      quantity: String(token.quantity),
+      ...movement(from, to),
+      price: sale.hexPrice ? `0x${BigInt(sale.price).toString(16).padStart(64, '0')}` : sale.price,
+      quantity: String(sale.quantity),
       marketplace_name: sale.marketplace.name,
       marketplace_contract_address: sale.marketplace.address,
-      ...(sale.marketplace.reportsCurrency ? { currency_address: sale.currencyAddress } : {}),
+      ...(sale.currency ? { currency_address: sale.currency.address } : {}),
     };
   }
+  // Mints, burns and a sale's transfer twin are all labelled `transfer`.
   return {
     contract_address: token.contract.address,
     contract_type: token.contract.type,
     event_id: event.eventId,
-    event_type: eventType(event.kind, profile),
-    ...movement,
+    event_type: 'transfer',
+    ...movement(event.fromAddress, event.toAddress),
   };
 }
 
+/** Served by each profile's contract lists: the deployed service never lists burns there. */
+export function listedInContract(kind: EventKind, profile: Profile): boolean {
+  return profile === 'documented' || kind !== 'burn';
+}
+
 /**
- * The document knows mint, transfer and sale, so a burn is a transfer (to the zero
- * address); the deployment labels mints `transfer` too.
+ * A Starknet block for a time: Starknet mainnet began in November 2021; one block every half
+ * minute is near enough for records that only need it to grow with time.
  */
-function eventType(kind: EventKind, profile: Profile): string {
-  if (kind === 'sale') return 'sale';
-  return profile === 'documented' && kind === 'mint' ? 'mint' : 'transfer';
+function blockNumber(timestamp: number): number {
+  return Math.max(0, Math.floor((timestamp - 1_637_000_000) / 30));
 }
 
 /**
  * The list envelope around already serialised items. At the end of a list `documented`
- * sends `cursor: null` and `deployed` leaves it out; `deployed` also leaves out an empty
- * `result`.
+ * sends `cursor: null` and `deployed` leaves it out; `result` is always an array.
  */
 export function envelope(
   profile: Profile,
@@ -81,7 +128,7 @@ export function envelope(
   if (profile === 'documented' || cursor !== null) {
     return `{${result},"cursor":${JSON.stringify(cursor)}}`;
   }
-  return items.length > 0 ? `{${result}}` : '{}';
+  return `{${result}}`;
 }
 
 /** Both profiles' error body: `{"message": "…"}`. */

@@ -3,7 +3,9 @@ import { Hono, type Context, type Next } from 'hono';
 import { parseAddress } from '../../lib/address';
 import { fail, ok, type Parsed } from '../../lib/result';
 import { parseTokenId } from '../../lib/token-id';
-import { generateDataset, type Dataset } from './dataset';
+import { createCursorCache, DEFAULT_CURSOR_CACHE_SIZE } from './cursor-cache';
+import { createSignedCursors } from './cursor';
+import { generateDataset, startAnchor, type Dataset } from './dataset';
 import {
   applyFault,
   createFaultSwitch,
@@ -13,6 +15,7 @@ import {
   type FaultPlan,
   type SampleEnv,
 } from './faults';
+import { startLiveArrivals } from './live';
 import { errorBody, type Profile } from './records';
 import { createStore, DEFAULT_LIMIT, type PageRequest } from './store';
 
@@ -21,11 +24,20 @@ export interface SampleServiceOptions {
   apiKey: string;
   /** Default `deployed`: the behaviour the dashboard meets in production. */
   profile?: Profile;
-  /** Default: `generateDataset({ seed })`, the full-size dataset. */
+  /** Default: `generateDataset({ seed, anchor })`, the full-size dataset. */
   dataset?: Dataset;
   seed?: number;
+  /** When the service generates its dataset: where its timeline ends. Default `startAnchor()`. */
+  anchor?: number;
+  /** New events keep arriving on a few contracts while the service runs (live.ts). Default off. */
+  live?: boolean;
+  /** Deployed profile: cursors kept before the least recently issued is forgotten. */
+  cursorCacheSize?: number;
   faults?: FaultPlan;
-  /** Adds `/_control/faults` and `/_control/stats` (for the standalone CLI and tests). */
+  /**
+   * Adds `/_control/faults`, `/_control/stats` and `/_control/cursors/forget` (for the
+   * standalone CLI and tests).
+   */
   control?: boolean;
 }
 
@@ -38,6 +50,14 @@ export interface SampleService {
   setFaults(plan: FaultPlan | null): void;
   /** Data requests received (the three `/v1` endpoints), whatever their outcome. */
   requestCount(): number;
+  /**
+   * Deployed profile: forgets every cursor issued so far, as the real service's cache may at
+   * any time; each is then answered 502 for ever. Returns how many there were (the
+   * documented profile's signed cursors cannot be forgotten: 0).
+   */
+  forgetCursors(): number;
+  /** Stops the live arrivals, if any. */
+  close(): void;
 }
 
 export const DATA_ROUTES = [
@@ -52,13 +72,24 @@ const IN_PROCESS_ORIGIN = 'http://sample-service.internal';
 export function createSampleService(options: SampleServiceOptions): SampleService {
   if (options.apiKey === '') throw new TypeError('The sample service needs a non-empty apiKey.');
   const profile = options.profile ?? 'deployed';
-  const dataset = options.dataset ?? generateDataset({ seed: options.seed ?? 1 });
-  const store = createStore(dataset, profile);
+  const dataset =
+    options.dataset ??
+    generateDataset({ seed: options.seed ?? 1, anchor: options.anchor ?? startAnchor() });
+  const cursorCache =
+    profile === 'deployed'
+      ? createCursorCache(options.cursorCacheSize ?? DEFAULT_CURSOR_CACHE_SIZE)
+      : null;
+  const store = createStore(
+    dataset,
+    profile,
+    cursorCache ?? createSignedCursors(`sample-service/${dataset.seed}`),
+  );
+  const live = options.live ? startLiveArrivals(dataset) : null;
   const faults = createFaultSwitch(options.faults ?? null);
   const expectedKey = digest(options.apiKey);
   let requests = 0;
 
-  const message = (c: Context, status: 400 | 403 | 404 | 500 | 502, text: string): Response =>
+  const message = (c: Context, status: 400 | 403 | 404 | 409 | 500 | 502, text: string): Response =>
     c.body(errorBody(text), status, jsonHeaders());
   // The deployment answers every bad parameter as an internal error; the document's clean
   // behaviour is a 400 that says what is wrong.
@@ -118,6 +149,11 @@ export function createSampleService(options: SampleServiceOptions): SampleServic
       return c.json(faults.plan());
     });
     app.get('/_control/stats', requireKey, (c) => c.json({ requests }));
+    app.post('/_control/cursors/forget', requireKey, (c) =>
+      cursorCache
+        ? c.json({ forgotten: cursorCache.forget() })
+        : message(c, 409, 'The documented profile signs its cursors: none is kept to forget.'),
+    );
   }
 
   // API Gateway answers an unknown route as if the key were missing.
@@ -136,6 +172,8 @@ export function createSampleService(options: SampleServiceOptions): SampleServic
     profile,
     setFaults: (plan) => faults.set(plan),
     requestCount: () => requests,
+    forgetCursors: () => cursorCache?.forget() ?? 0,
+    close: () => live?.stop(),
     async fetch(input, init) {
       const request = new Request(
         typeof input === 'string' && input.startsWith('/') ? `${IN_PROCESS_ORIGIN}${input}` : input,

@@ -83,7 +83,7 @@ export interface SampleServiceSpec {
 export async function startSampleService(spec: SampleServiceSpec): Promise<Running> {
   const args = ['--import', 'tsx', resolve('src/server/sample-service/cli.ts')];
   args.push('--host', '127.0.0.1', '--port', '0', '--key', spec.key, '--profile', 'deployed');
-  args.push('--seed', String(spec.seed ?? 1));
+  args.push('--seed', String(spec.seed ?? 1), '--live', 'off');
   if (spec.contracts !== undefined) args.push('--contracts', String(spec.contracts));
   if (spec.events !== undefined) args.push('--events', String(spec.events));
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });

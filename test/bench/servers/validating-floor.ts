@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { nodeHttpGet } from '../../../src/server/node-http-get';
+import { nodeHttpGet } from '../../../src/server/upstream/node-http-get';
 
 /**
  * A reference for bench 1, not a proxy anyone should run: the least a proxy that checks

@@ -13,7 +13,8 @@ export interface FaultPlan {
     | { type: 'status'; status: number; message?: string; retryAfterSeconds?: number }
     | { type: 'malformed-json' }
     | { type: 'truncated' }
-    | { type: 'drop' };
+    | { type: 'drop' }
+    | { type: 'no-cursor' };
   nth?: number;
   times?: number;
   pathIncludes?: string;

@@ -20,6 +20,10 @@ export const UPSTREAM_TIMEOUT_MS = 1500;
 export interface ContractInfo {
   address: string;
   name: string;
+  /**
+   * Records the profile serves for the contract: one per event in the documented profile;
+   * in the deployed one each sale twice (its transfer and the sale record), burns never.
+   */
   eventCount: number;
 }
 
@@ -42,7 +46,10 @@ export interface ProfileServers {
      */
     forFaults: ContractInfo[];
   };
-  /** A token of the busiest contract with a few events (the real example mint). */
+  /**
+   * A token of the busiest contract with a few events (the real example mint), and how many
+   * records the profile serves for it (deployed: each sale twice).
+   */
   token: { contract: string; id: string; events: number };
 }
 

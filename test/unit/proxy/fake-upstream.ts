@@ -1,4 +1,4 @@
-import { getViaFetch, type Upstream } from '../../../src/server/proxy/upstream';
+import { getViaFetch, type Upstream } from '../../../src/server/upstream/service-client';
 
 /** An upstream that records every request and answers with a scripted response. */
 export function fakeUpstream(

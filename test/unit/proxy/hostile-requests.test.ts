@@ -31,7 +31,8 @@ const hostile: Array<[string, string, RequestInit?]> = [
   ['limit zero', '/api/v1/contracts?limit=0'],
   ['limit negative', '/api/v1/contracts?limit=-5'],
   ['limit not a number', '/api/v1/contracts?limit=ten'],
-  ['limit oversized', '/api/v1/contracts?limit=99999999999999999999'],
+  ['limit with a sign', '/api/v1/contracts?limit=%2B5'],
+  ['limit with a fraction', '/api/v1/contracts?limit=5.5'],
   ['POST', '/api/v1/contracts', { method: 'POST', body: '{}' }],
   ['PUT', '/api/v1/contracts', { method: 'PUT', body: '{}' }],
   ['DELETE', `/api/v1/events/${A}`, { method: 'DELETE' }],
@@ -89,6 +90,22 @@ describe('what is forwarded', () => {
       expect([...response.headers.values()].join(' ')).not.toContain('secret-key-123');
     }
   });
+
+  it.each([
+    ['5001', '5000'],
+    ['99999999999999999999', '5000'],
+    ['5000', '5000'],
+    ['007', '7'],
+  ])(
+    'asks for a limit of %s as %s: larger ones are lowered to the maximum',
+    async (limit, sent) => {
+      const { upstream, calls } = fakeUpstream();
+      const app = createProxyApp({ upstream });
+      const response = await app.request(`/api/v1/contracts?limit=${limit}`);
+      expect(response.status).toBe(200);
+      expect(new URL(calls[0]!.url).searchParams.get('limit')).toBe(sent);
+    },
+  );
 
   it('answers HEAD without a body', async () => {
     const { upstream, calls } = fakeUpstream();

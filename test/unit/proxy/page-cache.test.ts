@@ -1,7 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createProxyApp } from '../../../src/server/proxy/app';
-import { createCoalescer } from '../../../src/server/proxy/coalesce';
+import { createCoalescer } from '../../../src/server/upstream/coalesce';
 import { createPageCache, type Page } from '../../../src/server/proxy/page-cache';
 import { fakeUpstream } from './fake-upstream';
 
@@ -226,6 +226,26 @@ describe('the page store', () => {
 });
 
 describe('coalescing', () => {
+  it('lets a caller that has already gone leave at once, cancelling a run nobody else waits for', async () => {
+    const flights = createCoalescer<string>();
+    let taskSignal: AbortSignal | undefined;
+    const gone = new AbortController();
+    gone.abort();
+    const run = flights.run(
+      'k',
+      (signal) => {
+        taskSignal = signal;
+        return new Promise<string>((resolve) =>
+          signal.addEventListener('abort', () => resolve('cancelled')),
+        );
+      },
+      gone.signal,
+    );
+    expect(taskSignal?.aborted).toBe(true);
+    expect(await run).toEqual({ value: 'cancelled', joined: false });
+    expect(flights.inFlight()).toBe(0);
+  });
+
   it('cancels the shared run only when every caller has gone', async () => {
     const flights = createCoalescer<string>();
     let taskSignal: AbortSignal | undefined;

@@ -49,8 +49,29 @@ describe('client keys', () => {
     ['2001:db8:0001:0002:aaaa::1', '2001:db8:1:2::/64'],
     ['::1', '0:0:0:0::/64'],
     ['fe80::1%eth0', 'fe80:0:0:0::/64'],
+    ['1.2.3.4:5678', '1.2.3.4'],
+    ['001.002.003.004', '1.2.3.4'],
+    ['[::ffff:1.2.3.4]:443', '1.2.3.4'],
+    ['::ffff:0102:0304', '1.2.3.4'],
+    ['[2001:db8:1:2::9]', '2001:db8:1:2::/64'],
+    ['[2001:db8:1:2::9]:8080', '2001:db8:1:2::/64'],
   ])('%s → %s', (address, key) => {
     expect(clientKey(address)).toBe(key);
+  });
+
+  it.each([
+    'unknown',
+    '',
+    '1.2.3',
+    '1.2.3.4.5',
+    '256.1.1.1',
+    '0x7f.0.0.1',
+    '1.2.3.4:port',
+    '[1.2.3.4]',
+    '2001:db8::1::2',
+    '<script>',
+  ])('%j is not an address', (text) => {
+    expect(clientKey(text)).toBeUndefined();
   });
 });
 
@@ -64,6 +85,20 @@ describe('rate limit on the API', () => {
     });
     return { app, calls };
   };
+
+  /** The statuses of one request per `X-Forwarded-For` value, all from the same peer. */
+  async function statusesForwarded(
+    app: ReturnType<typeof limited>['app'],
+    forwarded: string[],
+    peer = '10.0.0.1',
+  ) {
+    const statuses = [];
+    for (const entry of forwarded) {
+      const headers = { 'x-forwarded-for': entry };
+      statuses.push((await app.request('/api/v1/contracts', { headers }, fromSocket(peer))).status);
+    }
+    return statuses;
+  }
 
   it('answers 429 in our error shape with Retry-After once a client is over its limit', async () => {
     const { app } = limited();
@@ -93,37 +128,53 @@ describe('rate limit on the API', () => {
 
   it('ignores X-Forwarded-For unless told to trust a proxy', async () => {
     const { app } = limited();
-    const statuses = [];
-    for (let i = 0; i < 4; i += 1) {
-      const response = await app.request(
-        '/api/v1/contracts',
-        { headers: { 'x-forwarded-for': `9.9.9.${i}` } },
-        fromSocket('1.2.3.4'),
-      );
-      statuses.push(response.status);
-    }
-    expect(statuses).toEqual([200, 200, 200, 429]);
+    const forged = ['9.9.9.0', '9.9.9.1', '9.9.9.2', '9.9.9.3'];
+    expect(await statusesForwarded(app, forged, '1.2.3.4')).toEqual([200, 200, 200, 429]);
   });
 
   it('behind a trusted proxy, uses the address that proxy saw, not what the client wrote', async () => {
     const { app } = limited(1);
-    const statuses = [];
-    for (let i = 0; i < 4; i += 1) {
-      const response = await app.request(
-        '/api/v1/contracts',
-        // The client forges the left entry; the proxy appends the real one.
-        { headers: { 'x-forwarded-for': `9.9.9.${i}, 7.7.7.7` } },
-        fromSocket('10.0.0.1'),
-      );
-      statuses.push(response.status);
+    // The client forges the left entry; the proxy appends the real one.
+    const entries = [0, 1, 2, 3].map((i) => `9.9.9.${i}, 7.7.7.7`);
+    expect(await statusesForwarded(app, entries)).toEqual([200, 200, 200, 429]);
+    expect(await statusesForwarded(app, ['8.8.8.8'])).toEqual([200]);
+  });
+
+  it('behind a trusted proxy, counts every spelling of one address as one client', async () => {
+    const { app } = limited(1);
+    const spellings = [
+      '1.2.3.4',
+      '1.2.3.4:5678',
+      '001.002.003.004',
+      '::ffff:1.2.3.4',
+      '[::ffff:1.2.3.4]:443',
+    ];
+    expect(await statusesForwarded(app, spellings)).toEqual([200, 200, 200, 429, 429]);
+  });
+
+  it('behind a trusted proxy, counts one IPv6 /64 as one client', async () => {
+    const { app } = limited(1);
+    const oneNetwork = [
+      '2001:db8:1:2::1',
+      '[2001:db8:1:2::2]:443',
+      '2001:db8:1:2:ffff::3',
+      '2001:db8:1:2::4',
+    ];
+    expect(await statusesForwarded(app, oneNetwork)).toEqual([200, 200, 200, 429]);
+    expect(await statusesForwarded(app, ['2001:db8:1:3::1'])).toEqual([200]);
+  });
+
+  it('does not believe a forwarded entry that is not an address: the peer is the client', async () => {
+    const { app } = limited(1);
+    const forged = ['a', 'b', '1.2.3.4.5', '0x7f.0.0.1'];
+    expect(await statusesForwarded(app, forged, '10.0.0.9')).toEqual([200, 200, 200, 429]);
+  });
+
+  it('limits nobody when called in-process, without a socket', async () => {
+    const { app } = limited();
+    for (let i = 0; i < 10; i += 1) {
+      expect((await app.request('/api/v1/contracts')).status).toBe(200);
     }
-    expect(statuses).toEqual([200, 200, 200, 429]);
-    const someoneElse = await app.request(
-      '/api/v1/contracts',
-      { headers: { 'x-forwarded-for': '8.8.8.8' } },
-      fromSocket('10.0.0.1'),
-    );
-    expect(someoneElse.status).toBe(200);
   });
 
   it('is off with a limit of 0', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createProxyApp, type RequestLog } from '../../../src/server/proxy/app';
+import { createProxy, createProxyApp, type RequestLog } from '../../../src/server/proxy/app';
 import { fakeUpstream } from './fake-upstream';
 
 async function errorOf(response: Response) {
@@ -22,6 +22,25 @@ describe('upstream failures become one JSON error shape', () => {
     expect(response.status).toBe(expected);
     expect((await errorOf(response)).kind).toBe(kind);
   });
+
+  it.each([400, 401, 403, 404, 410, 429, 500, 502, 503])(
+    'says upstream %i in words of its own, never the upstream’s',
+    async (status) => {
+      const { upstream } = fakeUpstream(() =>
+        Response.json({ message: 'UPSTREAM-TEXT <b>limit</b>' }, { status }),
+      );
+      const proxy = createProxy({ upstream });
+      const response = await proxy.app.request('/api/v1/contracts');
+      expect(response.status).toBeGreaterThanOrEqual(400);
+      const text = await response.text();
+      expect(text).not.toContain('UPSTREAM-TEXT');
+      expect(
+        (JSON.parse(text) as { error: { message: string } }).error.message.length,
+      ).toBeGreaterThan(0);
+      const readiness = await proxy.checkReady();
+      expect(JSON.stringify(readiness)).not.toContain('UPSTREAM-TEXT');
+    },
+  );
 
   it('keeps Retry-After', async () => {
     const { upstream } = fakeUpstream(() =>
@@ -90,6 +109,88 @@ describe('upstream failures become one JSON error shape', () => {
     const response = await createProxyApp({ upstream }).request('/api/v1/contracts');
     expect(response.status).toBe(502);
     expect((await errorOf(response)).kind).toBe('invalid_response');
+  });
+
+  it.each([
+    [
+      'invalid UTF-8',
+      new Uint8Array([
+        ...new TextEncoder().encode('{"result":["'),
+        0xff,
+        0xfe,
+        ...new TextEncoder().encode('"]}'),
+      ]),
+    ],
+    [
+      'a lone surrogate half',
+      new Uint8Array([
+        ...new TextEncoder().encode('{"result":["'),
+        0xed,
+        0xa0,
+        0x80,
+        ...new TextEncoder().encode('"]}'),
+      ]),
+    ],
+    [
+      'nesting two million deep',
+      new TextEncoder().encode(`{"result":${'['.repeat(2_000_000)}${']'.repeat(2_000_000)}}`),
+    ],
+    [
+      'nesting just past what a page needs',
+      new TextEncoder().encode(`{"result":[${'{"a":'.repeat(40)}1${'}'.repeat(40)}]}`),
+    ],
+  ])('gives 502 invalid_response for %s, and keeps nothing', async (_name, bytes) => {
+    let calls = 0;
+    const { upstream } = fakeUpstream(() => {
+      calls += 1;
+      return new Response(bytes as Uint8Array<ArrayBuffer>, { status: 200 });
+    });
+    const app = createProxyApp({ upstream });
+    for (let i = 0; i < 2; i += 1) {
+      const response = await app.request('/api/v1/contracts');
+      expect(response.status).toBe(502);
+      expect((await errorOf(response)).kind).toBe('invalid_response');
+    }
+    expect(calls).toBe(2);
+  });
+
+  it('passes pages with any text in their strings, nested as deep as records are', async () => {
+    const page = {
+      result: [{ name: '[[[{{{"\\', nested: { a: { b: [1, [2, [3]]] } }, emoji: '🦄 é ß' }],
+      cursor: null,
+    };
+    const { upstream } = fakeUpstream(() => Response.json(page));
+    const response = await createProxyApp({ upstream }).request('/api/v1/contracts');
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual(page);
+  });
+
+  it('answers a thrown error with our JSON 500, its stack in the log line, nothing of it sent', async () => {
+    const lines: RequestLog[] = [];
+    const big = { result: Array.from({ length: 200 }, (_, i) => ({ event_id: `0x${i}` })) };
+    const { upstream } = fakeUpstream(() => Response.json(big));
+    const app = createProxyApp({
+      upstream,
+      log: (line) => lines.push(line),
+      gzip: () => Promise.reject(new Error('zlib exploded at /secret/path')),
+    });
+    const response = await app.request('/api/v1/contracts', {
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(response.status).toBe(500);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    const text = await response.text();
+    expect(text).not.toMatch(/zlib|secret/);
+    expect(JSON.parse(text)).toEqual({
+      error: { kind: 'upstream', status: 500, message: expect.stringMatching(/server failed/) },
+    });
+    expect(lines).toEqual([
+      expect.objectContaining({
+        route: 'contracts',
+        status: 500,
+        error: expect.stringMatching(/zlib exploded/),
+      }),
+    ]);
   });
 
   it('logs one line per request with the upstream status and never the key', async () => {

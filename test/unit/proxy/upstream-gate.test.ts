@@ -2,9 +2,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createProxy } from '../../../src/server/proxy/app';
 import {
   createUpstreamGate,
+  PROBE_INTERVAL_MS,
   type GateEntry,
   type UpstreamGateSettings,
-} from '../../../src/server/proxy/upstream-gate';
+} from '../../../src/server/upstream/gate';
 import { fakeUpstream } from './fake-upstream';
 
 const A = '0x' + '0'.repeat(60) + 'abcd';
@@ -15,6 +16,15 @@ const settings = (overrides: Partial<UpstreamGateSettings> = {}): UpstreamGateSe
   rateBurst: 2,
   ...overrides,
 });
+
+/** Fake timers and clock for every test of the calling `describe`. */
+function useFakeClock() {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.setSystemTime(new Date('2025-01-01T00:00:00Z'));
+  });
+  afterEach(() => vi.useRealTimers());
+}
 
 /** Entries in the order they settle, to check admission order and timing. */
 function recorder() {
@@ -32,16 +42,12 @@ function recorder() {
 }
 
 describe('upstream gate', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-    vi.setSystemTime(new Date('2025-01-01T00:00:00Z'));
-  });
-  afterEach(() => vi.useRealTimers());
+  useFakeClock();
 
   it('lets a bounded number through and admits the rest in arrival order', async () => {
     const gate = createUpstreamGate(settings());
     const r = recorder();
-    for (const name of ['a', 'b', 'c', 'd', 'e']) r.track(name, gate.enter());
+    for (const name of ['a', 'b', 'c', 'd', 'e']) r.track(name, gate.enter('x'));
     await vi.advanceTimersByTimeAsync(0);
     expect(r.names('admitted')).toEqual(['a', 'b']);
     expect(gate.stats()).toMatchObject({ active: 2, queued: 3 });
@@ -58,8 +64,8 @@ describe('upstream gate', () => {
   it('answers busy when the wait for a place exceeds the queue timeout', async () => {
     const gate = createUpstreamGate(settings({ concurrency: 1, queueTimeoutMs: 100 }));
     const r = recorder();
-    r.track('a', gate.enter());
-    r.track('b', gate.enter());
+    r.track('a', gate.enter('x'));
+    r.track('b', gate.enter('x'));
     await vi.advanceTimersByTimeAsync(99);
     expect(r.names('busy')).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
@@ -70,7 +76,7 @@ describe('upstream gate', () => {
   it('answers busy at once when the queue is full', async () => {
     const gate = createUpstreamGate(settings({ concurrency: 1, maxQueue: 2 }));
     const r = recorder();
-    for (const name of ['a', 'b', 'c', 'd']) r.track(name, gate.enter());
+    for (const name of ['a', 'b', 'c', 'd']) r.track(name, gate.enter('x'));
     await vi.advanceTimersByTimeAsync(0);
     expect(r.names('busy')).toEqual(['d']);
   });
@@ -79,9 +85,9 @@ describe('upstream gate', () => {
     const gate = createUpstreamGate(settings({ concurrency: 1 }));
     const r = recorder();
     const gone = new AbortController();
-    r.track('a', gate.enter());
-    r.track('b', gate.enter(gone.signal));
-    r.track('c', gate.enter());
+    r.track('a', gate.enter('x'));
+    r.track('b', gate.enter('x', gone.signal));
+    r.track('c', gate.enter('x'));
     gone.abort();
     await vi.advanceTimersByTimeAsync(0);
     expect(r.names('aborted')).toEqual(['b']);
@@ -93,7 +99,7 @@ describe('upstream gate', () => {
   it('caps the request rate toward the upstream (5/s, burst 2)', async () => {
     const gate = createUpstreamGate(settings({ concurrency: 100, ratePerSecond: 5 }));
     const r = recorder();
-    for (let i = 0; i < 6; i += 1) r.track(String(i), gate.enter());
+    for (let i = 0; i < 6; i += 1) r.track(String(i), gate.enter('x'));
     await vi.advanceTimersByTimeAsync(0);
     expect(r.names('admitted')).toHaveLength(2);
     await vi.advanceTimersByTimeAsync(200);
@@ -106,7 +112,7 @@ describe('upstream gate', () => {
     const gate = createUpstreamGate(settings());
     gate.reportThrottled(3);
     const r = recorder();
-    r.track('a', gate.enter());
+    r.track('a', gate.enter('x'));
     await vi.advanceTimersByTimeAsync(2_999);
     expect(r.settled).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
@@ -116,9 +122,9 @@ describe('upstream gate', () => {
   it('answers at once, with the time left, when the cool-down outlasts the queue timeout', async () => {
     const gate = createUpstreamGate(settings({ queueTimeoutMs: 1000 }));
     const r = recorder();
-    r.track('waiting', gate.enter());
+    r.track('waiting', gate.enter('x'));
     gate.reportThrottled(30);
-    r.track('late', gate.enter());
+    r.track('late', gate.enter('x'));
     await vi.advanceTimersByTimeAsync(0);
     expect(r.settled.find(([name]) => name === 'late')?.[1]).toEqual({
       kind: 'throttled',
@@ -129,9 +135,9 @@ describe('upstream gate', () => {
   it('answers requests already waiting when a cool-down outlasts their deadline', async () => {
     const gate = createUpstreamGate(settings({ concurrency: 1, queueTimeoutMs: 5_000 }));
     const r = recorder();
-    r.track('a', gate.enter());
-    r.track('b', gate.enter());
-    r.track('c', gate.enter());
+    r.track('a', gate.enter('x'));
+    r.track('b', gate.enter('x'));
+    r.track('c', gate.enter('x'));
     await vi.advanceTimersByTimeAsync(0);
     gate.reportThrottled(60);
     await vi.advanceTimersByTimeAsync(0);
@@ -165,6 +171,114 @@ describe('upstream gate', () => {
     }
     gate.reportThrottled();
     expect(gate.stats().coolingDownMs).toBe(60_000);
+  });
+});
+
+describe('cool-down cap and probes', () => {
+  useFakeClock();
+
+  it('never cools down longer than the cap, whatever Retry-After asks', () => {
+    expect(
+      (() => {
+        const gate = createUpstreamGate(settings());
+        gate.reportThrottled(3600);
+        return gate.stats().coolingDownMs;
+      })(),
+    ).toBe(60_000);
+    const gate = createUpstreamGate(settings({ maxCoolDownMs: 5_000 }));
+    gate.reportThrottled(3600);
+    expect(gate.stats()).toMatchObject({
+      coolingDownMs: 5_000,
+      coolingDownUntil: Date.now() + 5_000,
+    });
+  });
+
+  it('lets one probe through now and then during a cool-down; its success ends it', async () => {
+    const gate = createUpstreamGate(settings({ queueTimeoutMs: 1_000 }));
+    gate.reportThrottled(3600);
+    const r = recorder();
+    r.track('early', gate.enter('a'));
+    await vi.advanceTimersByTimeAsync(PROBE_INTERVAL_MS);
+    r.track('probe', gate.enter('a'));
+    r.track('second', gate.enter('b'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(r.names('throttled')).toEqual(['early', 'second']);
+    expect(r.names('admitted')).toEqual(['probe']);
+    r.release('probe');
+    gate.reportSuccess();
+    expect(gate.stats().coolingDownMs).toBe(0);
+    r.track('after', gate.enter('b'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(r.names('admitted')).toEqual(['probe', 'after']);
+  });
+
+  it('keeps cooling down when the probe is throttled too, and probes again later', async () => {
+    const gate = createUpstreamGate(settings({ queueTimeoutMs: 1_000 }));
+    gate.reportThrottled(3600);
+    const r = recorder();
+    await vi.advanceTimersByTimeAsync(PROBE_INTERVAL_MS);
+    r.track('probe 1', gate.enter('a'));
+    await vi.advanceTimersByTimeAsync(0);
+    r.release('probe 1');
+    gate.reportThrottled(3600);
+    expect(gate.stats().coolingDownMs).toBe(60_000);
+    r.track('too soon', gate.enter('a'));
+    await vi.advanceTimersByTimeAsync(PROBE_INTERVAL_MS);
+    r.track('probe 2', gate.enter('a'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(r.names('admitted')).toEqual(['probe 1', 'probe 2']);
+    expect(r.names('throttled')).toEqual(['too soon']);
+  });
+});
+
+describe('fair share between clients', () => {
+  useFakeClock();
+
+  it('serves waiting clients in turn, not in arrival order', async () => {
+    const gate = createUpstreamGate(settings({ concurrency: 1, ratePerSecond: 5 }));
+    const r = recorder();
+    for (let i = 0; i < 50; i += 1) r.track(`a${i}`, gate.enter('a'));
+    r.track('b0', gate.enter('b'));
+    r.track('b1', gate.enter('b'));
+    await vi.advanceTimersByTimeAsync(0);
+    for (let turn = 0; turn < 4; turn += 1) {
+      r.release(r.names('admitted').at(-1)!);
+      await vi.advanceTimersByTimeAsync(200);
+    }
+    // a0 went before b arrived; from then on the two take turns.
+    expect(r.names('admitted')).toEqual(['a0', 'a1', 'b0', 'a2', 'b1']);
+    expect(gate.stats()).toMatchObject({ queued: 47, clientsWaiting: 1 });
+  });
+
+  it('while others wait, holds a client to its share of the places in flight', async () => {
+    const gate = createUpstreamGate(settings({ concurrency: 4, clientShare: 0.5 }));
+    const r = recorder();
+    for (let i = 0; i < 6; i += 1) r.track(`a${i}`, gate.enter('a'));
+    await vi.advanceTimersByTimeAsync(0);
+    // Alone, a client may use every place.
+    expect(r.names('admitted')).toEqual(['a0', 'a1', 'a2', 'a3']);
+    r.track('b0', gate.enter('b'));
+    r.track('b1', gate.enter('b'));
+    r.release('a0');
+    await vi.advanceTimersByTimeAsync(0);
+    r.release('a1');
+    await vi.advanceTimersByTimeAsync(0);
+    // a has 2 of 4 places, its share, so the next turns go to b, which is waiting.
+    expect(r.names('admitted').slice(4)).toEqual(['b0', 'b1']);
+  });
+
+  it('makes room in a full queue by turning away the longest queue first', async () => {
+    const gate = createUpstreamGate(settings({ concurrency: 1, maxQueue: 5 }));
+    const r = recorder();
+    r.track('running', gate.enter('a'));
+    for (let i = 0; i < 5; i += 1) r.track(`a${i}`, gate.enter('a'));
+    r.track('b0', gate.enter('b'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(r.names('busy')).toEqual(['a4']);
+    expect(gate.stats()).toMatchObject({ queued: 5, clientsWaiting: 2 });
+    r.track('a5', gate.enter('a'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(r.names('busy')).toEqual(['a4', 'a5']);
   });
 });
 
@@ -209,6 +323,43 @@ describe('the proxy behind the gate', () => {
     const body = (await response.json()) as { error: { kind: string; message: string } };
     expect(body.error.kind).toBe('upstream');
     expect(body.error.message).toMatch(/busy/);
+  });
+
+  it('a flood of cache misses from one client leaves another client’s answered within 2 s', async () => {
+    vi.useFakeTimers();
+    try {
+      // The real service's budget and latency: 5 requests/s, burst 2, about 80 ms a page.
+      const { upstream, calls } = fakeUpstream(async () => {
+        await new Promise((resolve) => setTimeout(resolve, 80));
+        return Response.json({ result: [], cursor: 'next' });
+      });
+      const { app } = createProxy({
+        upstream,
+        rateLimit: noRateLimit,
+        gate: { concurrency: 4, queueTimeoutMs: 10_000, ratePerSecond: 5, rateBurst: 2 },
+      });
+      const fromSocket = (remoteAddress: string) => ({ incoming: { socket: { remoteAddress } } });
+      for (let i = 0; i < 200; i += 1) void app.request(page(i), {}, fromSocket('10.0.0.1'));
+      await vi.advanceTimersByTimeAsync(1_000);
+      const start = Date.now();
+      const answered: Array<[number, number]> = [];
+      for (let i = 0; i < 3; i += 1) {
+        void Promise.resolve(app.request(page(1_000 + i), {}, fromSocket('10.0.0.2'))).then(
+          (response) => answered.push([response.status, Date.now() - start]),
+        );
+      }
+      await vi.advanceTimersByTimeAsync(2_000);
+      expect(answered).toHaveLength(3);
+      for (const [status, ms] of answered) {
+        expect(status).toBe(200);
+        expect(ms).toBeLessThanOrEqual(2_000);
+      }
+      // Meanwhile the flood goes on at the budget's pace.
+      expect(calls.length).toBeGreaterThan(10);
+      expect(calls.length).toBeLessThanOrEqual(2 + 5 * 3);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('after the upstream says 429, answers others itself instead of asking again', async () => {

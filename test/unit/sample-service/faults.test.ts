@@ -83,6 +83,21 @@ describe('fault injection', () => {
     expect(() => JSON.parse(answer.text)).toThrow(SyntaxError);
   });
 
+  it('leaves the cursor out of a page, as the real service does when its cursor cache is away', async () => {
+    for (const profile of ['documented', 'deployed'] as const) {
+      const whole = JSON.parse((await get(service(undefined, profile), CONTRACTS)).text) as Json;
+      expect(typeof whole.cursor).toBe('string');
+      const answer = await get(service({ fault: { type: 'no-cursor' } }, profile), CONTRACTS);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get(FAULT_HEADER)).toBe('no-cursor');
+      // A full page (as many records as the limit) that looks like the last one.
+      expect(JSON.parse(answer.text)).toEqual({ result: whole.result });
+    }
+    // An error answer passes as it is.
+    const failing = service({ fault: { type: 'no-cursor' } });
+    expect((await get(failing, '/v1/contracts?limit=0')).status).toBe(502);
+  });
+
   it('drops the connection in-process: fetch rejects, a raw response body fails', async () => {
     const target = service({ fault: { type: 'drop' } });
     await expect(

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { tokenIdToHex } from '../../../src/lib/token-id';
 import {
   createSampleService,
   generateDataset,
@@ -87,23 +88,90 @@ export async function walk(service: SampleService, path: string, limit?: number)
 /** Events are unique by transaction and token (a batch mint is one transaction, many tokens). */
 export const eventKey = (item: Json): string =>
   `${String(item.transaction_hash)}:${String(item.token_id)}`;
-export const expectedEventKey = (event: TokenEvent): string =>
-  `${event.transactionHash}:${event.token.id}`;
 
-/** The documented orders, computed independently of the store. */
-export function contractEventsInOrder(data: Dataset, contractIndex: number): TokenEvent[] {
-  const contract = data.contracts[contractIndex];
-  if (!contract) return [];
-  return Array.from({ length: contract.eventCount }, (_, n) =>
-    data.event(contract.firstEvent + n),
-  ).sort((a, b) => b.timestamp - a.timestamp || b.seq - a.seq);
+/**
+ * Records are unique by event and kind of record: a deployed sale is two records of one
+ * event, its transfer and the marketplace's sale record.
+ */
+export const recordKey = (item: Json): string =>
+  `${eventKey(item)}:${item.event_type === 'sale' ? 'sale' : 'move'}`;
+
+const key = (event: TokenEvent, part: 'move' | 'sale'): string =>
+  `${event.transactionHash}:${event.token.id}:${part}`;
+
+/** The records of an event a profile serves, in the order a contract's list gives them. */
+function eventRecords(event: TokenEvent, profile: Profile): string[] {
+  if (profile === 'documented' || event.sale === null) {
+    return [key(event, event.kind === 'sale' ? 'sale' : 'move')];
+  }
+  const twins = [key(event, 'move'), key(event, 'sale')];
+  return event.sale.saleFirst ? twins.reverse() : twins;
 }
 
-export function tokenEventsInOrder(data: Dataset, token: Token): TokenEvent[] {
-  return Array.from(data.tokenEvents(token), (seq) => data.event(seq)).sort((a, b) =>
-    a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : a.seq - b.seq,
-  );
+/** Rows of a contract's list, newest first, computed independently of the store. */
+export interface ExpectedRow {
+  key: string;
+  /** Read by the deployed service, never served. */
+  burn: boolean;
+}
+
+export function contractRowsInOrder(
+  data: Dataset,
+  contractIndex: number,
+  profile: Profile,
+): ExpectedRow[] {
+  const contract = data.contracts[contractIndex];
+  if (!contract) return [];
+  const seqs = [
+    ...Array.from({ length: contract.eventCount }, (_, n) => contract.firstEvent + n),
+    ...data.addedEvents(contract),
+  ];
+  return seqs
+    .map((seq) => data.event(seq))
+    .sort((a, b) => b.timestamp - a.timestamp || b.seq - a.seq)
+    .flatMap((event) =>
+      eventRecords(event, profile).map((record) => ({
+        key: record,
+        burn: profile === 'deployed' && event.kind === 'burn',
+      })),
+    );
+}
+
+/** The records a contract's list serves, newest first. */
+export const contractRecordsInOrder = (
+  data: Dataset,
+  contractIndex: number,
+  profile: Profile,
+): string[] =>
+  contractRowsInOrder(data, contractIndex, profile)
+    .filter((row) => !row.burn)
+    .map((row) => row.key);
+
+/**
+ * A token's records in event id order: a deployed sale record's event id is the token's
+ * own hex id, so those come together, in the order they happened.
+ */
+export function tokenRecordsInOrder(data: Dataset, token: Token, profile: Profile): string[] {
+  return Array.from(data.tokenEvents(token), (seq) => data.event(seq))
+    .flatMap((event) =>
+      eventRecords(event, profile).map((record) => ({
+        record,
+        seq: event.seq,
+        eventId:
+          record.endsWith(':sale') && profile === 'deployed'
+            ? tokenIdToHex(token.id)
+            : event.eventId,
+      })),
+    )
+    .sort((a, b) => (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : a.seq - b.seq))
+    .map((entry) => entry.record);
 }
 
 export const eventsPath = (address: string, tokenId?: string): string =>
   tokenId === undefined ? `/v1/events/${address}` : `/v1/events/${address}/${tokenId}`;
+
+/** A page's body without its cursor: what two requests of one page have in common. */
+export const withoutCursor = (text: string): Json => {
+  const { cursor: _cursor, ...rest } = JSON.parse(text) as Json;
+  return rest;
+};

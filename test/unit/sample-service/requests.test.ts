@@ -4,12 +4,23 @@ import { canonicalAddress, ZERO_ADDRESS } from '../../../src/lib/address';
 import { canonicalTokenId, tokenIdToDecimal, tokenIdToHex } from '../../../src/lib/token-id';
 import {
   createSampleService,
+  HOSTILE_CONTRACT_NAME,
   PROFILES,
   STARKVERSE_EXAMPLE_MINT,
   STARKVERSE_GALLERY_ADDRESS,
   type Profile,
 } from '../../../src/server/sample-service';
-import { API_KEY, dataset, eventsPath, get, services, SMALL, walk, type Json } from './helpers';
+import {
+  API_KEY,
+  dataset,
+  eventsPath,
+  get,
+  services,
+  SMALL,
+  walk,
+  withoutCursor,
+  type Json,
+} from './helpers';
 
 const data = dataset(SMALL);
 const byProfile = services(data);
@@ -42,9 +53,14 @@ describe('token ids and addresses', () => {
           `0x${token.id.toString(16)}`,
           `0x${token.id.toString(16).toUpperCase()}`,
         ];
+        // Deployed cursors differ for every page served: the rest must be the same.
         const bodies = await Promise.all(
-          spellings.map(
-            async (id) => (await get(byProfile[name], eventsPath(token.contract.address, id))).text,
+          spellings.map(async (id) =>
+            JSON.stringify(
+              withoutCursor(
+                (await get(byProfile[name], eventsPath(token.contract.address, id))).text,
+              ),
+            ),
           ),
         );
         expect(new Set(bodies).size).toBe(1);
@@ -70,7 +86,9 @@ describe('token ids and addresses', () => {
           (spelling: string) => eventsPath(spelling, tokenIdToDecimal(token.id)),
         ]) {
           const bodies = await Promise.all(
-            spellings.map(async (spelling) => (await get(byProfile[name], path(spelling))).text),
+            spellings.map(async (spelling) =>
+              JSON.stringify(withoutCursor((await get(byProfile[name], path(spelling))).text)),
+            ),
           );
           expect(new Set(bodies).size).toBe(1);
         }
@@ -91,7 +109,10 @@ describe('token ids and addresses', () => {
         status: 200,
         text: '{"result":[],"cursor":null}',
       });
-      expect(await get(byProfile.deployed, path)).toMatchObject({ status: 200, text: '{}' });
+      expect(await get(byProfile.deployed, path)).toMatchObject({
+        status: 200,
+        text: '{"result":[]}',
+      });
     }
   });
 
@@ -265,24 +286,34 @@ describe('profiles', () => {
     expect(new Set(items.map((item) => item.event_type))).toEqual(
       new Set(['mint', 'transfer', 'sale']),
     );
+    const fields = [
+      'contract_address',
+      'contract_type',
+      'event_id',
+      'event_type',
+      'from_address',
+      'timestamp',
+      'to_address',
+      'token_id',
+      'token_id_hex',
+      'transaction_hash',
+    ];
     for (const item of items) {
       expect(typeof item.timestamp).toBe('number');
-      expect(Object.keys(item).sort()).toEqual([
-        'contract_address',
-        'contract_type',
-        'event_id',
-        'event_type',
-        'from_address',
-        'timestamp',
-        'to_address',
-        'token_id',
-        'token_id_hex',
-        'transaction_hash',
-      ]);
+      if (item.event_type !== 'sale') {
+        expect(Object.keys(item).sort()).toEqual(fields);
+        continue;
+      }
+      // A sale is one record with its price in decimal base units (and its currency, if any).
+      expect(String(item.price)).toMatch(/^[1-9][0-9]*$/);
+      const extra = item.currency_address === undefined ? ['price'] : ['currency_address', 'price'];
+      expect(Object.keys(item).sort()).toEqual([...fields, ...extra].sort());
     }
+    expect(items.some((item) => item.event_type === 'sale' && item.currency_address)).toBe(true);
+    expect(items.some((item) => item.event_type === 'sale' && !item.currency_address)).toBe(true);
   });
 
-  it('deployed: strings, mints and burns as transfers, sales of their own shape, chain_id, empty pages', async () => {
+  it('deployed: strings, mints and burns as transfers, sales of their own shape, empty pages', async () => {
     const { items, pages } = await walk(
       byProfile.deployed,
       eventsPath(STARKVERSE_GALLERY_ADDRESS),
@@ -294,38 +325,60 @@ describe('profiles', () => {
     expect(new Set(items.map((item) => item.event_type))).toEqual(new Set(['transfer', 'sale']));
     for (const item of items) {
       for (const value of Object.values(item)) expect(typeof value).toBe('string');
+      expect(item.block_number).toMatch(/^[1-9][0-9]*$/);
     }
     const sales = items.filter((item) => item.event_type === 'sale');
     for (const sale of sales) {
       expect(sale).toHaveProperty('nft_contract_address', STARKVERSE_GALLERY_ADDRESS);
       expect(sale).not.toHaveProperty('contract_address');
       expect(sale).not.toHaveProperty('contract_type');
-      for (const field of [
-        'price',
-        'quantity',
-        'marketplace_name',
-        'marketplace_contract_address',
-      ]) {
-        expect(sale).toHaveProperty(field);
-      }
+      expect(sale.event_id).toBe(sale.token_id_hex);
+      expect(sale.price).toMatch(/^([1-9][0-9]*|0x[0-9a-f]{64})$/);
+      expect(sale.quantity).toMatch(/^[1-9][0-9]*$/);
+      expect(sale.marketplace_contract_address).toMatch(/^0x[0-9a-f]{64}$/);
+      // Element always names the currency, Ventory never does.
+      expect(sale.marketplace_name === 'Element').toBe('currency_address' in sale);
+      expect(['Element', 'Ventory']).toContain(sale.marketplace_name);
     }
-    expect(sales.some((sale) => sale.event_id === sale.token_id_hex)).toBe(true);
-    expect(sales.some((sale) => 'currency_address' in sale)).toBe(true);
-    expect(sales.some((sale) => !('currency_address' in sale))).toBe(true);
+    expect(sales.some((sale) => String(sale.price).startsWith('0x'))).toBe(true);
+    expect(sales.some((sale) => !String(sale.price).startsWith('0x'))).toBe(true);
     expect(
       items.some((item) => item.from_address === ZERO_ADDRESS && item.event_type === 'transfer'),
     ).toBe(true);
-
-    const contracts = (await walk(byProfile.deployed, '/v1/contracts')).items;
-    expect(contracts.some((contract) => 'chain_id' in contract)).toBe(true);
   });
 
-  it('deployed: cursors look like UUIDs and can be replayed', async () => {
+  it('deployed: contracts carry chain_id "", and most have no image', async () => {
+    const many = dataset({ seed: 9, contracts: 150, events: 3_000 });
+    const [documented, deployed] = await Promise.all(
+      PROFILES.map(async (name) => (await walk(services(many)[name], '/v1/contracts')).items),
+    );
+    const imageOf = (items: Json[] | undefined, name: string) =>
+      items?.find((contract) => contract.name === name)?.image;
+    for (const contract of deployed ?? []) expect(contract.chain_id).toBe('');
+    for (const contract of documented ?? []) expect(contract).not.toHaveProperty('chain_id');
+    const empty = (deployed ?? []).filter((contract) => contract.image === '').length;
+    expect(empty / many.contracts.length).toBeGreaterThan(0.6);
+    expect(empty).toBeLessThan(many.contracts.length);
+    // The fixed contracts keep their images: inline, ipfs, broken https and hostile ones.
+    for (const name of ['Starknet Quest', 'Pixel Relics', 'Lost Canvases', HOSTILE_CONTRACT_NAME]) {
+      expect(imageOf(deployed, name)).toBe(imageOf(documented, name));
+      expect(imageOf(deployed, name)).not.toBe('');
+    }
+    // The documented profile keeps every image.
+    expect((documented ?? []).filter((contract) => contract.image === '')).toHaveLength(1);
+  });
+
+  it('deployed: cursors are UUIDs; a replayed one serves the same page with a new cursor', async () => {
     const first = JSON.parse((await get(byProfile.deployed, '/v1/contracts?limit=2')).text) as Json;
     expect(first.cursor).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     const path = `/v1/contracts?limit=2&cursor=${String(first.cursor)}`;
-    expect((await get(byProfile.deployed, path)).text).toBe(
-      (await get(byProfile.deployed, path)).text,
+    const [once, again] = [
+      await get(byProfile.deployed, path),
+      await get(byProfile.deployed, path),
+    ];
+    expect(withoutCursor(once.text)).toEqual(withoutCursor(again.text));
+    expect((JSON.parse(once.text) as Json).cursor).not.toBe(
+      (JSON.parse(again.text) as Json).cursor,
     );
   });
 });

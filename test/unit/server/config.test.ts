@@ -9,14 +9,28 @@ describe('server configuration', () => {
     expect(config).toMatchObject({
       host: '127.0.0.1',
       port: 4173,
-      upstream: { kind: 'sample', profile: 'deployed', seed: 1 },
+      upstream: { kind: 'sample', profile: 'deployed', seed: 1, live: true },
       proxy: {
         timeoutMs: 15_000,
         cache: { firstPageTtlMs: 5_000, cursorPageTtlMs: 600_000, maxBytes: 64 * 1024 * 1024 },
-        gate: { concurrency: 4, queueTimeoutMs: 10_000, ratePerSecond: 0, rateBurst: 2 },
+        gate: {
+          concurrency: 4,
+          queueTimeoutMs: 10_000,
+          ratePerSecond: 0,
+          rateBurst: 2,
+          maxCoolDownMs: 60_000,
+          clientShare: 0.5,
+        },
         rateLimit: { perMinute: 300, burst: 60 },
         trustedProxyHops: 0,
       },
+      connections: {
+        maxConnections: 1000,
+        maxConnectionsPerAddress: 50,
+        keepAliveTimeoutMs: 5_000,
+        headersTimeoutMs: 10_000,
+      },
+      warnings: [],
     });
   });
 
@@ -47,6 +61,12 @@ describe('server configuration', () => {
       RATE_LIMIT_BURST: '5',
       TRUST_PROXY: '2',
       SHUTDOWN_TIMEOUT_MS: '1000',
+      UPSTREAM_MAX_COOL_DOWN_SECONDS: '30',
+      UPSTREAM_CLIENT_SHARE: '0.25',
+      MAX_CONNECTIONS: '500',
+      MAX_CONNECTIONS_PER_ADDRESS: '0',
+      KEEP_ALIVE_TIMEOUT_MS: '2000',
+      HEADERS_TIMEOUT_MS: '3000',
     });
     expect(config).toMatchObject({
       host: '0.0.0.0',
@@ -55,11 +75,35 @@ describe('server configuration', () => {
       proxy: {
         timeoutMs: 2000,
         cache: { firstPageTtlMs: 0, cursorPageTtlMs: 60_000, maxBytes: 8 * 1024 * 1024 },
-        gate: { concurrency: 2, queueTimeoutMs: 500, ratePerSecond: 0.5, rateBurst: 1 },
+        gate: {
+          concurrency: 2,
+          queueTimeoutMs: 500,
+          ratePerSecond: 0.5,
+          rateBurst: 1,
+          maxCoolDownMs: 30_000,
+          clientShare: 0.25,
+        },
         rateLimit: { perMinute: 0, burst: 5 },
         trustedProxyHops: 2,
       },
+      connections: {
+        maxConnections: 500,
+        maxConnectionsPerAddress: 0,
+        keepAliveTimeoutMs: 2000,
+        headersTimeoutMs: 3000,
+      },
     });
+  });
+
+  it('sets where the sample timeline ends, and turns its new events off', () => {
+    expect(loadConfig({ SAMPLE_LIVE: 'off', SAMPLE_ANCHOR: '1751241600' }).upstream).toEqual({
+      kind: 'sample',
+      profile: 'deployed',
+      seed: 1,
+      live: false,
+      anchor: 1_751_241_600,
+    });
+    expect(loadConfig({ SAMPLE_LIVE: 'ON' }).upstream).not.toHaveProperty('anchor');
   });
 
   it.each([
@@ -80,6 +124,9 @@ describe('server configuration', () => {
     [{ ...real, TOKEN_EVENTS_API_URL: 'https://u:p@api.example.test' }, /without query/],
     [{ ...real, TOKEN_EVENTS_API_URL: 'https://api.example.test/?key=1' }, /without query/],
     [{ SAMPLE_PROFILE: 'prod' }, /SAMPLE_PROFILE/],
+    [{ SAMPLE_LIVE: 'no' }, /SAMPLE_LIVE must be "on" or "off"/],
+    [{ SAMPLE_ANCHOR: '12' }, /SAMPLE_ANCHOR must be a whole number/],
+    [{ SAMPLE_ANCHOR: 'now' }, /SAMPLE_ANCHOR/],
     [{ PORT: '70000' }, /PORT must be a whole number from 0 to 65535/],
     [{ PORT: 'eighty' }, /PORT must be a whole number/],
     [{ UPSTREAM_CONCURRENCY: '0' }, /UPSTREAM_CONCURRENCY/],
@@ -88,9 +135,49 @@ describe('server configuration', () => {
     [{ RATE_LIMIT_PER_MINUTE: 'lots' }, /RATE_LIMIT_PER_MINUTE/],
     [{ CACHE_MAX_MB: '-1' }, /CACHE_MAX_MB/],
     [{ TRUST_PROXY: 'yes' }, /TRUST_PROXY/],
+    [{ TRUST_PROXY: '11' }, /TRUST_PROXY/],
+    [{ UPSTREAM_MAX_COOL_DOWN_SECONDS: '0' }, /UPSTREAM_MAX_COOL_DOWN_SECONDS must be a whole/],
+    [{ UPSTREAM_CLIENT_SHARE: '0' }, /UPSTREAM_CLIENT_SHARE must be a number from 0.01 to 1/],
+    [{ UPSTREAM_CLIENT_SHARE: '1.5' }, /UPSTREAM_CLIENT_SHARE/],
+    [{ MAX_CONNECTIONS: '0' }, /MAX_CONNECTIONS must be a whole number/],
+    [{ MAX_CONNECTIONS_PER_ADDRESS: '-1' }, /MAX_CONNECTIONS_PER_ADDRESS/],
+    [{ HEADERS_TIMEOUT_MS: '10' }, /HEADERS_TIMEOUT_MS/],
+    [{ ALLOW_INSECURE_UPSTREAM: 'maybe' }, /ALLOW_INSECURE_UPSTREAM must be true or false/],
   ])('refuses %j with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it.each([
+    'http://api.example.test',
+    'http://10.0.0.5:8080',
+    'http://[2001:db8::1]/api',
+    'http://127.0.0.1.example.test',
+  ])('refuses the key in clear text to %s', (url) => {
+    expect(() => loadConfig({ ...real, TOKEN_EVENTS_API_URL: url })).toThrow(
+      /http:\/\/.*unencrypted.*ALLOW_INSECURE_UPSTREAM/,
+    );
+  });
+
+  it('allows http:// to another host when told to, and says so', () => {
+    const config = loadConfig({
+      ...real,
+      TOKEN_EVENTS_API_URL: 'http://api.example.test',
+      ALLOW_INSECURE_UPSTREAM: 'true',
+    });
+    expect(config.upstream).toMatchObject({ kind: 'real', url: 'http://api.example.test' });
+    expect(config.warnings).toEqual([expect.stringMatching(/api\.example\.test.*unencrypted/)]);
+  });
+
+  it.each([
+    'http://127.0.0.1:8787',
+    'http://localhost:8787/api',
+    'http://[::1]:8787',
+    'http://127.9.9.9',
+  ])('allows http:// to this machine (%s) without a word', (url) => {
+    const config = loadConfig({ ...real, TOKEN_EVENTS_API_URL: url });
+    expect(config.upstream.kind).toBe('real');
+    expect(config.warnings).toEqual([]);
   });
 
   it('never puts the key in an error message', () => {

@@ -3,8 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { nodeHttpGet } from '../../../src/server/node-http-get';
-import { fetchUpstream, type Upstream } from '../../../src/server/proxy/upstream';
+import { nodeHttpGet } from '../../../src/server/upstream/node-http-get';
+import { fetchUpstream, type Upstream } from '../../../src/server/upstream/service-client';
 
 const servers: Server[] = [];
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createServerApp } from '../../../src/server/http/app';
 import { createProxy, type ProxyOptions } from '../../../src/server/proxy/app';
 import type { RequestLog } from '../../../src/server/proxy/request-log';
@@ -23,8 +23,13 @@ function server(answer?: Parameters<typeof fakeUpstream>[0], options: Partial<Pr
   const lines: RequestLog[] = [];
   const log = (line: RequestLog) => lines.push(line);
   const proxy = createProxy({ upstream, log, ...options });
-  return { app: createServerApp({ proxy, clientDir, log }), calls, lines };
+  const { trustedProxyHops } = options;
+  return { app: createServerApp({ proxy, clientDir, log, trustedProxyHops }), calls, lines };
 }
+
+/** The bindings @hono/node-server passes: the socket the request came on. */
+const fromSocket = (remoteAddress: string) => ({ incoming: { socket: { remoteAddress } } });
+const failing = () => Response.json({ message: 'Internal server error' }, { status: 502 });
 
 describe('production server', () => {
   it.each(['/', '/contracts', '/healthz', '/api/v1/contracts', '/assets/index-abc123.js'])(
@@ -125,6 +130,128 @@ describe('production server', () => {
     expect(((await response.json()) as { note: string }).note).toMatch(/throttling/);
   });
 
+  it('answers readiness from a recent check, failures included, so probes cost no upstream calls', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const { app, calls } = server(failing, { readyCacheMs: 5_000 });
+      const answers = await Promise.all(Array.from({ length: 50 }, () => app.request('/readyz')));
+      for (let i = 0; i < 50; i += 1) answers.push(await app.request('/readyz'));
+      expect(answers.map((response) => response.status)).toEqual(Array(100).fill(503));
+      expect(calls).toHaveLength(1);
+      vi.advanceTimersByTime(5_000);
+      expect((await app.request('/readyz')).status).toBe(503);
+      expect(calls).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('limits /readyz per client like the API, with the same budget', async () => {
+    const { app } = server(undefined, { rateLimit: { perMinute: 60, burst: 3 } });
+    const statuses = [];
+    statuses.push((await app.request('/api/meta', {}, fromSocket('1.2.3.4'))).status);
+    for (let i = 0; i < 3; i += 1) {
+      statuses.push((await app.request('/readyz', {}, fromSocket('1.2.3.4'))).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    expect((await app.request('/readyz', {}, fromSocket('5.6.7.8'))).status).toBe(200);
+  });
+
+  it('says while ready that the upstream is cooling down, and until when (capped)', async () => {
+    const { app, calls } = server(
+      () =>
+        Response.json(
+          { message: 'Too Many Requests' },
+          { status: 429, headers: { 'retry-after': '3600' } },
+        ),
+      {
+        gate: {
+          concurrency: 4,
+          queueTimeoutMs: 1_000,
+          ratePerSecond: 0,
+          rateBurst: 2,
+          maxCoolDownMs: 30_000,
+        },
+      },
+    );
+    const before = Date.now();
+    const page = await app.request('/api/v1/contracts');
+    expect(page.status).toBe(429);
+    expect(Number(page.headers.get('retry-after'))).toBeLessThanOrEqual(30);
+    const response = await app.request('/readyz');
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as {
+      status: string;
+      note: string;
+      coolingDownUntil: string;
+    };
+    expect(body.status).toBe('ready');
+    expect(body.note).toMatch(/throttling/);
+    const until = Date.parse(body.coolingDownUntil);
+    expect(until).toBeGreaterThan(before);
+    expect(until).toBeLessThanOrEqual(Date.now() + 30_000);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('answers a thrown error with our JSON 500 and logs it, sending nothing of it', async () => {
+    const lines: RequestLog[] = [];
+    const { upstream } = fakeUpstream();
+    const proxy = createProxy({ upstream });
+    const app = createServerApp({
+      proxy: { ...proxy, checkReady: () => Promise.reject(new Error('disk on fire at /srv/x')) },
+      clientDir,
+      log: (line) => lines.push(line),
+    });
+    const response = await app.request('/readyz');
+    expect(response.status).toBe(500);
+    const text = await response.text();
+    expect(text).not.toMatch(/disk|srv/);
+    expect(JSON.parse(text)).toMatchObject({ error: { kind: 'upstream', status: 500 } });
+    expect(lines).toEqual([
+      expect.objectContaining({
+        route: 'readyz',
+        status: 500,
+        error: expect.stringMatching(/disk on fire/),
+      }),
+    ]);
+  });
+
+  it.each(['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'])(
+    'answers %s of a page or file with 405 and Allow, not the page',
+    async (method) => {
+      const { app } = server();
+      for (const path of [
+        '/',
+        '/contracts',
+        '/index.html',
+        '/assets/index-abc123.js',
+        '/healthz',
+      ]) {
+        const response = await app.request(path, { method });
+        expect(response.status, `${method} ${path}`).toBe(405);
+        expect(response.headers.get('allow')).toBe('GET, HEAD');
+        expect(await response.text()).not.toContain('<title>');
+      }
+    },
+  );
+
+  it('sends HSTS only over HTTPS, or when a trusted proxy says the request came so', async () => {
+    const hsts = async (url: string, headers: Record<string, string>, hops?: number) =>
+      (
+        await server(undefined, { trustedProxyHops: hops }).app.request(url, { headers })
+      ).headers.get('strict-transport-security');
+    expect(await hsts('http://localhost/', {})).toBeNull();
+    expect(await hsts('http://localhost/', { 'x-forwarded-proto': 'https' })).toBeNull();
+    expect(await hsts('https://localhost/', {})).toMatch(/max-age=\d+/);
+    expect(await hsts('http://localhost/', { 'x-forwarded-proto': 'https' }, 1)).toMatch(/max-age/);
+    expect(await hsts('http://localhost/api/meta', { 'x-forwarded-proto': 'HTTPS' }, 1)).toMatch(
+      /max-age/,
+    );
+    expect(await hsts('http://localhost/', { 'x-forwarded-proto': 'http' }, 1)).toBeNull();
+    // The client's own claim, left of what the trusted proxy appended, proves nothing.
+    expect(await hsts('http://localhost/', { 'x-forwarded-proto': 'https, http' }, 1)).toBeNull();
+  });
+
   it('logs one line per request, API or not, never twice and never the key', async () => {
     const { app, lines } = server();
     await app.request('/healthz');
@@ -147,7 +274,7 @@ describe('production server', () => {
 
   it('passes the client socket to the proxy, so the rate limit sees real addresses', async () => {
     const { app } = server(undefined, { rateLimit: { perMinute: 60, burst: 2 } });
-    const env = { incoming: { socket: { remoteAddress: '1.2.3.4' } } };
+    const env = fromSocket('1.2.3.4');
     const statuses = [];
     for (let i = 0; i < 3; i += 1) {
       statuses.push((await app.request('/api/meta', {}, env)).status);

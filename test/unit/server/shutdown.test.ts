@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { once } from 'node:events';
+import { Agent, createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +24,7 @@ beforeAll(async () => {
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify({ result: [{ event_id: '0x1' }], cursor: null }));
     };
+    if (req.url?.includes('cursor=hang')) return slowRequestArrived();
     if (req.url?.startsWith('/v1/events/')) {
       slowRequestArrived();
       setTimeout(send, 500);
@@ -68,21 +70,37 @@ function startChild(env: Record<string, string>) {
   return { child, exited, output, stderr: () => stderr, stdout: () => stdout };
 }
 
-function get(port: number, path: string) {
-  return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path }, (res) => {
-      let body = '';
-      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
+function get(port: number, path: string, agent?: Agent) {
+  return new Promise<{ status: number; body: string; headers: IncomingHttpHeaders }>(
+    (resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path, agent }, (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+      });
+      req.on('error', reject);
+      req.end();
+    },
+  );
+}
+
+const realUpstream = (env: Record<string, string> = {}) => ({
+  TOKEN_EVENTS_API_URL: upstreamUrl,
+  TOKEN_EVENTS_API_KEY: 'k',
+  ...env,
+});
+
+/** A connection to the server, and a promise of its closing. */
+async function rawConnection(port: number): Promise<{ socket: Socket; closed: Promise<unknown> }> {
+  const socket = connect({ host: '127.0.0.1', port });
+  socket.on('error', () => {});
+  await once(socket, 'connect');
+  return { socket, closed: once(socket, 'close') };
 }
 
 describe('production server process', { timeout: 20_000 }, () => {
   it('on SIGTERM stops accepting, finishes requests in flight, then exits 0', async () => {
-    const server = startChild({ TOKEN_EVENTS_API_URL: upstreamUrl, TOKEN_EVENTS_API_KEY: 'k' });
+    const server = startChild(realUpstream());
     const [, port] = await server.output(/on http:\/\/127\.0\.0\.1:(\d+)\//);
     const arrived = new Promise<void>((resolve) => (slowRequestArrived = resolve));
     const inFlight = get(Number(port), `/api/v1/events/${A}`);
@@ -93,6 +111,75 @@ describe('production server process', { timeout: 20_000 }, () => {
     const answer = await inFlight;
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toEqual({ result: [{ event_id: '0x1' }], cursor: null });
+    expect(await server.exited).toBe(0);
+  });
+
+  // A shutdown timeout far beyond the test's: waiting for it would fail the test.
+  const PATIENT = { SHUTDOWN_TIMEOUT_MS: '600000' };
+
+  it('on SIGTERM closes an idle keep-alive connection at once and exits 0', async () => {
+    const server = startChild(realUpstream(PATIENT));
+    const [, port] = await server.output(/on http:\/\/127\.0\.0\.1:(\d+)\//);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const answer = await get(Number(port), '/healthz', agent);
+    expect(answer.status).toBe(200);
+    const [socket] = Object.values(agent.freeSockets).flat();
+    expect(socket).toBeDefined();
+    const closed = once(socket!, 'close');
+    server.child.kill('SIGTERM');
+    await closed;
+    expect(await server.exited).toBe(0);
+    agent.destroy();
+  });
+
+  it.each([
+    ['still sending its headers', 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n'],
+    ['that has sent nothing', ''],
+  ])('on SIGTERM closes a connection %s at once and exits 0', async (_name, sent) => {
+    const server = startChild(realUpstream(PATIENT));
+    const [, port] = await server.output(/on http:\/\/127\.0\.0\.1:(\d+)\//);
+    const connection = await rawConnection(Number(port));
+    if (sent) connection.socket.write(sent);
+    // The server has the connection, and the bytes, before it is told to stop.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    server.child.kill('SIGTERM');
+    await connection.closed;
+    expect(await server.exited).toBe(0);
+  });
+
+  it('on SIGTERM answers requests still waiting for a hung upstream with 503, then exits 0', async () => {
+    const server = startChild(
+      realUpstream({ SHUTDOWN_TIMEOUT_MS: '300', UPSTREAM_TIMEOUT_MS: '600000' }),
+    );
+    const [, port] = await server.output(/on http:\/\/127\.0\.0\.1:(\d+)\//);
+    const arrived = new Promise<void>((resolve) => (slowRequestArrived = resolve));
+    const waiting = get(Number(port), `/api/v1/events/${A}?cursor=hang`);
+    await arrived;
+    server.child.kill('SIGTERM');
+    const answer = await waiting;
+    expect(answer.status).toBe(503);
+    expect(answer.headers.connection).toBe('close');
+    expect(answer.headers['retry-after']).toBe('1');
+    expect(JSON.parse(answer.body)).toEqual({
+      error: {
+        kind: 'upstream',
+        status: 503,
+        message: expect.stringMatching(/restarting/),
+        retryAfterSeconds: 1,
+      },
+    });
+    expect(await server.exited).toBe(0);
+  });
+
+  it('warns at start-up when told to send the key in clear text to another host', async () => {
+    const server = startChild({
+      TOKEN_EVENTS_API_URL: 'http://192.0.2.1',
+      TOKEN_EVENTS_API_KEY: 'k',
+      ALLOW_INSECURE_UPSTREAM: 'true',
+    });
+    await server.output(/on http:\/\/127\.0\.0\.1:(\d+)\//);
+    expect(server.stderr()).toMatch(/Warning: .*192\.0\.2\.1.*unencrypted/);
+    server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
   });
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { UpstreamConfig } from './config';
+import type { UpstreamConfig } from '../config';
 import { nodeHttpGet } from './node-http-get';
-import { getViaFetch, type Upstream } from './proxy/upstream';
-import { createSampleService } from './sample-service';
+import { getViaFetch, type Upstream } from './service-client';
+import { createSampleService } from '../sample-service';
 
 /** The real service over HTTP, or the embedded sample service in-process with a fresh key. */
 export function createUpstream(config: UpstreamConfig): Upstream {
@@ -18,7 +18,13 @@ export function createUpstream(config: UpstreamConfig): Upstream {
   }
   // A key per process: the sample service checks it exactly as the real one would.
   const apiKey = randomBytes(18).toString('base64url');
-  const service = createSampleService({ apiKey, profile: config.profile, seed: config.seed });
+  const service = createSampleService({
+    apiKey,
+    profile: config.profile,
+    seed: config.seed,
+    anchor: config.anchor,
+    live: config.live,
+  });
   return {
     source: 'sample',
     baseUrl: 'http://sample-service.internal',

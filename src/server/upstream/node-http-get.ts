@@ -2,7 +2,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { pipeline } from 'node:stream';
 import { createBrotliDecompress, createGunzip } from 'node:zlib';
-import type { UpstreamGet } from './proxy/upstream';
+import type { UpstreamGet } from './service-client';
 
 /**
  * Upstream GETs over Node's own HTTP client on keep-alive connections. Global `fetch`

@@ -36,6 +36,8 @@ export interface Upstream {
  */
 export function getViaFetch(handler: (request: Request) => Promise<Response>): UpstreamGet {
   return async (url, headers, signal) => {
+    // Already given up: the handler is not asked at all, as node:http sends nothing.
+    signal.throwIfAborted();
     const aborted = abortion(signal);
     const request = new Request(url, { method: 'GET', headers, signal });
     const response = await Promise.race([handler(request), aborted]);
@@ -96,7 +98,9 @@ export async function fetchUpstream(
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new Error('timeout')), timeoutMs);
   const onClientGone = () => controller.abort(new Error('client gone'));
-  signal?.addEventListener('abort', onClientGone, { once: true });
+  // A signal that has already fired fires no more events.
+  if (signal?.aborted) onClientGone();
+  else signal?.addEventListener('abort', onClientGone, { once: true });
   const timedOut = () => controller.signal.aborted && !signal?.aborted;
   try {
     let reply: UpstreamReply;

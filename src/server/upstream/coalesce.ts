@@ -42,7 +42,9 @@ export function createCoalescer<T>() {
         forget(key, current);
         current.controller.abort(new Error('every caller has gone'));
       };
-      signal?.addEventListener('abort', leave, { once: true });
+      // A caller gone before it joined leaves at once (its abort event has already fired).
+      if (signal?.aborted) leave();
+      else signal?.addEventListener('abort', leave, { once: true });
       try {
         return { value: await current.result, joined };
       } finally {
