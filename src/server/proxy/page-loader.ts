@@ -1,3 +1,4 @@
+import { readPageEnvelope } from '../../lib/page';
 import { parseJsonBody } from '../upstream/json-body';
 import { parseRetryAfter } from '../upstream/retry-after';
 import { createCoalescer } from '../upstream/coalesce';
@@ -112,17 +113,11 @@ export function createPageLoader(options: PageLoaderOptions) {
 
 export type PageLoader = ReturnType<typeof createPageLoader>;
 
-/**
- * A page is a JSON object whose `result`, when present, is an array; `next` is its
- * cursor when another page follows.
- */
+/** A page is a list envelope, read as the browser reads it (lib/page.ts); `next` is its cursor. */
 function envelopeOf(body: Uint8Array): { next: string | undefined } | null {
   try {
-    const value = parseJsonBody(body);
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
-    const { result, cursor } = value as { result?: unknown; cursor?: unknown };
-    if (result !== undefined && result !== null && !Array.isArray(result)) return null;
-    return { next: typeof cursor === 'string' && cursor !== '' ? cursor : undefined };
+    const envelope = readPageEnvelope(parseJsonBody(body));
+    return envelope && { next: envelope.cursor ?? undefined };
   } catch {
     return null;
   }
