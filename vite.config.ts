@@ -25,5 +25,8 @@ export default defineConfig({
       },
     ],
     globals: true,
+    // CSS modules are built as in the app: their class names, and the values TypeScript
+    // reads from them (breakpoints), are the real ones.
+    css: { include: [/\.module\.css$/] },
   },
 });

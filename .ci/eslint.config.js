@@ -1,27 +1,53 @@
 // ESLint configuration. It lives in .ci/ because the project's top level is fixed;
 // `npm run lint` points ESLint at it.
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-/** Forbids imports of the named layers, matched on the import path. */
-const forbid = (layers, why) => ({
-  'no-restricted-imports': [
-    'error',
-    {
-      patterns: [
-        {
-          regex: `^(\\.\\./)+(${layers.join('|')})(/|$)`,
-          message: why,
-        },
-      ],
-    },
-  ],
-});
-
+/*
+ * The layer rule, checked on the file an import resolves to (so `./../api/x` from src/lib
+ * is caught like `../api/x`): the browser code imports one way,
+ * lib ← api ← components ← pages ← app; a page never imports another page (what two
+ * pages share lives in components or below); src/server is Node-only, never imported by
+ * the browser code, and itself imports only the pure helpers of src/lib. No cycles.
+ */
 const ONE_WAY = 'Imports go one way: lib ← api ← components ← pages ← app.';
 const NO_SERVER = 'src/server/ is Node-only and must never reach the browser bundle.';
+const SERVER_USES_LIB = 'src/server/ may use the pure helpers of src/lib/, no other browser code.';
+const PAGES_APART =
+  'A page never imports another page: move what both need to src/components/ or below.';
+
+const pages = readdirSync(new URL('../src/pages', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+const zone = (target, from, message) => ({ target, from, message });
+const layerZones = [
+  zone('./src/lib', ['./src/api', './src/components', './src/pages', './src/app'], ONE_WAY),
+  zone('./src/api', ['./src/components', './src/pages', './src/app'], ONE_WAY),
+  zone('./src/components', ['./src/pages', './src/app'], ONE_WAY),
+  zone('./src/pages', ['./src/app'], ONE_WAY),
+  zone(
+    ['./src/lib', './src/api', './src/components', './src/pages', './src/app'],
+    './src/server',
+    NO_SERVER,
+  ),
+  zone(
+    './src/server',
+    ['./src/api', './src/components', './src/pages', './src/app'],
+    SERVER_USES_LIB,
+  ),
+  ...pages.map((page) => ({
+    target: `./src/pages/${page}`,
+    from: './src/pages',
+    except: [`./${page}`],
+    message: PAGES_APART,
+  })),
+];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'bench/**', 'test/e2e/artifacts/**', 'coverage/**'] },
@@ -43,16 +69,21 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
-  // One-way imports between the browser layers, and no server code in the browser.
   {
-    files: ['src/lib/**'],
-    rules: forbid(['api', 'components', 'pages', 'app', 'server'], ONE_WAY),
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // How the rules read the files imported (no-cycle follows their imports in turn).
+      'import-x/extensions': importX.flatConfigs.typescript.settings['import-x/extensions'],
+      'import-x/parsers': importX.flatConfigs.typescript.settings['import-x/parsers'],
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: layerZones }],
+      // An import that resolves to nothing would escape the rule above: it must not exist.
+      'import-x/no-unresolved': 'error',
+      'import-x/no-cycle': 'error',
+    },
   },
-  { files: ['src/api/**'], rules: forbid(['components', 'pages', 'app', 'server'], ONE_WAY) },
-  { files: ['src/components/**'], rules: forbid(['pages', 'app', 'server'], ONE_WAY) },
-  { files: ['src/pages/**'], rules: forbid(['app', 'server'], ONE_WAY) },
-  { files: ['src/app/**'], rules: forbid(['server'], NO_SERVER) },
-  // The server uses only pure helpers from src/lib, never React code.
-  { files: ['src/server/**'], rules: forbid(['api', 'components', 'pages', 'app'], NO_SERVER) },
   { files: ['test/**'], languageOptions: { globals: { ...globals.vitest } } },
 );

@@ -1,4 +1,4 @@
-import { isApiErrorKind, type ApiErrorKind } from '../lib/api-error';
+import { readErrorBody, type ApiErrorKind } from '../lib/error-body';
 
 export type ClientErrorKind = ApiErrorKind | 'network';
 
@@ -30,29 +30,35 @@ export class ApiError extends Error {
     this.retryAfterSeconds = retryAfterSeconds;
   }
 
-  /** Builds the error from a non-2xx response of our proxy (or anything in front of it). */
+  /**
+   * Builds the error from a non-2xx response of our proxy, whose body says the kind and,
+   * for a rate limit, how long to wait; or of anything in front of it, known by its status
+   * and its standard `Retry-After` header.
+   */
   static async fromResponse(response: Response): Promise<ApiError> {
-    const retryAfter = Number(response.headers.get('retry-after'));
-    const wait =
-      Number.isFinite(retryAfter) && retryAfter >= 0 && response.headers.has('retry-after')
-        ? retryAfter
-        : undefined;
+    let body: ReturnType<typeof readErrorBody> = null;
     try {
-      const body = (await response.json()) as { error?: { kind?: unknown; message?: unknown } };
-      const { kind, message } = body.error ?? {};
-      if (isApiErrorKind(kind)) {
-        return new ApiError(
-          kind,
-          typeof message === 'string' ? message : undefined,
-          response.status,
-          wait,
-        );
-      }
+      body = readErrorBody(await response.json());
     } catch {
-      // Not our JSON: fall back to the status below.
+      // Not JSON: not ours.
     }
-    return new ApiError(kindOfStatus(response.status), undefined, response.status, wait);
+    if (body) return new ApiError(body.kind, body.message, response.status, body.retryAfterSeconds);
+    return new ApiError(
+      kindOfStatus(response.status),
+      undefined,
+      response.status,
+      retryAfterHeader(response),
+    );
   }
+}
+
+/** `Retry-After` in seconds; undefined when absent or not a number of seconds. */
+function retryAfterHeader(response: Response): number | undefined {
+  const value = response.headers.get('retry-after');
+  const seconds = Number(value);
+  return value !== null && value.trim() !== '' && Number.isFinite(seconds) && seconds >= 0
+    ? seconds
+    : undefined;
 }
 
 function kindOfStatus(status: number): ClientErrorKind {

@@ -1,37 +1,38 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import { getListPage, startWalk } from './read-ahead';
-import { readPage } from './read-page';
+import type { Page } from '../lib/page';
+import type { TokenEvent } from '../lib/token-event';
 import { normaliseEvent } from './normalise';
+import { firstPage, nextPage, type PageParam } from './page-param';
 import { queryKeys } from './query-keys';
-import type { Page, TokenEvent } from './types';
+import { getListPage, startReadAhead } from './read-ahead';
+import { readPage } from './read-page';
 
 const eventsPath = (address: string) => `/api/v1/events/${address}`;
 
 export async function fetchContractEventsPage(
   address: string,
-  cursor: string | null,
+  page: PageParam,
   signal?: AbortSignal,
-  limit?: number,
 ): Promise<Page<TokenEvent>> {
-  const body = await getListPage(eventsPath(address), cursor, limit, signal);
+  const body = await getListPage(eventsPath(address), page, signal);
   return readPage(body, (item) => normaliseEvent(item, address));
 }
 
-/** While a contract's events are loaded to the end: the largest pages, each asked for early. */
-export const walkContractEvents = (address: string, limit?: number) =>
-  startWalk(eventsPath(address), limit);
+/** While a contract's events are walked to the end: their walked pages read ahead. */
+export const readAheadContractEvents = (address: string) => startReadAhead(eventsPath(address));
 
 /**
- * A contract's events, newest first, one page per cursor. Events are immutable, so
- * loaded pages never go stale: going back and forth shows them at once. New events at
- * the head are fetched separately (`contractHead`) so loaded pages never shift.
+ * A contract's events, newest first, one page per cursor: `limit` events a page, or the
+ * largest pages from the next one on while `walking` ("Load full history"). Events are
+ * immutable, so loaded pages never go stale: going back and forth shows them at once. New
+ * events at the head are fetched separately (`contractHead`) so loaded pages never shift.
  */
-export const contractEventsQueryOptions = (address: string, limit = 100) =>
+export const contractEventsQueryOptions = (address: string, limit = 100, walking = false) =>
   infiniteQueryOptions({
     queryKey: queryKeys.contractEvents(address, limit),
-    queryFn: ({ pageParam, signal }) => fetchContractEventsPage(address, pageParam, signal, limit),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last: Page<TokenEvent>) => last.cursor ?? undefined,
+    queryFn: ({ pageParam, signal }) => fetchContractEventsPage(address, pageParam, signal),
+    initialPageParam: firstPage(limit),
+    getNextPageParam: nextPage(limit, walking),
     staleTime: Infinity,
     gcTime: 30 * 60_000,
   });
@@ -46,8 +47,8 @@ export const LIVE_POLL_MS = 30_000;
  */
 export const contractHeadQueryOptions = (address: string, limit = 100) =>
   queryOptions({
-    queryKey: queryKeys.contractHead(address),
-    queryFn: ({ signal }) => fetchContractEventsPage(address, null, signal, limit),
+    queryKey: queryKeys.contractHead(address, limit),
+    queryFn: ({ signal }) => fetchContractEventsPage(address, firstPage(limit), signal),
     refetchInterval: LIVE_POLL_MS,
     refetchIntervalInBackground: false,
     staleTime: LIVE_POLL_MS,

@@ -1,15 +1,17 @@
 import { infiniteQueryOptions } from '@tanstack/react-query';
+import type { Contract } from '../lib/contract';
+import type { Page } from '../lib/page';
 import { getJson, withPageParams } from './client';
 import { normaliseContract } from './normalise';
-import { readPage } from './read-page';
+import { firstPage, nextPage, type PageParam } from './page-param';
 import { queryKeys } from './query-keys';
-import type { Contract, Page } from './types';
+import { readPage } from './read-page';
 
 export async function fetchContractsPage(
-  cursor: string | null,
+  page: PageParam,
   signal?: AbortSignal,
 ): Promise<Page<Contract>> {
-  const body = await getJson(withPageParams('/api/v1/contracts', cursor), signal);
+  const body = await getJson(withPageParams('/api/v1/contracts', page.cursor, page.limit), signal);
   return readPage(body, normaliseContract);
 }
 
@@ -18,7 +20,7 @@ export const contractsQueryOptions = () =>
   infiniteQueryOptions({
     queryKey: queryKeys.contracts(),
     queryFn: ({ pageParam, signal }) => fetchContractsPage(pageParam, signal),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last: Page<Contract>) => last.cursor ?? undefined,
+    initialPageParam: firstPage(),
+    getNextPageParam: nextPage(undefined, false),
     staleTime: 10 * 60_000,
   });

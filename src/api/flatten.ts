@@ -1,6 +1,6 @@
 import type { InfiniteData } from '@tanstack/react-query';
-import type { Page } from './types';
-import { startsWith } from '../lib/arrays';
+import { createGrowingFold } from '../lib/arrays';
+import type { Page } from '../lib/page';
 
 export interface LoadedList<T> {
   items: T[];
@@ -22,29 +22,22 @@ const EMPTY: LoadedList<never> = { items: [], skipped: 0, pages: 0 };
  * reset, an older set of pages) is flattened from scratch.
  */
 export function createFlattener<T>(keyOf: (item: T) => string) {
-  let last: { pages: readonly Page<T>[]; list: LoadedList<T>; seen: Set<string> } | undefined;
-  return (data: InfiniteData<Page<T>, unknown> | undefined): LoadedList<T> => {
-    if (!data) return EMPTY;
-    const { pages } = data;
-    if (last?.pages === pages) return last.list;
-    const base = last && startsWith(pages, last.pages) ? last : undefined;
-    // The base's key set is taken over, not copied: it always belongs to the latest answer,
-    // and an answer is only ever extended while it is the latest.
-    const seen = base?.seen ?? new Set<string>();
-    const items = base ? base.list.items.slice() : [];
-    let skipped = base?.list.skipped ?? 0;
-    for (let index = base?.pages.length ?? 0; index < pages.length; index++) {
-      const page = pages[index]!;
-      skipped += page.skipped;
+  const flatten = createGrowingFold<Page<T>, { list: LoadedList<T>; seen: Set<string> }>({
+    start: () => ({ list: { items: [], skipped: 0, pages: 0 }, seen: new Set() }),
+    // The earlier answer stays as it was (a render may still show it); its key set is
+    // taken over, not copied: only the latest answer is kept, and only it is extended.
+    resume: ({ list, seen }) => ({ list: { ...list, items: list.items.slice() }, seen }),
+    add: ({ list, seen }, page, index) => {
+      list.skipped += page.skipped;
+      list.pages = index + 1;
       for (const item of page.items) {
         const key = keyOf(item);
         if (seen.has(key)) continue;
         seen.add(key);
-        items.push(item);
+        list.items.push(item);
       }
-    }
-    const list = { items, skipped, pages: pages.length };
-    last = { pages, list, seen };
-    return list;
-  };
+    },
+  });
+  return (data: InfiniteData<Page<T>, unknown> | undefined): LoadedList<T> =>
+    data ? flatten(data.pages).list : EMPTY;
 }

@@ -1,11 +1,12 @@
-import * as z from 'zod/mini';
 import { isCanonicalAddress, isZeroAddress, parseAddress } from '../lib/address';
+import type { Contract } from '../lib/contract';
+import { readPageEnvelope, type Page } from '../lib/page';
+import { isEventKind, type EventKind, type TokenEvent } from '../lib/token-event';
 import { parseTokenId, tokenIdToDecimal } from '../lib/token-id';
-import type { Contract, EventKind, Page, TokenEvent } from './types';
 
 /**
- * The one normaliser for upstream records (zod checks the envelope; records are checked
- * by `readRecord` below). Both deployments of the service are accepted
+ * The one normaliser for upstream records (the envelope is read by `readPageEnvelope`,
+ * shared with the proxy; records are checked by `readRecord` below). Both deployments of the service are accepted
  * (see upstream-notes): numbers or strings for every value, `""` for missing, sale
  * records that say `nft_contract_address`, mints and burns labelled `transfer`, unknown
  * labels and extra fields. A record that cannot be read is counted and skipped, never
@@ -60,11 +61,6 @@ function readRecord<K extends string>(
   return record as Record<K, Value>;
 }
 
-const envelope = z.looseObject({
-  result: z.optional(z.nullable(z.array(z.unknown()))),
-  cursor: z.optional(z.nullable(z.string())),
-});
-
 /** A trimmed string, with `""`, null and absent all meaning "missing". */
 function text(input: Value): string | undefined {
   if (input === null || input === undefined) return undefined;
@@ -106,9 +102,7 @@ export function eventKind(label: string, from: string, to: string): EventKind {
   if (isZeroAddress(from)) return 'mint';
   if (isZeroAddress(to)) return 'burn';
   const lower = label.toLowerCase();
-  if (lower === 'transfer' || lower === 'sale' || lower === 'mint' || lower === 'burn')
-    return lower;
-  return 'other';
+  return isEventKind(lower) ? lower : 'other';
 }
 
 export function normaliseEvent(input: unknown, contextAddress?: string): TokenEvent | null {
@@ -175,15 +169,14 @@ export class InvalidPageError extends Error {}
 
 /** Reads a list envelope; `null` and an absent cursor both mean "no more pages". */
 export function parsePage<T>(input: unknown, normalise: (item: unknown) => T | null): Page<T> {
-  const parsed = envelope.safeParse(input);
-  if (!parsed.success) throw new InvalidPageError('The page is not a list envelope.');
+  const envelope = readPageEnvelope(input);
+  if (!envelope) throw new InvalidPageError('The page is not a list envelope.');
   const items: T[] = [];
   let skipped = 0;
-  for (const item of parsed.data.result ?? []) {
+  for (const item of envelope.result) {
     const normalised = normalise(item);
     if (normalised === null) skipped += 1;
     else items.push(normalised);
   }
-  const cursor = parsed.data.cursor;
-  return { items, skipped, cursor: cursor ? cursor : null };
+  return { items, skipped, cursor: envelope.cursor };
 }

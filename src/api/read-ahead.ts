@@ -1,8 +1,9 @@
 import { getResponse, readJson, withPageParams } from './client';
+import type { PageParam } from './page-param';
 
 /**
  * Walks to the end of a list ("Load full history", a token's history) ask for the
- * largest pages and read ahead.
+ * largest pages and read ahead, and their page params say so (see page-param.ts).
  *
  * Largest: cursors are not bound to a limit, and the service cuts every page at 1MB, so
  * a walk takes about 1,500 events a request instead of the 100 a screenful needs; under
@@ -13,10 +14,13 @@ import { getResponse, readJson, withPageParams } from './client';
  * `READ_AHEAD_PAGES` pages are in flight or waiting ahead of the reader, so the
  * browser's per-request latency, the transfers and our parsing overlap. Only lists being
  * walked do either: browsing never costs the upstream a page nobody asked for.
+ *
+ * A page asked for early is the request the reader's query would make, path for path
+ * (cursor and limit included): read-ahead changes when a request leaves, never what it
+ * asks. The pages asked for early live here, outside any query, because they must outlast
+ * the query function call that started them.
  */
 
-/** The proxy's largest `limit`; the service then fills each page up to its 1MB cap. */
-export const WALK_PAGE_LIMIT = 5000;
 /** Pages asked for ahead of the reader at most (1MB each at the walk's page size). */
 export const READ_AHEAD_PAGES = 3;
 
@@ -24,13 +28,14 @@ interface Early {
   controller: AbortController;
   response: Promise<Response>;
   body: Promise<unknown>;
+  /** The limit it asked for; the page after it asks for the same. */
+  limit: number | undefined;
   /** The next cursor once the headers are in; null when there is none or the page failed. */
   next?: string | null;
 }
 
 interface Walk {
   users: number;
-  limit: number;
   /** Pages asked for ahead and not yet taken, by their full path. */
   early: Map<string, Early>;
   /** The last page asked for ahead: the chain goes on from its `next`. */
@@ -40,11 +45,13 @@ interface Walk {
 /** Walks on, per list path (`/api/v1/events/0x…`). */
 const walks = new Map<string, Walk>();
 
-/** Starts a walk on `list`; the function returned stops it and cancels what was early. */
-export function startWalk(list: string, limit = WALK_PAGE_LIMIT): () => void {
-  const walk = walks.get(list) ?? { users: 0, limit, early: new Map() };
+/**
+ * Lets the walked pages of `list` read ahead from now on; the function returned stops
+ * it and cancels what was asked for early.
+ */
+export function startReadAhead(list: string): () => void {
+  const walk = walks.get(list) ?? { users: 0, early: new Map() };
   walk.users += 1;
-  walk.limit = limit;
   walks.set(list, walk);
   let stopped = false;
   return () => {
@@ -59,26 +66,24 @@ export function startWalk(list: string, limit = WALK_PAGE_LIMIT): () => void {
 }
 
 /**
- * One page of a list as JSON: `requested` items, or the walk's page size while a walk is
- * on; taken from the read-ahead when it was asked for early.
+ * One page of a list as JSON, as its param says; taken from the read-ahead when it was
+ * asked for early.
  */
 export async function getListPage(
   list: string,
-  cursor: string | null,
-  requested: number | undefined,
+  { cursor, limit, readAhead }: PageParam,
   signal?: AbortSignal,
 ): Promise<unknown> {
   const walk = walks.get(list);
-  const limit = walk?.limit ?? requested;
   const path = withPageParams(list, cursor, limit);
   const ready = walk?.early.get(path);
   if (!walk || !ready) {
     const response = await getResponse(path, signal);
-    // A page fetched by the reader itself (the first, or one asked again after a
+    // A walked page fetched by the reader itself (the first, or one asked again after a
     // failure) starts the chain afresh from its own next cursor.
-    if (walk && walks.get(list) === walk) {
+    if (readAhead && walk && walks.get(list) === walk) {
       const next = response.headers.get('x-next-cursor');
-      if (next) askEarly(list, walk, next);
+      if (next) askEarly(list, walk, next, limit);
     }
     return readJson(response, signal);
   }
@@ -90,14 +95,14 @@ export async function getListPage(
 
 /** Asks for the page after the chain's last one while there is room ahead. */
 function pump(list: string, walk: Walk): void {
-  const next = walk.tail?.next;
-  if (next && walk.early.size < READ_AHEAD_PAGES && walks.get(list) === walk) {
-    askEarly(list, walk, next);
+  const tail = walk.tail;
+  if (tail?.next && walk.early.size < READ_AHEAD_PAGES && walks.get(list) === walk) {
+    askEarly(list, walk, tail.next, tail.limit);
   }
 }
 
-function askEarly(list: string, walk: Walk, cursor: string): void {
-  const path = withPageParams(list, cursor, walk.limit);
+function askEarly(list: string, walk: Walk, cursor: string, limit: number | undefined): void {
+  const path = withPageParams(list, cursor, limit);
   if (walk.early.has(path)) return;
   const controller = new AbortController();
   const response = getResponse(path, controller.signal);
@@ -105,6 +110,7 @@ function askEarly(list: string, walk: Walk, cursor: string): void {
     controller,
     response,
     body: response.then((later) => readJson(later, controller.signal)),
+    limit,
   };
   // Nobody may ever ask for it (the walk stops); its failure is then nobody's to hear.
   entry.body.catch(() => {});

@@ -1,6 +1,6 @@
 import { ApiError } from './api-error';
 import { InvalidPageError, parsePage } from './normalise';
-import type { Page } from './types';
+import type { Page } from '../lib/page';
 
 /** Turns an unreadable envelope into the data layer's one error type. */
 export function readPage<T>(body: unknown, normalise: (item: unknown) => T | null): Page<T> {

@@ -1,33 +1,38 @@
 import { infiniteQueryOptions } from '@tanstack/react-query';
-import { getListPage, startWalk } from './read-ahead';
-import { readPage } from './read-page';
+import type { Page } from '../lib/page';
+import type { TokenEvent } from '../lib/token-event';
 import { normaliseEvent } from './normalise';
+import { firstPage, nextPage, type PageParam } from './page-param';
 import { queryKeys } from './query-keys';
-import type { Page, TokenEvent } from './types';
+import { getListPage, startReadAhead } from './read-ahead';
+import { readPage } from './read-page';
+
+const tokenPath = (address: string, tokenId: string) => `/api/v1/events/${address}/${tokenId}`;
 
 export async function fetchTokenEventsPage(
   address: string,
   tokenId: string,
-  cursor: string | null,
+  page: PageParam,
   signal?: AbortSignal,
 ): Promise<Page<TokenEvent>> {
-  const body = await getListPage(tokenPath(address, tokenId), cursor, undefined, signal);
+  const body = await getListPage(tokenPath(address, tokenId), page, signal);
   return readPage(body, (item) => normaliseEvent(item, address));
 }
 
-const tokenPath = (address: string, tokenId: string) => `/api/v1/events/${address}/${tokenId}`;
+/** While a token's history is walked to the end: its walked pages read ahead. */
+export const readAheadTokenEvents = (address: string, tokenId: string) =>
+  startReadAhead(tokenPath(address, tokenId));
 
-/** While a token's history is loaded to the end: the largest pages, each asked for early. */
-export const walkTokenEvents = (address: string, tokenId: string) =>
-  startWalk(tokenPath(address, tokenId));
-
-/** One token's events; the page loads every page of it (a history is short). */
-export const tokenEventsQueryOptions = (address: string, tokenId: string) =>
+/**
+ * One token's events; the page walks every page of it (a history is short), the first
+ * at the service's default size, the next ones the largest while `walking`.
+ */
+export const tokenEventsQueryOptions = (address: string, tokenId: string, walking = false) =>
   infiniteQueryOptions({
     queryKey: queryKeys.tokenEvents(address, tokenId),
     queryFn: ({ pageParam, signal }) => fetchTokenEventsPage(address, tokenId, pageParam, signal),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last: Page<TokenEvent>) => last.cursor ?? undefined,
+    initialPageParam: firstPage(),
+    getNextPageParam: nextPage(undefined, walking),
     staleTime: 5 * 60_000,
     gcTime: 30 * 60_000,
   });

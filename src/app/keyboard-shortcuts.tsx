@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { isTyping } from '../components/is-typing';
+import button from '../components/button.module.css';
+import styles from './keyboard-shortcuts.module.css';
 
 const KEYS: Array<[string, string]> = [
   ['/', 'Focus the lookup box'],
@@ -36,16 +38,16 @@ export function KeyboardShortcuts() {
   }, [open]);
   if (!open) return null;
   return (
-    <div className="overlay" onClick={() => setOpen(false)}>
+    <div className={styles.overlay} onClick={() => setOpen(false)}>
       <div
-        className="dialog"
+        className={styles.dialog}
         role="dialog"
         aria-modal="true"
         aria-labelledby="shortcuts-title"
         onClick={(event) => event.stopPropagation()}
       >
         <h2 id="shortcuts-title">Keyboard shortcuts</h2>
-        <dl className="shortcuts">
+        <dl className={styles.keys}>
           {KEYS.map(([key, what]) => (
             <div key={key}>
               <dt>
@@ -55,7 +57,12 @@ export function KeyboardShortcuts() {
             </div>
           ))}
         </dl>
-        <button ref={closeRef} type="button" className="button" onClick={() => setOpen(false)}>
+        <button
+          ref={closeRef}
+          type="button"
+          className={button.button}
+          onClick={() => setOpen(false)}
+        >
           Close
         </button>
       </div>

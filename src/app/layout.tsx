@@ -4,26 +4,27 @@ import { metaQueryOptions } from '../api/meta';
 import { LookupBox } from '../components/lookup-box';
 import { KeyboardShortcuts } from './keyboard-shortcuts';
 import { SettingsPanel } from './settings-panel';
+import styles from './layout.module.css';
 
 export function Layout() {
   const meta = useQuery(metaQueryOptions());
   return (
     <>
-      <a className="skip-link" href="#main">
+      <a className={styles.skipLink} href="#main">
         Skip to content
       </a>
-      <header className="site-header">
-        <Link to="/contracts" className="brand">
+      <header className={styles.header}>
+        <Link to="/contracts" className={styles.brand}>
           Token activity
         </Link>
         <LookupBox />
         <SettingsPanel />
       </header>
       <KeyboardShortcuts />
-      <main id="main" tabIndex={-1}>
+      <main id="main" className={styles.main} tabIndex={-1}>
         <Outlet />
       </main>
-      <footer className="site-footer">
+      <footer className={styles.footer}>
         {meta.data ? (
           <span>
             Data: {meta.data.source === 'sample' ? 'sample data — ' : ''}

@@ -1,10 +1,11 @@
 import { createBrowserRouter, Link, Navigate, type RouteObject } from 'react-router';
 import { routePatterns } from '../lib/routes';
 import { Layout } from './layout';
+import notice from '../components/notice.module.css';
 
 function NotFound() {
   return (
-    <section className="notice" role="alert">
+    <section className={notice.notice} role="alert">
       <h1>Page not found</h1>
       <p>
         <Link to="/contracts">Go to the contract list</Link>

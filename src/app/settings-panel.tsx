@@ -1,5 +1,8 @@
 import { useState } from 'react';
+import button from '../components/button.module.css';
+import field from '../components/field.module.css';
 import { PAGE_SIZES, useSettings } from '../components/settings';
+import styles from './settings-panel.module.css';
 
 /** Preferences kept in this browser: time display and zone, image gateway, page size. */
 export function SettingsPanel() {
@@ -17,10 +20,10 @@ export function SettingsPanel() {
     }
   };
   return (
-    <details className="settings">
+    <details className={styles.settings}>
       <summary>Settings</summary>
-      <div className="settings-body">
-        <label className="field">
+      <div className={styles.body}>
+        <label className={field.field}>
           <span>Times</span>
           <select
             value={settings.timeDisplay}
@@ -34,7 +37,7 @@ export function SettingsPanel() {
             <option value="absolute">Exact date and time</option>
           </select>
         </label>
-        <label className="field">
+        <label className={field.field}>
           <span>Time zone</span>
           <select
             value={settings.timeZone}
@@ -46,7 +49,7 @@ export function SettingsPanel() {
             <option value="local">This device’s time zone</option>
           </select>
         </label>
-        <label className="field">
+        <label className={field.field}>
           <span>Events per request</span>
           <select
             value={settings.pageSize}
@@ -60,7 +63,7 @@ export function SettingsPanel() {
           </select>
         </label>
         <form
-          className="field"
+          className={field.field}
           onSubmit={(event) => {
             event.preventDefault();
             saveGateway();
@@ -68,7 +71,7 @@ export function SettingsPanel() {
           noValidate
         >
           <label htmlFor="gateway-input">IPFS image gateway</label>
-          <div className="inline">
+          <div className={field.inline}>
             <input
               id="gateway-input"
               type="text"
@@ -77,12 +80,12 @@ export function SettingsPanel() {
               aria-describedby={gatewayError ? 'gateway-error' : undefined}
               onChange={(event) => setGateway(event.target.value)}
             />
-            <button type="submit" className="button secondary">
+            <button type="submit" className={button.secondary}>
               Save
             </button>
           </div>
           {gatewayError && (
-            <span id="gateway-error" className="field-error" role="alert">
+            <span id="gateway-error" className={field.error} role="alert">
               {gatewayError}
             </span>
           )}

@@ -2,13 +2,22 @@ import { memo, useMemo } from 'react';
 import { activityTransform, createActivityBuilder, type ActivityBucket } from '../lib/activity';
 import { formatCount } from '../lib/format';
 import { formatAbsolute } from '../lib/time';
+import { EVENT_KINDS, type EventKind, type TokenEvent } from '../lib/token-event';
+import styles from './activity-chart.module.css';
 
-const KINDS = ['mint', 'transfer', 'sale', 'burn', 'other'] as const;
+/** Each kind's colour, for its bars and its swatch in the legend. */
+const KIND_CLASSES: Record<EventKind, string | undefined> = {
+  mint: styles.mint,
+  transfer: styles.transfer,
+  sale: styles.sale,
+  burn: styles.burn,
+  other: styles.other,
+};
 const WIDTH = 800;
 const HEIGHT = 120;
 
 interface ActivityChartProps {
-  events: readonly { kind: string; timestamp: number }[];
+  events: readonly Pick<TokenEvent, 'kind' | 'timestamp'>[];
   /** True while older events exist that are not loaded: the chart says it is partial. */
   partial: boolean;
 }
@@ -31,7 +40,7 @@ export function ActivityChart({ events, partial }: ActivityChartProps) {
   const span = `${day(from)} – ${day(to)}`;
   const summary = `${formatCount(events.length)} events per ${unit} from ${span}; busiest ${unit}: ${formatCount(max)}.`;
   return (
-    <figure className="activity-chart">
+    <figure className={styles.chart}>
       <figcaption>
         <strong>Activity per {unit}</strong>{' '}
         <span className="muted">
@@ -53,10 +62,10 @@ export function ActivityChart({ events, partial }: ActivityChartProps) {
           ))}
         </g>
       </svg>
-      <ul className="chart-legend" aria-hidden="true">
-        {KINDS.map((kind) => (
+      <ul className={styles.legend} aria-hidden="true">
+        {EVENT_KINDS.map((kind) => (
           <li key={kind}>
-            <span className={`swatch bar-${kind}`} /> {kind}
+            <span className={`${styles.swatch} ${KIND_CLASSES[kind]}`} /> {kind}
           </li>
         ))}
       </ul>
@@ -77,9 +86,9 @@ const Bar = memo(
   function Bar({ bucket, size }: { bucket: ActivityBucket; size: number }) {
     const x = bucket.start / size + (1 - BAR_SHARE) / 2;
     // Each kind stacked on the ones before it, from the baseline up.
-    const segments: { kind: string; from: number; count: number }[] = [];
+    const segments: { kind: EventKind; from: number; count: number }[] = [];
     let from = 0;
-    for (const kind of KINDS) {
+    for (const kind of EVENT_KINDS) {
       const count = bucket.counts[kind] ?? 0;
       if (count === 0) continue;
       segments.push({ kind, from, count });
@@ -89,7 +98,14 @@ const Bar = memo(
       <g>
         <title>{`${formatAbsolute(bucket.start)}: ${bucket.total} events`}</title>
         {segments.map(({ kind, from: y, count }) => (
-          <rect key={kind} className={`bar-${kind}`} x={x} y={y} width={BAR_SHARE} height={count} />
+          <rect
+            key={kind}
+            className={KIND_CLASSES[kind]}
+            x={x}
+            y={y}
+            width={BAR_SHARE}
+            height={count}
+          />
         ))}
       </g>
     );
@@ -99,5 +115,5 @@ const Bar = memo(
     before.size === after.size &&
     before.bucket.start === after.bucket.start &&
     before.bucket.total === after.bucket.total &&
-    KINDS.every((kind) => before.bucket.counts[kind] === after.bucket.counts[kind]),
+    EVENT_KINDS.every((kind) => before.bucket.counts[kind] === after.bucket.counts[kind]),
 );

@@ -2,6 +2,7 @@ import type { MouseEvent } from 'react';
 import { isZeroAddress, shortenHex } from '../lib/address';
 import { CopyButton } from './copy-button';
 import { isPlainClick } from './plain-click';
+import styles from './address.module.css';
 
 /** "Show only rows with this address": a link to that view, applied in place on a plain click. */
 export interface AddressFilter {
@@ -45,10 +46,10 @@ export function Address({ value, filter, active, copy, onTrace, traced }: Addres
     'data-traced': traced || undefined,
     ...trace,
   };
-  const className = active ? 'address address-active' : 'address';
+  const className = active ? `${styles.address} ${styles.active}` : styles.address;
   if (copy && !zero) {
     return (
-      <span className={`${className} with-copy`} {...marks}>
+      <span className={`${className} ${styles.withCopy}`} {...marks}>
         <span className="mono" title={value}>
           {text}
         </span>
@@ -64,7 +65,7 @@ export function Address({ value, filter, active, copy, onTrace, traced }: Addres
     };
     return (
       <a
-        className={`${className} link-button mono`}
+        className={`${className} ${styles.link} mono`}
         href={filter.href(value)}
         title={`${value} — show only events with this address`}
         onClick={apply}

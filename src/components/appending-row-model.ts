@@ -7,7 +7,7 @@ import {
   type Table,
   type TableFeatures,
 } from '@tanstack/react-table';
-import { startsWith } from '../lib/arrays';
+import { createGrowingFold } from '../lib/arrays';
 
 /**
  * Models kept: while a list loads, React renders the table with the events on screen
@@ -29,21 +29,18 @@ export function createAppendingRowModel() {
   return <TFeatures extends TableFeatures, TData extends RowData>(
     table: Table<TFeatures, TData>,
   ) => {
-    let kept: { data: readonly TData[]; model: RowModel<TFeatures, TData> }[] = [];
-    return (): RowModel<TFeatures, TData> => {
-      const data = table.options.data;
-      const known = kept.find((entry) => entry.data === data);
-      if (known) return known.model;
-      const base = kept.find((entry) => startsWith(data, entry.data));
-      const rows: Row<TFeatures, TData>[] = base ? base.model.rows.slice() : [];
-      for (let index = base?.data.length ?? 0; index < data.length; index++) {
-        const original = data[index]!;
-        rows.push(constructRow(table, table.getRowId(original, index), original, index, 0));
-      }
-      const model = modelOf(rows);
-      kept = [{ data, model }, ...kept.slice(0, KEPT - 1)];
-      return model;
-    };
+    const build = createGrowingFold<TData, RowModel<TFeatures, TData>>(
+      {
+        start: () => modelOf([]),
+        // Kept models stay as they were: a render may still show the older data.
+        resume: (earlier) => modelOf(earlier.rows.slice()),
+        add: (model, original, index) => {
+          model.rows.push(constructRow(table, table.getRowId(original, index), original, index, 0));
+        },
+      },
+      KEPT,
+    );
+    return (): RowModel<TFeatures, TData> => build(table.options.data);
   };
 }
 
@@ -54,8 +51,8 @@ function modelOf<TFeatures extends TableFeatures, TData extends RowData>(
   return {
     rows,
     flatRows: rows,
-    // Built when first asked for (TanStack's own sorting, `getRow`): a list that loads
-    // page after page never needs it, and 100,000 long keys are costly to index.
+    // Built when first asked for (`getRow`): a list that loads page after page never
+    // needs it, and 100,000 long keys are costly to index.
     get rowsById() {
       if (!byId) {
         byId = makeObjectMap<Row<TFeatures, TData>>();

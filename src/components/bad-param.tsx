@@ -1,9 +1,10 @@
 import { Link } from 'react-router';
+import notice from './notice.module.css';
 
 /** A malformed address or token id in the URL: say so, and offer a way back. */
 export function BadParam({ title, message }: { title: string; message: string }) {
   return (
-    <section className="notice notice-error" role="alert">
+    <section className={notice.error} role="alert">
       <h1>{title}</h1>
       <p>{message}</p>
       <p>

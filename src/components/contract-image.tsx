@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { safeImageUrl } from '../lib/image-url';
 import { useSettings } from './settings';
+import styles from './contract-image.module.css';
 
 interface ContractImageProps {
   image: string | undefined;
@@ -18,18 +19,14 @@ export function ContractImage({ image, name, size = 36 }: ContractImageProps) {
   const src = safeImageUrl(image, ipfsGateway);
   if (!src || broken) {
     return (
-      <span
-        className="contract-image fallback"
-        style={{ width: size, height: size }}
-        aria-hidden="true"
-      >
+      <span className={styles.fallback} style={{ width: size, height: size }} aria-hidden="true">
         {initials(name)}
       </span>
     );
   }
   return (
     <img
-      className="contract-image"
+      className={styles.image}
       src={src}
       alt=""
       width={size}

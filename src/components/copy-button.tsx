@@ -1,5 +1,7 @@
 import { useRef, useState } from 'react';
 import { announce } from './announce';
+import button from './button.module.css';
+import styles from './copy-button.module.css';
 
 interface CopyButtonProps {
   value: string;
@@ -12,7 +14,7 @@ const SHOWN_MS = 1500;
  * Copies `value`; says "Copied" for a moment, to sighted users on the button and to
  * screen-reader users through the page's live region (see announce.ts). Tables render one
  * per row, so an idle button is one element with no effect to run: the icon is a CSS
- * background (.copy-icon), and the reset timer is only set by a click (its update is
+ * background (copy-button.module.css), and the reset timer is only set by a click (its update is
  * ignored if the row has scrolled away by then).
  */
 export function CopyButton({ value, label }: CopyButtonProps) {
@@ -35,7 +37,7 @@ export function CopyButton({ value, label }: CopyButtonProps) {
   return (
     <button
       type="button"
-      className={state === 'idle' ? 'icon-button copy-icon' : 'icon-button'}
+      className={state === 'idle' ? `${button.iconButton} ${styles.icon}` : button.iconButton}
       onClick={() => void copy()}
       aria-label={label}
       title={label}

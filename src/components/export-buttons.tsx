@@ -1,4 +1,6 @@
 import { toCsv, toJson, type ExportRow } from '../lib/export';
+import button from './button.module.css';
+import styles from './export-buttons.module.css';
 
 interface ExportButtonsProps {
   /** Builds the rows when a button is pressed, not on every render. */
@@ -24,11 +26,11 @@ export function ExportButtons({ rows, columns, fileName, meta }: ExportButtonsPr
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
   };
   return (
-    <div className="export-buttons" role="group" aria-label="Export the rows shown">
-      <button type="button" className="button secondary" onClick={() => download('csv')}>
+    <div className={styles.buttons} role="group" aria-label="Export the rows shown">
+      <button type="button" className={button.secondary} onClick={() => download('csv')}>
         Export CSV
       </button>
-      <button type="button" className="button secondary" onClick={() => download('json')}>
+      <button type="button" className={button.secondary} onClick={() => download('json')}>
         Export JSON
       </button>
     </div>

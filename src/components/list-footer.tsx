@@ -1,5 +1,7 @@
 import { ErrorState } from './states';
-import type { InfiniteList } from './use-infinite-list';
+import type { InfiniteList } from '../api/use-infinite-list';
+import button from './button.module.css';
+import styles from './list-footer.module.css';
 
 interface ListFooterProps {
   noun: string;
@@ -30,13 +32,13 @@ export function ListFooter(props: ListFooterProps) {
       />
     );
   }
-  if (!hasMore) return <p className="list-end muted">End of the list.</p>;
+  if (!hasMore) return <p className={`${styles.end} muted`}>End of the list.</p>;
   return (
-    <div className="list-more">
+    <div className={styles.more}>
       {pausedOnEmptyPages && (
         <span className="muted">The service sent many empty pages in a row; more may follow.</span>
       )}
-      <button type="button" className="button" onClick={onLoadMore} disabled={isLoadingMore}>
+      <button type="button" className={button.button} onClick={onLoadMore} disabled={isLoadingMore}>
         {isLoadingMore ? 'Loading…' : 'Load more'}
       </button>
     </div>

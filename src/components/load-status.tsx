@@ -1,5 +1,6 @@
 import { formatCount } from '../lib/format';
-import type { InfiniteList } from './use-infinite-list';
+import type { InfiniteList } from '../api/use-infinite-list';
+import styles from './load-status.module.css';
 
 interface LoadStatusProps {
   noun: string;
@@ -30,10 +31,10 @@ export function LoadStatus(props: LoadStatusProps) {
   if (sortedBy && hasMore)
     parts.push(`sorted by ${sortedBy} among ${formatCount(loaded)} loaded ${noun}`);
   return (
-    <p className="load-status" role="status" aria-live="polite">
+    <p className={styles.status} role="status" aria-live="polite">
       {parts.join(' · ')}
       {skipped > 0 && (
-        <span className="warning">
+        <span className={styles.warning}>
           {' '}
           · {formatCount(skipped)} record{skipped === 1 ? '' : 's'} could not be read and
           {skipped === 1 ? ' was' : ' were'} skipped

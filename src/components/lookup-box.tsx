@@ -2,6 +2,9 @@ import { forwardRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { parseLookup } from '../lib/lookup';
 import { hrefs } from '../lib/routes';
+import button from './button.module.css';
+import field from './field.module.css';
+import styles from './lookup-box.module.css';
 
 /** The header's "go to": an address, or an address and a token id. */
 export const LookupBox = forwardRef<HTMLInputElement>(function LookupBox(_props, ref) {
@@ -21,7 +24,7 @@ export const LookupBox = forwardRef<HTMLInputElement>(function LookupBox(_props,
     void navigate(tokenId ? hrefs.tokenHistory(address, tokenId) : hrefs.contractEvents(address));
   };
   return (
-    <form className="lookup" role="search" onSubmit={submit} noValidate>
+    <form className={styles.lookup} role="search" onSubmit={submit} noValidate>
       <label htmlFor="lookup-input" className="visually-hidden">
         Go to a contract address, or an address and a token id
       </label>
@@ -46,11 +49,11 @@ export const LookupBox = forwardRef<HTMLInputElement>(function LookupBox(_props,
           }
         }}
       />
-      <button type="submit" className="button">
+      <button type="submit" className={button.button}>
         Go
       </button>
       {error && (
-        <span id="lookup-error" className="field-error" role="alert">
+        <span id="lookup-error" className={field.error} role="alert">
           {error}
         </span>
       )}

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import styles from './sort-header.module.css';
 
 interface SortHeaderProps {
   label: ReactNode;
@@ -9,9 +10,9 @@ interface SortHeaderProps {
 /** A column name that sorts: a real button, so it is reachable and operable by keyboard. */
 export function SortHeader({ label, direction, onToggle }: SortHeaderProps) {
   return (
-    <button type="button" className="sort-header" onClick={onToggle}>
+    <button type="button" className={styles.sortHeader} onClick={onToggle}>
       {label}
-      <span className="sort-icon" aria-hidden="true">
+      <span className={styles.icon} aria-hidden="true">
         {direction === 'asc' ? '▲' : direction === 'desc' ? '▼' : '↕'}
       </span>
     </button>

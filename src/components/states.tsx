@@ -1,12 +1,19 @@
 import type { ReactNode } from 'react';
-import { ApiError } from '../api/api-error';
+import { ApiError, type ClientErrorKind } from '../api/api-error';
 import { retryDelayMs } from '../api/retry-policy';
+import button from './button.module.css';
+import notice from './notice.module.css';
+import styles from './states.module.css';
 
-const TITLES: Record<string, string> = {
+const SOMETHING_WRONG = 'Something went wrong';
+
+const TITLES: Record<ClientErrorKind, string> = {
   bad_key: 'The service refused our key',
   rate_limited: 'The service is busy',
   bad_request: 'That request is not valid',
   not_found: 'Not found',
+  // The browser only ever sends GET: a method refused is a fault of ours, not the reader's.
+  method_not_allowed: SOMETHING_WRONG,
   upstream: 'The service failed',
   timeout: 'The service took too long',
   unreachable: 'The service cannot be reached',
@@ -16,9 +23,7 @@ const TITLES: Record<string, string> = {
 };
 
 export function errorTitle(error: unknown): string {
-  return error instanceof ApiError
-    ? (TITLES[error.kind] ?? 'Something went wrong')
-    : 'Something went wrong';
+  return error instanceof ApiError ? TITLES[error.kind] : SOMETHING_WRONG;
 }
 
 export function errorMessage(error: unknown): string {
@@ -37,12 +42,12 @@ interface ErrorStateProps {
 /** Says what happened and offers a retry; announced to screen readers. */
 export function ErrorState({ error, onRetry, context, compact }: ErrorStateProps) {
   return (
-    <div className={`notice notice-error${compact ? ' compact' : ''}`} role="alert">
+    <div className={compact ? `${notice.error} ${notice.compact}` : notice.error} role="alert">
       <strong>{errorTitle(error)}</strong>
       <span>{errorMessage(error)}</span>
       {context && <span className="muted">{context}</span>}
       {onRetry && (
-        <button type="button" className="button" onClick={onRetry}>
+        <button type="button" className={button.button} onClick={onRetry}>
           Retry
         </button>
       )}
@@ -56,7 +61,7 @@ export function RetryingNotice({ error, failureCount }: { error: unknown; failur
     return null;
   const seconds = Math.ceil(retryDelayMs(failureCount, error) / 1000);
   return (
-    <div className="notice notice-wait" role="status">
+    <div className={notice.wait} role="status">
       The service asked us to slow down. Retrying automatically in {seconds} s (attempt{' '}
       {failureCount + 1}).
     </div>
@@ -65,7 +70,7 @@ export function RetryingNotice({ error, failureCount }: { error: unknown; failur
 
 export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
   return (
-    <div className="notice notice-empty" role="status">
+    <div className={notice.notice} role="status">
       <strong>{title}</strong>
       {children}
     </div>
@@ -75,11 +80,11 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
 /** Placeholder rows shaped like real ones, while the first page loads. */
 export function SkeletonRows({ columns, rows = 8 }: { columns: number; rows?: number }) {
   return (
-    <div className="skeleton" aria-busy="true" aria-label="Loading">
+    <div aria-busy="true" aria-label="Loading">
       {Array.from({ length: rows }, (_, row) => (
-        <div className="skeleton-row" key={row}>
+        <div className={styles.row} key={row}>
           {Array.from({ length: columns }, (_, column) => (
-            <span className="skeleton-cell" key={column} />
+            <span className={styles.cell} key={column} />
           ))}
         </div>
       ))}

@@ -1,5 +1,4 @@
 import {
-  createSortedRowModel,
   rowSortingFeature,
   tableFeatures,
   type ColumnDef,
@@ -8,12 +7,12 @@ import {
 import { createAppendingRowModel } from './appending-row-model';
 
 /**
- * The table features every list uses: sorting over the loaded rows, nothing else, and a
- * core row model that grows with the list instead of being rebuilt for every page.
+ * The table features every list uses: the sorting state (the rows come sorted, see
+ * DataTable's `sortRows`), nothing else, and a core row model that grows with the list
+ * instead of being rebuilt for every page.
  */
 export const listFeatures = tableFeatures({
   rowSortingFeature,
-  sortedRowModel: createSortedRowModel(),
   coreRowModel: createAppendingRowModel(),
 });
 

@@ -1,4 +1,5 @@
 import type { TimeDisplay } from '../lib/view-state';
+import button from './button.module.css';
 
 /** Switches between relative and exact times; pressed while exact times are shown. */
 export function TimeDisplayToggle({
@@ -11,7 +12,7 @@ export function TimeDisplayToggle({
   return (
     <button
       type="button"
-      className="button secondary"
+      className={button.secondary}
       aria-pressed={display === 'absolute'}
       onClick={() => onChange(display === 'relative' ? 'absolute' : 'relative')}
     >

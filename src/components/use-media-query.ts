@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import breakpoints from './breakpoints.module.css';
 
 /**
  * One MediaQueryList per query: React reads the snapshot on every render, and the data
@@ -30,5 +31,5 @@ export function useMediaQuery(query: string): boolean {
   );
 }
 
-/** Below this width rows are shown as cards (see styles.css). */
-export const PHONE_QUERY = '(max-width: 720px)';
+/** Below this width rows are shown as cards: the media query the CSS modules use. */
+export const PHONE_QUERY = breakpoints.phone!;

@@ -11,6 +11,7 @@ import {
 } from 'react';
 import { isTyping } from './is-typing';
 import type { ColumnMeta, listFeatures } from './table-features';
+import styles from './data-table.module.css';
 
 const OVERSCAN = 1;
 const NEAR_END_ROWS = 20;
@@ -20,7 +21,7 @@ interface VirtualBodyProps<T extends RowData> {
   rows: Row<typeof listFeatures, T>[];
   columnCount: number;
   rowHeight: number;
-  /** Phone layout: cells carry their column's name (see styles.css). */
+  /** Phone layout: cells carry their column's name (see data-table.module.css). */
   phone: boolean;
   onNearEnd?: () => void;
   onRowOpen?: (row: T) => void;
@@ -123,7 +124,7 @@ export function VirtualBody<T extends RowData>(props: VirtualBodyProps<T>) {
   return (
     <tbody ref={bodyRef}>
       {paddingTop > 0 && (
-        <tr aria-hidden="true" className="spacer">
+        <tr aria-hidden="true" className={styles.spacer}>
           <td colSpan={columnCount} style={{ height: paddingTop }} />
         </tr>
       )}
@@ -141,7 +142,7 @@ export function VirtualBody<T extends RowData>(props: VirtualBodyProps<T>) {
         ) : null;
       })}
       {paddingBottom > 0 && (
-        <tr aria-hidden="true" className="spacer">
+        <tr aria-hidden="true" className={styles.spacer}>
           <td colSpan={columnCount} style={{ height: paddingBottom }} />
         </tr>
       )}
@@ -171,7 +172,7 @@ interface TableRowProps<T extends RowData> {
   row: Row<typeof listFeatures, T>;
   index: number;
   height: number;
-  /** Cells carry their column's name for the phone's card layout (see styles.css). */
+  /** Cells carry their column's name for the phone's card layout (see data-table.module.css). */
   labelled: boolean;
   focused: boolean;
 }
@@ -194,7 +195,7 @@ const TableRow = memo(function TableRow<T extends RowData>({
   return (
     <tr
       style={{ height }}
-      className={focused ? 'row-focused' : undefined}
+      className={focused ? styles.focused : undefined}
       aria-current={focused ? 'true' : undefined}
       data-index={index}
     >

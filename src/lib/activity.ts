@@ -1,4 +1,5 @@
-import { startsWith } from './arrays';
+import { createGrowingFold } from './arrays';
+import type { EventKind, TokenEvent } from './token-event';
 
 /**
  * Events per time bucket and kind, for the activity chart. Buckets are days, or hours
@@ -6,7 +7,7 @@ import { startsWith } from './arrays';
  */
 export interface ActivityBucket {
   start: number;
-  counts: Record<string, number>;
+  counts: KindCounts;
   total: number;
 }
 
@@ -25,11 +26,12 @@ const DAY = 24 * HOUR;
 /** More buckets than this are merged, keeping the chart readable and cheap to draw. */
 const MAX_BUCKETS = 400;
 
-type ChartEvent = { kind: string; timestamp: number };
+export type KindCounts = Partial<Record<EventKind, number>>;
+type ChartEvent = Pick<TokenEvent, 'kind' | 'timestamp'>;
 
 /** Counts per hour and kind of the events seen so far: what every bucketing is made from. */
 interface Tally {
-  hours: Map<number, Record<string, number>>;
+  hours: Map<number, KindCounts>;
   from: number;
   to: number;
 }
@@ -63,7 +65,7 @@ function activityOf({ hours, from, to }: Tally): Activity | null {
   for (const [hour, counts] of hours) {
     const bucket = buckets[Math.floor((hour * HOUR - first) / size)];
     if (!bucket) continue;
-    for (const kind in counts) {
+    for (const kind of Object.keys(counts) as EventKind[]) {
       const n = counts[kind] ?? 0;
       bucket.counts[kind] = (bucket.counts[kind] ?? 0) + n;
       bucket.total += n;
@@ -81,19 +83,13 @@ function activityOf({ hours, from, to }: Tally): Activity | null {
  * counted afresh.
  */
 export function createActivityBuilder(): (events: readonly ChartEvent[]) => Activity | null {
-  let seen: readonly ChartEvent[] = [];
-  let tally = emptyTally();
-  return (events) => {
-    if (!startsWith(events, seen)) {
-      seen = [];
-      tally = emptyTally();
-    }
-    for (let index = seen.length; index < events.length; index++) {
-      count(tally, events[index] as ChartEvent);
-    }
-    seen = events;
-    return activityOf(tally);
-  };
+  // Only the last list's counts are kept, so they are counted on in place.
+  const tally = createGrowingFold<ChartEvent, Tally>({
+    start: emptyTally,
+    resume: (earlier) => earlier,
+    add: count,
+  });
+  return (events) => activityOf(tally(events));
 }
 
 /**

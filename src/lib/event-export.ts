@@ -1,6 +1,7 @@
+import type { ExportRow } from './export';
 import { formatUnits } from './format';
 import { toIso } from './time';
-import type { ExportRow } from './export';
+import type { TokenEvent } from './token-event';
 
 /** The columns of an events export: every field, ids and amounts as exact strings. */
 export const eventExportColumns = [
@@ -20,22 +21,7 @@ export const eventExportColumns = [
   'contract_address',
 ] as const;
 
-export interface ExportableEvent {
-  kind: string;
-  label: string;
-  tokenId: string;
-  from: string;
-  to: string;
-  timestamp: number;
-  transactionHash: string;
-  eventId: string;
-  contractAddress: string;
-  price?: string;
-  quantity?: string;
-  marketplaceName?: string;
-}
-
-export function eventExportRow(event: ExportableEvent): ExportRow {
+export function eventExportRow(event: TokenEvent): ExportRow {
   return {
     kind: event.kind,
     label: event.label,

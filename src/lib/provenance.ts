@@ -1,16 +1,11 @@
 import { isZeroAddress } from './address';
+import type { TokenEvent } from './token-event';
 
 /**
  * The story of one token, from its loaded events in time order: who minted it when,
  * each change of hands with how long the previous owner held it, and where it is now.
  */
-export interface ProvenanceEvent {
-  kind: string;
-  from: string;
-  to: string;
-  timestamp: number;
-  price?: string;
-}
+export type ProvenanceEvent = Pick<TokenEvent, 'kind' | 'to' | 'timestamp'>;
 
 export interface Holding<T> {
   event: T;

@@ -1,39 +1,40 @@
 import { canonicalAddress } from './address';
+import { EVENT_KINDS, type EventKind } from './token-event';
 
 /**
  * View state that lives in the URL, so reload, back/forward and a shared link all
  * reopen the same view. Parsing is forgiving (unknown values fall back to defaults);
  * writing leaves defaults out so canonical URLs stay short.
  */
-export interface SortState {
-  id: string;
+export interface SortState<Id extends string = string> {
+  id: Id;
   desc: boolean;
 }
 
 export type TimeDisplay = 'relative' | 'absolute';
 
-export const EVENT_KINDS = ['mint', 'transfer', 'sale', 'burn', 'other'] as const;
-export type EventKindFilter = (typeof EVENT_KINDS)[number];
-
 /** `-time` → time descending; `name` → name ascending; anything else → null. */
-export function parseSort(value: string | null, allowed: readonly string[]): SortState | null {
+export function parseSort<Id extends string>(
+  value: string | null,
+  allowed: readonly Id[],
+): SortState<Id> | null {
   if (!value) return null;
   const desc = value.startsWith('-');
-  const id = desc ? value.slice(1) : value;
-  return allowed.includes(id) ? { id, desc } : null;
+  const id = allowed.find((candidate) => candidate === (desc ? value.slice(1) : value));
+  return id === undefined ? null : { id, desc };
 }
 
 export function formatSort(sort: SortState | null): string | null {
   return sort ? `${sort.desc ? '-' : ''}${sort.id}` : null;
 }
 
-export function parseKinds(value: string | null): EventKindFilter[] {
+export function parseKinds(value: string | null): EventKind[] {
   if (!value) return [];
   const wanted = new Set(value.split(',').map((part) => part.trim().toLowerCase()));
   return EVENT_KINDS.filter((kind) => wanted.has(kind));
 }
 
-export function formatKinds(kinds: readonly EventKindFilter[]): string | null {
+export function formatKinds(kinds: readonly EventKind[]): string | null {
   const set = new Set(kinds);
   const ordered = EVENT_KINDS.filter((kind) => set.has(kind));
   return ordered.length ? ordered.join(',') : null;

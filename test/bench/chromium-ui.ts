@@ -1,4 +1,4 @@
-import { WALK_PAGE_LIMIT } from '../../src/api/read-ahead';
+import { WALK_PAGE_LIMIT } from '../../src/api/page-param';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import {
   STARKNET_QUEST_ADDRESS,
@@ -80,9 +80,13 @@ async function openContract(page: Page, base: string, address: string): Promise<
   return page.evaluate(() => window.__benchFirstRowAt as number);
 }
 
-/** Events loaded, from the status line ("20,000 events loaded · …", "all 100,800 events loaded"). */
+/**
+ * Events loaded, from the status line ("20,000 events loaded · …", "all 100,800 events
+ * loaded"): the page's one polite live region, `p[aria-live="polite"]` here and below.
+ */
 async function loadedEvents(page: Page): Promise<{ loaded: number; all: boolean; busy: boolean }> {
-  const text = (await page.locator('.load-status').first().textContent({ timeout: 10_000 })) ?? '';
+  const text =
+    (await page.locator('p[aria-live="polite"]').first().textContent({ timeout: 10_000 })) ?? '';
   const match = /([\d,]+) events loaded/.exec(text);
   return {
     loaded: match ? Number((match[1] as string).replaceAll(',', '')) : 0,
@@ -129,11 +133,11 @@ async function rowsAndFrames(context: BenchContext, browser: Browser) {
     ) {
       const before = state.loaded;
       const clickStart = performance.now();
-      await page.locator('.list-more button').click({ timeout: 30_000 });
+      await page.getByRole('button', { name: 'Load more' }).click({ timeout: 30_000 });
       await page
         .waitForFunction(
           (previous) => {
-            const text = document.querySelector('.load-status')?.textContent ?? '';
+            const text = document.querySelector('p[aria-live="polite"]')?.textContent ?? '';
             const match = /([\d,]+) events loaded/.exec(text);
             return (
               match !== null &&
@@ -158,7 +162,7 @@ async function rowsAndFrames(context: BenchContext, browser: Browser) {
     );
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.waitForFunction(
-      () => !document.querySelector('.load-status')?.textContent?.includes('loading more'),
+      () => !document.querySelector('p[aria-live="polite"]')?.textContent?.includes('loading more'),
       undefined,
       { timeout: 30_000 },
     );
@@ -233,7 +237,7 @@ async function rowsAndFrames(context: BenchContext, browser: Browser) {
           }>((done) => {
             const body = document.querySelector('table.data-table tbody') as HTMLElement;
             const rows = document
-              .querySelector('.load-status')
+              .querySelector('p[aria-live="polite"]')
               ?.textContent?.match(/([\d,]+) events loaded/)?.[1];
             const loaded = Number(rows?.replaceAll(',', '') ?? 0);
             const tableTop = body.getBoundingClientRect().top + window.scrollY;
@@ -281,7 +285,7 @@ async function rowsAndFrames(context: BenchContext, browser: Browser) {
           const top = body.getBoundingClientRect().top + window.scrollY;
           const rows = Number(
             document
-              .querySelector('.load-status')
+              .querySelector('p[aria-live="polite"]')
               ?.textContent?.match(/([\d,]+) events loaded/)?.[1]
               ?.replaceAll(',', '') ?? 0,
           );
@@ -370,7 +374,7 @@ async function heap(context: BenchContext, browser: Browser) {
     await page.getByRole('button', { name: 'Load full history' }).click({ timeout: 30_000 });
     const limit = context.deadline.within(150_000);
     await page.waitForFunction(
-      () => (document.querySelector('.load-status')?.textContent ?? '').startsWith('all '),
+      () => (document.querySelector('p[aria-live="polite"]')?.textContent ?? '').startsWith('all '),
       undefined,
       { timeout: limit, polling: 250 },
     );

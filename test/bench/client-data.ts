@@ -1,8 +1,8 @@
 import { fetchContractEventsPage } from '../../src/api/contract-events';
 import { readPage } from '../../src/api/read-page';
 import { normaliseEvent, parsePage } from '../../src/api/normalise';
-import type { TokenEvent } from '../../src/api/types';
-import { sortEvents } from '../../src/lib/event-view';
+import type { TokenEvent } from '../../src/lib/token-event';
+import { sortEvents } from '../../src/lib/event-list';
 import { STARKVERSE_GALLERY_ADDRESS } from '../../src/server/sample-service';
 import type { BenchContext } from './context';
 import { withPageParams } from '../../src/api/client';
@@ -67,10 +67,10 @@ async function parseBench(context: BenchContext) {
       context,
       5,
       3_000,
-      async () => void (await fetchContractEventsPage(ADDRESS, null)),
+      async () => void (await fetchContractEventsPage(ADDRESS, { cursor: null })),
     );
     fetcherTimes = await repeat(context, 30, 8_000, async () => {
-      await fetchContractEventsPage(ADDRESS, null);
+      await fetchContractEventsPage(ADDRESS, { cursor: null });
     });
   } finally {
     globalThis.fetch = realFetch;

@@ -1,4 +1,4 @@
-import { WALK_PAGE_LIMIT } from '../../src/api/read-ahead';
+import { WALK_PAGE_LIMIT } from '../../src/api/page-param';
 import { loadPlain } from './lib/plain-load';
 import { resolve } from 'node:path';
 import { build, type Rolldown } from 'vite';

@@ -1,8 +1,10 @@
 import { render } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ActivityChart } from '../../src/components/activity-chart';
+import chart from '../../src/components/activity-chart.module.css';
 import type * as Time from '../../src/lib/time';
 import { formatAbsolute } from '../../src/lib/time';
+import type { TokenEvent } from '../../src/lib/token-event';
 
 // Counts the chart's date formatting: one call per bar drawn (its tooltip), two per chart.
 vi.mock('../../src/lib/time', async (importOriginal) => {
@@ -15,10 +17,10 @@ const LAST_DAY = 1_750_032_000; // a midnight UTC
 
 /** `days` days of events, newest last, a few of each kind a day. */
 function days(first: number, count: number) {
-  const list: { kind: string; timestamp: number }[] = [];
+  const list: Pick<TokenEvent, 'kind' | 'timestamp'>[] = [];
   for (let day = first; day < first + count; day += 1) {
     const start = LAST_DAY - day * DAY;
-    for (const [offset, kind] of ['mint', 'transfer', 'transfer', 'sale'].entries()) {
+    for (const [offset, kind] of (['mint', 'transfer', 'transfer', 'sale'] as const).entries()) {
       list.push({
         kind: day % 3 === 0 && offset === 0 ? 'burn' : kind,
         timestamp: start + offset * 600,
@@ -47,10 +49,11 @@ describe('ActivityChart', () => {
     const drawn = bars(container);
     expect(drawn).toHaveLength(20);
     expect(drawn[0]?.title).toMatch(/: 4 events$/);
+    // Each kind's bar has its kind's class (activity-chart.module.css).
     expect(drawn[0]?.rects.map((rect) => rect.split(' ')[0])).toEqual([
-      'bar-mint',
-      'bar-transfer',
-      'bar-sale',
+      chart.mint,
+      chart.transfer,
+      chart.sale,
     ]);
   });
 

@@ -1,7 +1,14 @@
-import { useTable, type SortingState } from '@tanstack/react-table';
+import {
+  createSortedRowModel,
+  rowSortingFeature,
+  tableFeatures,
+  useTable,
+  type SortingState,
+} from '@tanstack/react-table';
 import { renderHook } from '@testing-library/react';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { createAppendingRowModel } from '../../src/components/appending-row-model';
 import { listFeatures, type ListColumn } from '../../src/components/table-features';
 
 type Item = { key: string; value: number };
@@ -14,17 +21,29 @@ const columns: ListColumn<Item>[] = [
   },
 ];
 
-/** The table exactly as DataTable builds it, over `data`, sorted by TanStack when asked. */
-function useListTable({ data, sorting }: { data: Item[]; sorting: SortingState }) {
-  return useTable({
-    features: listFeatures,
-    columns,
-    data,
-    getRowId: (item) => item.key,
-    state: { sorting },
-    enableMultiSort: false,
-  });
-}
+type TableProps = { data: Item[]; sorting: SortingState };
+const options = ({ data, sorting }: TableProps) => ({
+  columns,
+  data,
+  getRowId: (item: Item) => item.key,
+  state: { sorting },
+  enableMultiSort: false,
+});
+
+/** The table exactly as DataTable builds it, over `data` (which comes sorted). */
+const useListTable = (props: TableProps) => useTable({ features: listFeatures, ...options(props) });
+
+/**
+ * The same core row model under TanStack's own sorted row model: the model is a core row
+ * model any of TanStack's derived models can build on (ids, indexes, `rowsById`).
+ */
+const sortedFeatures = tableFeatures({
+  rowSortingFeature,
+  sortedRowModel: createSortedRowModel(),
+  coreRowModel: createAppendingRowModel(),
+});
+const useSortedTable = (props: TableProps) =>
+  useTable({ features: sortedFeatures, ...options(props) });
 
 const items = (keys: string) => [...keys].map((key, value) => ({ key, value }));
 const none: SortingState = [];
@@ -73,7 +92,7 @@ describe('the appending core row model', () => {
         fc.boolean(),
         (pages, desc) => {
           let data: Item[] = [];
-          const { result, rerender, unmount } = renderHook(useListTable, {
+          const { result, rerender, unmount } = renderHook(useSortedTable, {
             initialProps: { data, sorting: none },
           });
           for (const page of pages) {

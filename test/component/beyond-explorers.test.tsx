@@ -135,7 +135,7 @@ describe('live updates', () => {
       return { ...body, result: [...fresh.reverse(), ...result.slice(0, 98)] };
     };
     await act(() =>
-      queryClient.refetchQueries({ queryKey: queryKeys.contractHead(contract.address) }),
+      queryClient.refetchQueries({ queryKey: queryKeys.contractHead(contract.address, 100) }),
     );
     const notice = await screen.findByRole('button', { name: '2 new events' });
     expect(dataRows()[0]).toBe(newest);

@@ -2,9 +2,20 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { servedRecordCount, type Dataset } from '../../src/server/sample-service';
-import { dataRows, installSampleApi, renderAt, smallDataset, statusText } from './harness';
+import {
+  advanceUntil,
+  dataRows,
+  FAKE_TIMERS,
+  installSampleApi,
+  renderAt,
+  smallDataset,
+  statusText,
+} from './harness';
 
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
 
 /** The contract with the most events, and one with between `min` and `max`. */
 function contractWith(dataset: Dataset, min: number, max = Infinity) {
@@ -92,21 +103,25 @@ describe('contract events page', () => {
   });
 
   it('explains a dropped connection and an upstream timeout', async () => {
+    // Each is retried once after a second, and the timeout takes the proxy's second:
+    // fake timers let those seconds pass at once.
+    vi.useFakeTimers(FAKE_TIMERS);
     const contract = contractWith(smallDataset(), 1);
     const api = installSampleApi({ faults: { fault: { type: 'drop' } } });
     const first = renderAt(`/contracts/${contract.address}`);
-    expect(
-      await screen.findByText('The service cannot be reached', {}, { timeout: 4000 }),
-    ).toBeInTheDocument();
+    await advanceUntil(() =>
+      expect(screen.getByText('The service cannot be reached')).toBeInTheDocument(),
+    );
     first.unmount();
     api.service.setFaults({ latencyMs: 1500 });
     renderAt(`/contracts/${contract.address}`);
-    expect(
-      await screen.findByText('The service took too long', {}, { timeout: 6000 }),
-    ).toBeInTheDocument();
-  }, 10_000);
+    await advanceUntil(() =>
+      expect(screen.getByText('The service took too long')).toBeInTheDocument(),
+    );
+  });
 
   it('retries a rate limit by itself and shows the wait', async () => {
+    vi.useFakeTimers(FAKE_TIMERS);
     const contract = contractWith(smallDataset(), 1);
     installSampleApi({
       faults: {
@@ -117,8 +132,10 @@ describe('contract events page', () => {
       },
     });
     renderAt(`/contracts/${contract.address}`);
-    expect(await screen.findByText(/Retrying automatically in 1 s/)).toBeInTheDocument();
-    expect(await screen.findByRole('table', {}, { timeout: 3000 })).toBeInTheDocument();
+    await advanceUntil(() =>
+      expect(screen.getByText(/Retrying automatically in 1 s/)).toBeInTheDocument(),
+    );
+    await advanceUntil(() => expect(screen.getByRole('table')).toBeInTheDocument());
   });
 
   it('filters by event kind and by address, and keeps both in the URL', async () => {
@@ -150,6 +167,30 @@ describe('contract events page', () => {
       screen.getByRole('button', { name: `Remove the address filter ${address}` }),
     );
     expect(router.state.location.search).toBe('?kind=transfer');
+  });
+
+  it('shows the rows in the order the URL sorts them, and sorts again on a header click', async () => {
+    const contract = contractWith(smallDataset(), 100);
+    installSampleApi({ profile: 'documented' });
+    const { router } = renderAt(`/contracts/${contract.address}?sort=token`);
+    await screen.findByRole('table');
+    const tokens = () =>
+      dataRows().map((row) =>
+        BigInt(
+          within(row).getAllByRole('cell')[1]!.querySelector('a')!.title.replace('Token ', ''),
+        ),
+      );
+    const ascending = tokens();
+    expect(ascending.length).toBeGreaterThan(5);
+    expect(ascending).toEqual([...ascending].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    // The loaded order is newest first: sorted by token it is another order.
+    await userEvent.click(
+      within(screen.getByRole('columnheader', { name: /time/i })).getByRole('button'),
+    );
+    expect(router.state.location.search).toBe('?sort=-time');
+    const times = dataRows().map((row) => Date.parse(row.querySelector('time')!.dateTime));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    expect(tokens()).not.toEqual(ascending);
   });
 
   it('restores sort, filters and time display from a shared URL', async () => {

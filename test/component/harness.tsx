@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import { createMemoryRouter } from 'react-router';
 import { vi } from 'vitest';
 import { App } from '../../src/app/app';
@@ -91,4 +91,69 @@ export const statusText = () =>
 export const dataRows = () =>
   screen
     .getAllByRole('row')
-    .filter((row) => row.querySelector('td') && !row.classList.contains('spacer'));
+    .filter((row) => row.querySelector('td') && row.getAttribute('aria-hidden') !== 'true');
+
+// Taken before any test fakes the timers: real turns of the event loop.
+const realSetImmediate = setImmediate;
+const realTurn = () => new Promise<void>((resolve) => realSetImmediate(resolve));
+
+/**
+ * What a test fakes with `vi.useFakeTimers(FAKE_TIMERS)`: timers, and the clock they are
+ * measured against (the proxy's upstream gate waits until a time); promises, I/O and
+ * `setImmediate` stay real.
+ */
+export const FAKE_TIMERS = {
+  toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+} satisfies Parameters<typeof vi.useFakeTimers>[0];
+
+/**
+ * Under fake timers (FAKE_TIMERS): waits until `assertion` passes, letting the app's real
+ * work run (requests through the in-process proxy, renders) for a number of turns of the
+ * event loop, then moving the clock on by `stepMs`; so waits of seconds (retry delays,
+ * Retry-After, the proxy's timeout) pass at once. Pacing by turns rather than by real
+ * milliseconds keeps it independent of the machine's load: a request answered in-process
+ * takes a handful of turns, far fewer than the 20 steps the proxy's 1 s timeout needs.
+ * The assertion is tried again only when the page has changed (a failing query of the
+ * DOM is costly).
+ */
+export async function advanceUntil(
+  assertion: () => void,
+  { stepMs = 50, turnsPerStep = 10, maxMs = 20_000 } = {},
+): Promise<void> {
+  let changed = true;
+  let failure: unknown;
+  const observer = new MutationObserver(() => (changed = true));
+  observer.observe(document.body, {
+    subtree: true,
+    childList: true,
+    characterData: true,
+    attributes: true,
+  });
+  let advanced = 0;
+  const started = performance.now();
+  try {
+    for (;;) {
+      await act(async () => {
+        for (let turn = 0; turn < turnsPerStep; turn++) await realTurn();
+      });
+      if (changed) {
+        changed = false;
+        try {
+          assertion();
+          return;
+        } catch (error) {
+          failure = error;
+        }
+      }
+      if (advanced >= maxMs || performance.now() - started > 20_000) throw failure;
+      // Nothing due on the clock: the app is waiting on real work (a page's code loading).
+      if (vi.getTimerCount() === 0) continue;
+      act(() => {
+        vi.advanceTimersByTime(stepMs);
+      });
+      advanced += stepMs;
+    }
+  } finally {
+    observer.disconnect();
+  }
+}

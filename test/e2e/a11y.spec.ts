@@ -85,7 +85,9 @@ test('copy icons take the system text colour in a high-contrast mode', async ({
 }) => {
   const busiest = servers.contracts.deep[0]!;
   await page.goto(`/contracts/${busiest.address}`);
-  const copy = dataRows(eventsTable(page)).first().locator('.copy-icon').first();
+  const copy = dataRows(eventsTable(page))
+    .first()
+    .getByRole('button', { name: /^Copy transaction hash/ });
   await expect(copy).toBeVisible();
   const icon = () =>
     copy.evaluate((element) => {

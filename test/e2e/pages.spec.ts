@@ -7,8 +7,8 @@ import { SCREENSHOTS_DIR } from './support/servers';
 
 /*
  * Each page once per test, in light and dark: axe finds no serious or critical violation,
- * screenshots at desktop and phone width go to test/e2e/artifacts/screenshots/, and the page
- * does not scroll sideways on a phone.
+ * screenshots at desktop and phone width go to test/e2e/artifacts/screenshots/, the page
+ * does not scroll sideways on a phone, and table rows keep their heights.
  * Both profiles render the same components (the client normalises the data first), so axe,
  * the slowest check here, runs in the deployed project only; screenshots come from both.
  */
@@ -29,6 +29,26 @@ async function seriousViolations(page: Page): Promise<string[]> {
           `${violation.id} (${violation.impact}) ${node.target.join(' ')}: ${node.failureSummary?.replace(/\s+/g, ' ')}`,
       ),
     );
+}
+
+/**
+ * Every rendered row is as tall as the height the table gives it (the virtualiser counts on
+ * it), and on a phone every card's content fits inside it: the CSS fits the row heights
+ * set in TypeScript (DataTable's ROW_HEIGHT and CARD_HEIGHT, or the page's own).
+ */
+async function expectRowsFitTheirHeight(page: Page, phone: boolean) {
+  const rows = await page.locator('tbody tr:not([aria-hidden="true"])').evaluateAll((elements) =>
+    elements.map((row) => ({
+      set: parseFloat((row as HTMLElement).style.height),
+      drawn: row.getBoundingClientRect().height,
+      content: row.scrollHeight,
+      inside: row.clientHeight,
+    })),
+  );
+  for (const row of rows) {
+    expect(row.drawn, 'row height').toBeCloseTo(row.set, 0);
+    if (phone) expect(row.content, 'card content height').toBeLessThanOrEqual(row.inside);
+  }
 }
 
 async function expectNoSidewaysScroll(page: Page) {
@@ -58,6 +78,7 @@ for (const appPage of APP_PAGES) {
     await page.goto(appPage.path(servers));
     await appPage.ready(page, servers);
     await shot('desktop');
+    await expectRowsFitTheirHeight(page, false);
     if (axe) expect.soft(await seriousViolations(page), 'axe, light').toEqual([]);
 
     await page.emulateMedia({ colorScheme: 'dark' });
@@ -70,5 +91,6 @@ for (const appPage of APP_PAGES) {
     await appPage.ready(page, servers);
     await shot('phone');
     await expectNoSidewaysScroll(page);
+    await expectRowsFitTheirHeight(page, true);
   });
 }

@@ -1,25 +1,25 @@
-import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
-import { contractEventsQueryOptions, walkContractEvents } from '../../api/contract-events';
-import { queryKeys } from '../../api/query-keys';
-import type { TokenEvent } from '../../api/types';
+import { contractEventsQueryOptions, readAheadContractEvents } from '../../api/contract-events';
+import { useWalkedList } from '../../api/use-walk';
 import { ActivityChart } from '../../components/activity-chart';
 import type { AddressFilter } from '../../components/address';
 import { BadParam } from '../../components/bad-param';
-import { ExportButtons } from '../../components/export-buttons';
 import { CARD_HEIGHT, DataTable, ROW_HEIGHT } from '../../components/data-table';
-import { PHONE_QUERY, useMediaQuery } from '../../components/use-media-query';
+import { EventViewContext } from '../../components/event-table/event-cells';
+import { contractEventColumns } from '../../components/event-table/event-columns';
+import { ExportButtons } from '../../components/export-buttons';
 import { ListFooter } from '../../components/list-footer';
 import { LoadStatus } from '../../components/load-status';
 import { useSettings } from '../../components/settings';
 import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../components/states';
-import { useInfiniteList } from '../../components/use-infinite-list';
+import { PHONE_QUERY, useMediaQuery } from '../../components/use-media-query';
 import { useNow } from '../../components/use-now';
 import { parseAddress } from '../../lib/address';
-import { filterEvents, sortEvents } from '../../lib/event-view';
 import { eventExportColumns, eventExportRow } from '../../lib/event-export';
+import { EVENT_SORTS, filterEvents, sortEvents, type EventSort } from '../../lib/event-list';
 import { hrefs } from '../../lib/routes';
+import type { TokenEvent } from '../../lib/token-event';
 import {
   canonicalEventSearch,
   formatKinds,
@@ -30,17 +30,16 @@ import {
   parseSort,
   parseTimeDisplay,
   updateSearch,
-  type EventKindFilter,
   type SortState,
   type TimeDisplay,
 } from '../../lib/view-state';
 import { ContractHeader } from './contract-header';
-import { EventViewContext } from './event-cells';
-import { contractEventColumns, EVENT_SORTS } from './event-columns';
 import { EventFilters } from './event-filters';
 import { LiveNotice } from './live-notice';
 import { LoadAll } from './load-all';
 import { useLiveEvents } from './use-live-events';
+import button from '../../components/button.module.css';
+import toolbar from '../../components/toolbar.module.css';
 
 const eventKey = (event: TokenEvent) => event.key;
 
@@ -67,17 +66,20 @@ export function ContractEventsRoute() {
 export function ContractEventsPage({ address }: { address: string }) {
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const { timeZone, timeDisplay, pageSize } = useSettings();
   const nowMs = useNow();
-  const query = useInfiniteQuery(contractEventsQueryOptions(address, pageSize));
-  const list = useInfiniteList(query, eventKey);
+  const readAhead = useCallback(() => readAheadContractEvents(address), [address]);
+  const { query, list, walk } = useWalkedList({
+    query: (walking) => contractEventsQueryOptions(address, pageSize, walking),
+    keyOf: eventKey,
+    readAhead,
+  });
   const live = useLiveEvents(address, list.items, pageSize);
   const [traced, setTraced] = useState<string | null>(null);
   const phone = useMediaQuery(PHONE_QUERY);
 
-  const kinds = parseKinds(params.get('kind'));
-  const kindsKey = kinds.join(',');
+  const kindParam = params.get('kind');
+  const kinds = useMemo(() => parseKinds(kindParam), [kindParam]);
   const filterAddress = parseAddressFilter(params.get('address'));
   const sort = parseSort(params.get('sort'), EVENT_SORTS);
   const display = parseTimeDisplay(params.get('time')) ?? timeDisplay;
@@ -90,13 +92,8 @@ export function ContractEventsPage({ address }: { address: string }) {
     [live.added, items],
   );
   const rows = useMemo(
-    () =>
-      filterEvents(
-        loaded,
-        kindsKey ? (kindsKey.split(',') as EventKindFilter[]) : [],
-        filterAddress,
-      ),
-    [loaded, kindsKey, filterAddress],
+    () => filterEvents(loaded, kinds, filterAddress),
+    [loaded, kinds, filterAddress],
   );
 
   const set = useCallback(
@@ -104,8 +101,10 @@ export function ContractEventsPage({ address }: { address: string }) {
       setParams((old) => updateSearch(old, changes), { replace: true }),
     [setParams],
   );
-  const walk = useCallback(() => walkContractEvents(address), [address]);
-  const setSort = useCallback((next: SortState | null) => set({ sort: formatSort(next) }), [set]);
+  const setSort = useCallback(
+    (next: SortState<EventSort> | null) => set({ sort: formatSort(next) }),
+    [set],
+  );
   const setAddress = useCallback((next: string | null) => set({ address: next }), [set]);
   const openToken = useCallback(
     (event: TokenEvent) => void navigate(hrefs.tokenHistory(event.contractAddress, event.tokenId)),
@@ -137,7 +136,7 @@ export function ContractEventsPage({ address }: { address: string }) {
   const exportRows = () => sortEvents(rows, sort).map(eventExportRow);
 
   return (
-    <section aria-labelledby="contract-title" className="events-page">
+    <section aria-labelledby="contract-title">
       <ContractHeader address={address} fallbackType={firstType} />
       <EventFilters
         kinds={kinds}
@@ -155,21 +154,13 @@ export function ContractEventsPage({ address }: { address: string }) {
       ) : (
         <>
           <ActivityChart events={loaded} partial={list.hasMore} />
-          <div className="toolbar">
+          <div className={toolbar.toolbar}>
             <LoadAll
+              walk={walk}
               loaded={list.items.length}
               pages={list.pages}
               hasMore={list.hasMore}
-              isFetching={list.isLoadingMore}
-              failed={query.isFetchNextPageError || list.pausedOnEmptyPages}
               oldestLoaded={list.items[list.items.length - 1]?.timestamp}
-              fetchNext={list.loadMoreAuto}
-              walk={walk}
-              cancelFetch={() =>
-                void queryClient.cancelQueries({
-                  queryKey: queryKeys.contractEvents(address, pageSize),
-                })
-              }
             />
             {rows.length > 0 && (
               <ExportButtons
@@ -206,7 +197,7 @@ export function ContractEventsPage({ address }: { address: string }) {
             <EmptyState title="No loaded event matches the filters">
               <button
                 type="button"
-                className="button"
+                className={button.button}
                 onClick={() => set({ kind: null, address: null })}
               >
                 Reset filters

@@ -3,6 +3,8 @@ import { useMemo } from 'react';
 import { contractsQueryOptions } from '../../api/contracts';
 import { Address } from '../../components/address';
 import { ContractImage } from '../../components/contract-image';
+import { Badge } from '../../components/badge';
+import styles from './contract-header.module.css';
 
 /**
  * The contract's name, image, symbol and type. The service has no "one contract"
@@ -25,15 +27,15 @@ export function ContractHeader({
   const name = contract?.name ?? 'Contract';
   const type = contract?.type ?? fallbackType;
   return (
-    <header className="contract-header">
+    <header className={styles.header}>
       <ContractImage image={contract?.image} name={name} size={56} />
       <div>
         <h1 id="contract-title">
           {name}
           {contract?.symbol && <span className="muted"> · {contract.symbol}</span>}
         </h1>
-        <p className="contract-meta">
-          {type && <span className="badge">{type}</span>}
+        <p className={styles.meta}>
+          {type && <Badge>{type}</Badge>}
           <Address value={address} copy />
         </p>
       </div>

@@ -1,19 +1,17 @@
 import { useState } from 'react';
 import { TimeDisplayToggle } from '../../components/time-display-toggle';
 import { parseAddress, shortenHex } from '../../lib/address';
-import { EVENT_KINDS, type EventKindFilter, type TimeDisplay } from '../../lib/view-state';
-
-const KIND_NAMES: Record<EventKindFilter, string> = {
-  mint: 'Mint',
-  transfer: 'Transfer',
-  sale: 'Sale',
-  burn: 'Burn',
-  other: 'Other',
-};
+import { EVENT_KIND_NAMES, EVENT_KINDS, type EventKind } from '../../lib/token-event';
+import type { TimeDisplay } from '../../lib/view-state';
+import { kindTones } from '../../components/badge';
+import button from '../../components/button.module.css';
+import field from '../../components/field.module.css';
+import toolbar from '../../components/toolbar.module.css';
+import styles from './event-filters.module.css';
 
 interface EventFiltersProps {
-  kinds: readonly EventKindFilter[];
-  onKindsChange: (kinds: EventKindFilter[]) => void;
+  kinds: readonly EventKind[];
+  onKindsChange: (kinds: EventKind[]) => void;
   address: string | null;
   onAddressChange: (address: string | null) => void;
   display: TimeDisplay;
@@ -25,7 +23,7 @@ export function EventFilters(props: EventFiltersProps) {
   const { kinds, onKindsChange, address, onAddressChange, display, onDisplayChange } = props;
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const toggle = (kind: EventKindFilter) =>
+  const toggle = (kind: EventKind) =>
     onKindsChange(kinds.includes(kind) ? kinds.filter((k) => k !== kind) : [...kinds, kind]);
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
@@ -40,24 +38,24 @@ export function EventFilters(props: EventFiltersProps) {
   };
 
   return (
-    <div className="toolbar">
-      <fieldset className="kind-filter">
+    <div className={toolbar.toolbar}>
+      <fieldset className={styles.kinds}>
         <legend>Event kinds</legend>
         {EVENT_KINDS.map((kind) => (
           <button
             key={kind}
             type="button"
-            className={`chip badge-${kind}`}
+            className={`${styles.chip} ${kindTones[kind] ?? ''}`}
             aria-pressed={kinds.includes(kind)}
             onClick={() => toggle(kind)}
           >
-            {KIND_NAMES[kind]}
+            {EVENT_KIND_NAMES[kind]}
           </button>
         ))}
       </fieldset>
-      <form className="field address-filter" onSubmit={submit} noValidate>
+      <form className={field.field} onSubmit={submit} noValidate>
         <label htmlFor="address-filter-input">Sender or receiver</label>
-        <div className="inline">
+        <div className={field.inline}>
           <input
             id="address-filter-input"
             type="text"
@@ -69,22 +67,22 @@ export function EventFilters(props: EventFiltersProps) {
             aria-describedby={error ? 'address-filter-error' : undefined}
             onChange={(event) => setDraft(event.target.value)}
           />
-          <button type="submit" className="button">
+          <button type="submit" className={button.button}>
             Filter
           </button>
         </div>
         {error && (
-          <span id="address-filter-error" className="field-error" role="alert">
+          <span id="address-filter-error" className={field.error} role="alert">
             {error}
           </span>
         )}
       </form>
       {address && (
-        <span className="chip chip-active">
+        <span className={styles.active}>
           <span title={address}>Address {shortenHex(address)}</span>
           <button
             type="button"
-            className="icon-button"
+            className={button.iconButton}
             aria-label={`Remove the address filter ${address}`}
             onClick={() => onAddressChange(null)}
           >

@@ -1,4 +1,6 @@
 import { formatCount } from '../../lib/format';
+import button from '../../components/button.module.css';
+import notice from '../../components/notice.module.css';
 
 interface LiveNoticeProps {
   count: number;
@@ -19,8 +21,8 @@ export function LiveNotice({ count, gap, onAdd, rowHeight }: LiveNoticeProps) {
     if (scrolled) requestAnimationFrame(() => window.scrollBy(0, count * rowHeight));
   };
   return (
-    <div className="notice notice-live" role="status">
-      <button type="button" className="button" onClick={add}>
+    <div className={notice.live} role="status">
+      <button type="button" className={button.button} onClick={add}>
         {formatCount(count)}
         {gap ? '+' : ''} new event{count === 1 ? '' : 's'}
       </button>

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { contractHeadQueryOptions } from '../../api/contract-events';
-import type { TokenEvent } from '../../api/types';
+import type { TokenEvent } from '../../lib/token-event';
 
 /**
  * New events at the head of a contract's list. The newest page is polled (see

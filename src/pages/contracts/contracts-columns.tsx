@@ -1,29 +1,23 @@
 import { Link } from 'react-router';
-import type { Contract } from '../../api/types';
 import { Address } from '../../components/address';
 import { ContractImage } from '../../components/contract-image';
 import type { ListColumn } from '../../components/table-features';
+import type { Contract } from '../../lib/contract';
 import { hrefs } from '../../lib/routes';
+import styles from './contracts-columns.module.css';
 
-export const CONTRACT_SORTS = ['name', 'symbol', 'type', 'address'] as const;
-
-const byText =
-  (field: (contract: Contract) => string | undefined) =>
-  (a: { original: Contract }, b: { original: Contract }) =>
-    (field(a.original) ?? '').localeCompare(field(b.original) ?? '', 'en', { sensitivity: 'base' });
-
+/** The contract list's columns; their ids are the sorts of `CONTRACT_SORTS` (lib/contract-list.ts). */
 export const contractColumns: ListColumn<Contract>[] = [
   {
     id: 'name',
     header: 'Name',
     accessorFn: (row) => row.name ?? '',
-    sortFn: byText((row) => row.name),
-    meta: { className: 'col-name' },
+    meta: { className: styles.name },
     cell: ({ row }) => {
       const contract = row.original;
       const name = contract.name ?? 'Unnamed contract';
       return (
-        <Link className="contract-link" to={hrefs.contractEvents(contract.address)}>
+        <Link className={styles.link} to={hrefs.contractEvents(contract.address)}>
           <ContractImage image={contract.image} name={name} />
           <span className={contract.name ? '' : 'muted'}>{name}</span>
         </Link>
@@ -34,24 +28,20 @@ export const contractColumns: ListColumn<Contract>[] = [
     id: 'symbol',
     header: 'Symbol',
     accessorFn: (row) => row.symbol ?? '',
-    sortFn: byText((row) => row.symbol),
-    meta: { className: 'col-symbol' },
+    meta: { className: styles.symbol },
     cell: ({ row }) => row.original.symbol ?? <span className="muted">—</span>,
   },
   {
     id: 'type',
     header: 'Type',
     accessorFn: (row) => row.type ?? '',
-    sortFn: byText((row) => row.type),
-    meta: { className: 'col-type' },
+    meta: { className: styles.type },
     cell: ({ row }) => row.original.type ?? <span className="muted">—</span>,
   },
   {
     id: 'address',
     header: 'Address',
     accessorFn: (row) => row.address,
-    sortFn: byText((row) => row.address),
-    meta: { className: 'col-address' },
     cell: ({ row }) => <Address value={row.original.address} copy />,
   },
 ];

@@ -2,16 +2,24 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { contractsQueryOptions } from '../../api/contracts';
-import type { Contract } from '../../api/types';
+import { useInfiniteList } from '../../api/use-infinite-list';
 import { DataTable } from '../../components/data-table';
 import { ListFooter } from '../../components/list-footer';
 import { LoadStatus } from '../../components/load-status';
 import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../components/states';
-import { useInfiniteList } from '../../components/use-infinite-list';
+import type { Contract } from '../../lib/contract';
+import {
+  CONTRACT_SORTS,
+  filterContracts,
+  sortContracts,
+  type ContractSort,
+} from '../../lib/contract-list';
 import { hrefs } from '../../lib/routes';
 import { formatSort, parseSort, updateSearch, type SortState } from '../../lib/view-state';
-import { CONTRACT_SORTS, contractColumns } from './contracts-columns';
-import { filterContracts } from './filter-contracts';
+import { contractColumns } from './contracts-columns';
+import button from '../../components/button.module.css';
+import field from '../../components/field.module.css';
+import toolbar from '../../components/toolbar.module.css';
 
 const contractKey = (contract: Contract) => contract.address;
 
@@ -29,7 +37,7 @@ export function ContractsPage() {
   const rows = useMemo(() => filterContracts(list.items, text), [list.items, text]);
 
   const setSort = useCallback(
-    (next: SortState | null) =>
+    (next: SortState<ContractSort> | null) =>
       setParams((old) => updateSearch(old, { sort: formatSort(next) }), { replace: true }),
     [setParams],
   );
@@ -38,12 +46,12 @@ export function ContractsPage() {
 
   return (
     <section aria-labelledby="contracts-title">
-      <div className="page-header">
+      <div>
         <h1 id="contracts-title">Token contracts</h1>
         <p className="muted">Collections indexed by the Token Events Service, oldest first.</p>
       </div>
-      <div className="toolbar">
-        <label className="field">
+      <div className={toolbar.toolbar}>
+        <label className={field.field}>
           <span>Filter loaded contracts</span>
           <input
             type="search"
@@ -70,7 +78,7 @@ export function ContractsPage() {
             <EmptyState title="No contracts yet">The service lists no token contracts.</EmptyState>
           ) : rows.length === 0 && text ? (
             <EmptyState title="No loaded contract matches">
-              <button type="button" className="button" onClick={() => setText('')}>
+              <button type="button" className={button.button} onClick={() => setText('')}>
                 Clear the filter
               </button>
             </EmptyState>
@@ -83,6 +91,7 @@ export function ContractsPage() {
               getRowKey={contractKey}
               sort={sort}
               onSortChange={setSort}
+              sortRows={sortContracts}
               rowHeight={56}
               cardHeight={150}
               onRowOpen={openContract}

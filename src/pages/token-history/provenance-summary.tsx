@@ -1,7 +1,9 @@
-import type { TokenEvent } from '../../api/types';
+import type { TokenEvent } from '../../lib/token-event';
 import { Address } from '../../components/address';
 import { formatAbsolute } from '../../lib/time';
 import type { Provenance } from '../../lib/provenance';
+import { Badge } from '../../components/badge';
+import styles from './provenance-summary.module.css';
 
 /** Minted when and to whom, the current holder (or burned), and how many owners so far. */
 export function ProvenanceSummary({
@@ -13,7 +15,7 @@ export function ProvenanceSummary({
 }) {
   const { mint, currentOwner, burned, distinctOwners, holdings, sales } = provenance;
   return (
-    <dl className="summary">
+    <dl className={styles.summary}>
       <div>
         <dt>Minted</dt>
         <dd>
@@ -30,7 +32,7 @@ export function ProvenanceSummary({
         <dt>{burned ? 'Status' : 'Current holder'}</dt>
         <dd>
           {burned ? (
-            <span className="badge badge-burn">Burned</span>
+            <Badge tone="burn">Burned</Badge>
           ) : currentOwner ? (
             <Address value={currentOwner} copy />
           ) : (

@@ -1,9 +1,19 @@
-import type { TokenEvent } from '../../api/types';
+import type { EventKind, TokenEvent } from '../../lib/token-event';
 import { Address } from '../../components/address';
 import { EventKindBadge } from '../../components/event-kind-badge';
 import { formatUnits } from '../../lib/format';
 import type { Provenance } from '../../lib/provenance';
 import { formatAbsolute, formatDuration, toIso } from '../../lib/time';
+import styles from './provenance-timeline.module.css';
+
+/** The dot of each step: mints, sales and burns in their kind's colour, the rest as transfers. */
+const STEP_CLASSES: Record<EventKind, string | undefined> = {
+  mint: styles.mint,
+  transfer: undefined,
+  sale: styles.sale,
+  burn: styles.burn,
+  other: undefined,
+};
 
 /**
  * The token's life as a chain: mint, every change of hands with how long the previous
@@ -21,16 +31,16 @@ export function ProvenanceTimeline({
 }) {
   const { holdings, burned, currentOwner } = provenance;
   return (
-    <section aria-labelledby="timeline-title" className="timeline-section">
+    <section aria-labelledby="timeline-title" className={styles.section}>
       <h2 id="timeline-title">Provenance</h2>
-      <ol className="timeline">
+      <ol className={styles.timeline}>
         {holdings.map(({ event, heldFor }) => (
-          <li key={event.key} className={`timeline-step step-${event.kind}`}>
-            <div className="timeline-head">
+          <li key={event.key} className={`${styles.step} ${STEP_CLASSES[event.kind] ?? ''}`}>
+            <div className={styles.head}>
               <EventKindBadge event={event} />
               <time dateTime={toIso(event.timestamp)}>{formatAbsolute(event.timestamp, zone)}</time>
             </div>
-            <div className="timeline-body">
+            <div className={styles.body}>
               {event.kind === 'mint' ? (
                 <>
                   Minted to <Address value={event.to} />
@@ -45,7 +55,7 @@ export function ProvenanceTimeline({
                 </>
               )}
               {event.price && (
-                <span className="timeline-price">
+                <span>
                   {' '}
                   for {formatUnits(event.price)}
                   {event.marketplaceName && (
@@ -55,12 +65,12 @@ export function ProvenanceTimeline({
               )}
             </div>
             {heldFor !== undefined && (
-              <div className="timeline-held muted">then held for {formatDuration(heldFor)}</div>
+              <div className={`${styles.held} muted`}>then held for {formatDuration(heldFor)}</div>
             )}
           </li>
         ))}
-        <li className="timeline-step step-now">
-          <div className="timeline-body">
+        <li className={`${styles.step} ${styles.now}`}>
+          <div className={styles.body}>
             {burned ? (
               <strong>Burned: the token no longer exists.</strong>
             ) : currentOwner ? (

@@ -1,22 +1,24 @@
-import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo } from 'react';
 import { Link, Navigate, useLocation, useParams, useSearchParams } from 'react-router';
-import { queryKeys } from '../../api/query-keys';
-import { tokenEventsQueryOptions, walkTokenEvents } from '../../api/token-events';
-import type { TokenEvent } from '../../api/types';
+import { readAheadTokenEvents, tokenEventsQueryOptions } from '../../api/token-events';
+import { useWalkedList } from '../../api/use-walk';
 import { BadParam } from '../../components/bad-param';
 import { DataTable } from '../../components/data-table';
+import { EventViewContext } from '../../components/event-table/event-cells';
+import { tokenEventColumns } from '../../components/event-table/event-columns';
+import { ExportButtons } from '../../components/export-buttons';
 import { ListFooter } from '../../components/list-footer';
 import { LoadStatus } from '../../components/load-status';
 import { useSettings } from '../../components/settings';
 import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../components/states';
-import { useInfiniteList } from '../../components/use-infinite-list';
 import { TimeDisplayToggle } from '../../components/time-display-toggle';
 import { useNow } from '../../components/use-now';
 import { parseAddress, shortenHex } from '../../lib/address';
-import { sortByTime } from '../../lib/event-view';
+import { eventExportColumns, eventExportRow } from '../../lib/event-export';
+import { EVENT_SORTS, sortByTime, sortEvents, type EventSort } from '../../lib/event-list';
 import { buildProvenance } from '../../lib/provenance';
 import { hrefs } from '../../lib/routes';
+import type { TokenEvent } from '../../lib/token-event';
 import { parseTokenId, tokenIdToDecimal, tokenIdToHex } from '../../lib/token-id';
 import {
   canonicalEventSearch,
@@ -27,13 +29,13 @@ import {
   updateSearch,
   type SortState,
 } from '../../lib/view-state';
-import { EventViewContext } from '../contract-events/event-cells';
-import { EVENT_SORTS, tokenEventColumns } from '../contract-events/event-columns';
-import { ExportButtons } from '../../components/export-buttons';
-import { eventExportColumns, eventExportRow } from '../../lib/event-export';
-import { sortEvents } from '../../lib/event-view';
 import { ProvenanceSummary } from './provenance-summary';
 import { ProvenanceTimeline } from './provenance-timeline';
+import button from '../../components/button.module.css';
+import notice from '../../components/notice.module.css';
+import toolbar from '../../components/toolbar.module.css';
+import progress from '../../components/walk-progress.module.css';
+import styles from './token-history-page.module.css';
 
 const eventKey = (event: TokenEvent) => event.key;
 
@@ -71,33 +73,22 @@ export function TokenHistoryPage({ address, tokenId }: { address: string; tokenI
   const [params, setParams] = useSearchParams();
   const { timeZone, timeDisplay } = useSettings();
   const nowMs = useNow();
-  const queryClient = useQueryClient();
-  const query = useInfiniteQuery(tokenEventsQueryOptions(address, tokenId));
-  const list = useInfiniteList(query, eventKey);
-  const [paused, setPaused] = useState(false);
-
   // A token's history is short and unordered upstream, so every page is loaded.
-  const { loadMoreAuto } = list;
-  useEffect(() => {
-    if (!paused) loadMoreAuto();
-  }, [paused, loadMoreAuto, list.pages]);
-  const walking = !paused && list.hasMore;
-  useEffect(
-    () => (walking ? walkTokenEvents(address, tokenId) : undefined),
-    [walking, address, tokenId],
-  );
-
-  const cancel = () => {
-    setPaused(true);
-    void queryClient.cancelQueries({ queryKey: queryKeys.tokenEvents(address, tokenId) });
-  };
+  const readAhead = useCallback(() => readAheadTokenEvents(address, tokenId), [address, tokenId]);
+  const { query, list, walk } = useWalkedList({
+    query: (walking) => tokenEventsQueryOptions(address, tokenId, walking),
+    keyOf: eventKey,
+    readAhead,
+    auto: true,
+  });
+  const paused = !walk.on;
 
   const ordered = useMemo(() => sortByTime(list.items), [list.items]);
   const provenance = useMemo(() => buildProvenance(ordered), [ordered]);
   const sort = parseSort(params.get('sort'), EVENT_SORTS);
   const display = parseTimeDisplay(params.get('time')) ?? timeDisplay;
   const setSort = useCallback(
-    (next: SortState | null) =>
+    (next: SortState<EventSort> | null) =>
       setParams((old) => updateSearch(old, { sort: formatSort(next) }), { replace: true }),
     [setParams],
   );
@@ -109,18 +100,18 @@ export function TokenHistoryPage({ address, tokenId }: { address: string; tokenI
   const loading = list.hasMore && !paused && !query.isFetchNextPageError;
 
   return (
-    <section aria-labelledby="token-title" className="token-page">
-      <nav aria-label="Breadcrumb" className="breadcrumb">
+    <section aria-labelledby="token-title">
+      <nav aria-label="Breadcrumb" className={styles.breadcrumb}>
         <Link to={hrefs.contracts()}>Contracts</Link> ›{' '}
         <Link to={hrefs.contractEvents(address)}>{shortenHex(address)}</Link> › Token
       </nav>
-      <h1 id="token-title" className="token-title">
+      <h1 id="token-title" className={styles.title}>
         Token{' '}
         <span className="mono">
           {tokenId.length > 24 ? `${tokenId.slice(0, 10)}…${tokenId.slice(-10)}` : tokenId}
         </span>
       </h1>
-      <p className="muted small mono token-hex" title="The same token id in hexadecimal">
+      <p className={`muted small mono ${styles.hex}`} title="The same token id in hexadecimal">
         {tokenIdToHex(BigInt(tokenId))}
       </p>
       <RetryingNotice error={query.failureReason} failureCount={query.failureCount} />
@@ -131,21 +122,21 @@ export function TokenHistoryPage({ address, tokenId }: { address: string; tokenI
       ) : (
         <>
           {loading && (
-            <div className="progress" role="status">
+            <div className={progress.progress} role="status">
               <progress aria-label="Loading the token's history" />
               <span>
                 Loading the whole history: {list.items.length.toLocaleString('en')} events from{' '}
                 {list.pages} page{list.pages === 1 ? '' : 's'} so far…
               </span>
-              <button type="button" className="button secondary" onClick={cancel}>
+              <button type="button" className={button.secondary} onClick={walk.cancel}>
                 Cancel
               </button>
             </div>
           )}
           {paused && list.hasMore && (
-            <div className="notice" role="status">
+            <div className={notice.notice} role="status">
               Loading was cancelled: the history below may be incomplete.
-              <button type="button" className="button" onClick={() => setPaused(false)}>
+              <button type="button" className={button.button} onClick={walk.start}>
                 Continue loading
               </button>
             </div>
@@ -158,7 +149,7 @@ export function TokenHistoryPage({ address, tokenId }: { address: string; tokenI
             <>
               <ProvenanceSummary provenance={provenance} complete={complete} />
               <ProvenanceTimeline provenance={provenance} complete={complete} zone={timeZone} />
-              <div className="toolbar">
+              <div className={toolbar.toolbar}>
                 <ExportButtons
                   rows={() => sortEvents(ordered, sort).map(eventExportRow)}
                   columns={eventExportColumns}

@@ -1,5 +1,5 @@
 import type { ErrorHandler } from 'hono';
-import type { ApiErrorBody, ApiErrorKind } from '../../lib/api-error';
+import type { ApiErrorBody, ApiErrorKind } from '../../lib/error-body';
 import { parseRetryAfter } from '../upstream/retry-after';
 import type { PageFailure } from '../upstream/page-read';
 import type { LogVariables } from './request-log';

@@ -1,3 +1,5 @@
+import type { PageEnvelope } from '../../lib/page';
+
 /**
  * An upstream page cut into the records the store keeps. Each record is kept as its own
  * JSON text (what the browser's normaliser reads, whatever variation of the service sent
@@ -37,15 +39,12 @@ const EVENT_IDENTITY = [
 ] as const;
 
 /**
- * The records of a page that has already been checked as a list envelope (an object with
- * `result` an array or absent). Values are kept as sent; identities use them as text, so
- * `"1706896016"` and `1706896016` name the same thing.
+ * The records of a page's envelope. Values are kept as sent; identities use them as
+ * text, so `"1706896016"` and `1706896016` name the same thing.
  */
-export function readListPage(envelope: unknown, identity: RecordIdentity): ListPage {
-  const { result, cursor } = envelope as { result?: unknown; cursor?: unknown };
-  const items = Array.isArray(result) ? result : [];
+export function readListPage(envelope: PageEnvelope, identity: RecordIdentity): ListPage {
   const records: StoredRecord[] = [];
-  for (const item of items) {
+  for (const item of envelope.result) {
     const record = (item ?? {}) as Record<string, unknown>;
     records.push({
       text: JSON.stringify(item),
@@ -53,7 +52,7 @@ export function readListPage(envelope: unknown, identity: RecordIdentity): ListP
       key: keyOf(record, identity),
     });
   }
-  return { records, cursor: typeof cursor === 'string' && cursor !== '' ? cursor : null };
+  return { records, cursor: envelope.cursor };
 }
 
 /** The identity of a stored record, from its JSON text. */

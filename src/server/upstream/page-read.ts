@@ -1,3 +1,4 @@
+import { readPageEnvelope, type PageEnvelope } from '../../lib/page';
 import type { UpstreamGate } from './gate';
 import { parseJsonBody } from './json-body';
 import { parseRetryAfter } from './retry-after';
@@ -11,18 +12,12 @@ export type PageFailure =
   | { kind: 'throttled'; retryAfterSeconds: number }
   | { kind: 'status'; status: number; body: string; retryAfter: string | null };
 
-/** A list envelope: an object whose `result`, when there is one, is an array. */
-export interface Envelope {
-  result?: unknown[] | null;
-  cursor?: unknown;
-}
-
 export type UpstreamPage =
   | {
       kind: 'page';
       status: number;
       body: Uint8Array;
-      envelope: Envelope;
+      envelope: PageEnvelope;
       /** The page's next cursor, when another page follows. */
       next: string | undefined;
     }
@@ -84,21 +79,16 @@ export function createPageReader(options: PageReaderOptions) {
     }
     const envelope = envelopeOf(body);
     if (!envelope) return { kind: 'failed', failure: { kind: 'invalid' }, upstreamStatus: status };
-    const { cursor } = envelope;
-    const next = typeof cursor === 'string' && cursor !== '' ? cursor : undefined;
-    return { kind: 'page', status, body, envelope, next };
+    return { kind: 'page', status, body, envelope, next: envelope.cursor ?? undefined };
   };
 }
 
 export type PageReader = ReturnType<typeof createPageReader>;
 
-function envelopeOf(body: Uint8Array): Envelope | null {
+/** A page is a list envelope, read as the browser reads it (lib/page.ts). */
+function envelopeOf(body: Uint8Array): PageEnvelope | null {
   try {
-    const value = parseJsonBody(body);
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
-    const { result } = value as Envelope;
-    if (result !== undefined && result !== null && !Array.isArray(result)) return null;
-    return value as Envelope;
+    return readPageEnvelope(parseJsonBody(body));
   } catch {
     return null;
   }

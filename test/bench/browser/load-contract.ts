@@ -1,6 +1,6 @@
 import { withPageParams } from '../../../src/api/client';
-import { fetchContractEventsPage, walkContractEvents } from '../../../src/api/contract-events';
-import type { TokenEvent } from '../../../src/api/types';
+import { fetchContractEventsPage, readAheadContractEvents } from '../../../src/api/contract-events';
+import type { TokenEvent } from '../../../src/lib/token-event';
 import { loadPlain } from '../lib/plain-load';
 
 /**
@@ -14,13 +14,13 @@ import { loadPlain } from '../lib/plain-load';
  */
 async function loadContract(address: string, limit: number, maxPages: number, readAhead = true) {
   // The walk at the benchmark's page size, so both sides fetch the same pages.
-  const stopWalk = readAhead ? walkContractEvents(address, limit) : () => {};
+  const stopWalk = readAhead ? readAheadContractEvents(address) : () => {};
   const start = performance.now();
   const events: TokenEvent[] = [];
   let cursor: string | null = null;
   let pages = 0;
   do {
-    const page = await fetchContractEventsPage(address, cursor, undefined, limit);
+    const page = await fetchContractEventsPage(address, { cursor, limit, readAhead });
     for (const event of page.items) events.push(event);
     cursor = page.cursor;
     pages += 1;

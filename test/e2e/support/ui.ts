@@ -17,8 +17,12 @@ export const contractsTable = (page: Page): Locator =>
 export const eventsTable = (page: Page): Locator =>
   page.getByRole('table', { name: 'Events of this contract' });
 
-/** Rendered data rows (the table is virtualised: about a screenful of them). */
-export const dataRows = (table: Locator): Locator => table.locator('tbody tr:not(.spacer)');
+/**
+ * Rendered data rows (the table is virtualised: about a screenful of them, between spacer
+ * rows hidden from assistive technology).
+ */
+export const dataRows = (table: Locator): Locator =>
+  table.locator('tbody tr:not([aria-hidden="true"])');
 
 /** Scrolls to the bottom of the document, as a reader reaching the end of the loaded rows. */
 export async function scrollToBottom(page: Page): Promise<void> {

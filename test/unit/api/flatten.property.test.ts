@@ -2,7 +2,7 @@ import type { InfiniteData } from '@tanstack/react-query';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createFlattener, type LoadedList } from '../../../src/api/flatten';
-import type { Page } from '../../../src/api/types';
+import type { Page } from '../../../src/lib/page';
 
 type Item = { key: string };
 const keyOf = (item: Item) => item.key;

@@ -1,14 +1,19 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../src/api/api-error';
-import {
-  getListPage,
-  READ_AHEAD_PAGES,
-  startWalk,
-  WALK_PAGE_LIMIT,
-} from '../../../src/api/read-ahead';
+import { contractEventsQueryOptions } from '../../../src/api/contract-events';
+import { WALK_PAGE_LIMIT, type PageParam } from '../../../src/api/page-param';
+import { queryKeys } from '../../../src/api/query-keys';
+import { getListPage, READ_AHEAD_PAGES, startReadAhead } from '../../../src/api/read-ahead';
 import { MAX_LIMIT } from '../../../src/server/proxy/route-match';
 
 const LIST = '/api/v1/events/0xabc';
+
+/** A page of a walk to the end, as its page param says (see page-param.ts). */
+const walked = (cursor: string | null, limit: number | undefined): PageParam => ({
+  cursor,
+  limit,
+  readAhead: true,
+});
 
 /** A list of `pages` pages behind a fake fetch that records every request it sees. */
 function fakeList(pages: number, failOnce?: string) {
@@ -34,11 +39,14 @@ function fakeList(pages: number, failOnce?: string) {
   return { requested, aborted };
 }
 
-async function walkAll(limit?: number) {
+async function walkAll() {
   const seen: unknown[] = [];
   let cursor: string | null = null;
   do {
-    const body = (await getListPage(LIST, cursor, limit)) as { result: number[]; cursor: string };
+    const body = (await getListPage(LIST, walked(cursor, WALK_PAGE_LIMIT))) as {
+      result: number[];
+      cursor: string;
+    };
     seen.push(...body.result);
     cursor = body.cursor;
   } while (cursor);
@@ -51,8 +59,8 @@ afterEach(() => vi.unstubAllGlobals());
 describe('read-ahead while a list is walked', () => {
   it('asks for the largest pages, and for the next ones as soon as headers name them', async () => {
     const { requested } = fakeList(8);
-    const stop = startWalk(LIST);
-    await getListPage(LIST, null, 100);
+    const stop = startReadAhead(LIST);
+    await getListPage(LIST, walked(null, WALK_PAGE_LIMIT));
     await vi.waitFor(() => expect(requested).toHaveLength(1 + READ_AHEAD_PAGES));
     // The first page is read; the next three were asked for before anyone wanted them,
     // and no more than that.
@@ -65,7 +73,7 @@ describe('read-ahead while a list is walked', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(requested).toHaveLength(1 + READ_AHEAD_PAGES);
     // Taking one makes room for one more.
-    await getListPage(LIST, 'c1', 100);
+    await getListPage(LIST, walked('c1', WALK_PAGE_LIMIT));
     await vi.waitFor(() => expect(requested.at(-1)).toBe(`${LIST}?cursor=c4&limit=5000`));
     stop();
     expect(WALK_PAGE_LIMIT).toBe(MAX_LIMIT);
@@ -73,7 +81,7 @@ describe('read-ahead while a list is walked', () => {
 
   it('gives every page exactly once, in order, with one request each', async () => {
     const { requested } = fakeList(5);
-    const stop = startWalk(LIST);
+    const stop = startReadAhead(LIST);
     expect(await walkAll()).toEqual([0, 1, 2, 3, 4]);
     stop();
     expect(requested).toHaveLength(5);
@@ -82,28 +90,28 @@ describe('read-ahead while a list is walked', () => {
 
   it('asks for nothing early when no walk is on', async () => {
     const { requested } = fakeList(3);
-    await getListPage(LIST, null, undefined);
+    await getListPage(LIST, walked(null, undefined));
     expect(requested).toEqual([LIST]);
   });
 
   it('drops and cancels the early pages when the walk stops', async () => {
     const { requested, aborted } = fakeList(3);
-    const stop = startWalk(LIST, 100);
-    await getListPage(LIST, null, 100);
+    const stop = startReadAhead(LIST);
+    await getListPage(LIST, walked(null, 100));
     await vi.waitFor(() => expect(requested).toHaveLength(3));
     stop();
     expect(aborted).toEqual([`${LIST}?cursor=c1&limit=100`, `${LIST}?cursor=c2&limit=100`]);
     // Asked for again after the walk: a fresh request, not the cancelled one.
-    await getListPage(LIST, 'c1', 100);
+    await getListPage(LIST, walked('c1', 100));
     expect(requested.filter((path) => path === `${LIST}?cursor=c1&limit=100`)).toHaveLength(2);
   });
 
   it('hands an early failure to the page that wanted it, and a retry asks afresh', async () => {
     const { requested } = fakeList(3, 'c1');
-    const stop = startWalk(LIST, 100);
-    await getListPage(LIST, null, 100);
-    await expect(getListPage(LIST, 'c1', 100)).rejects.toBeInstanceOf(ApiError);
-    const retried = (await getListPage(LIST, 'c1', 100)) as { result: number[] };
+    const stop = startReadAhead(LIST);
+    await getListPage(LIST, walked(null, 100));
+    await expect(getListPage(LIST, walked('c1', 100))).rejects.toBeInstanceOf(ApiError);
+    const retried = (await getListPage(LIST, walked('c1', 100))) as { result: number[] };
     expect(retried.result).toEqual([1]);
     stop();
     expect(requested.filter((path) => path === `${LIST}?cursor=c1&limit=100`)).toHaveLength(2);
@@ -111,12 +119,45 @@ describe('read-ahead while a list is walked', () => {
 
   it('rejects with the abort when the caller gives up on an early page', async () => {
     fakeList(3);
-    const stop = startWalk(LIST);
-    await getListPage(LIST, null, undefined);
+    const stop = startReadAhead(LIST);
+    await getListPage(LIST, walked(null, undefined));
     const controller = new AbortController();
-    const pending = getListPage(LIST, 'c1', undefined, controller.signal);
+    const pending = getListPage(LIST, walked('c1', undefined), controller.signal);
     controller.abort();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
     stop();
+  });
+
+  it('reads nothing ahead for a page that is not walked, even while its list is', async () => {
+    // The "new events" poll asks for the head of a list "Load full history" is walking.
+    const { requested } = fakeList(3);
+    const stop = startReadAhead(LIST);
+    await getListPage(LIST, { cursor: null, limit: 100 });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(requested).toEqual([`${LIST}?limit=100`]);
+    stop();
+  });
+});
+
+describe('what a list query asks for', () => {
+  const address = '0xabc';
+  const page = { items: [], skipped: 0, cursor: 'c1' };
+
+  it('names its first page in its key; browsing asks the same size, a walk the largest', () => {
+    const browsing = contractEventsQueryOptions(address, 250);
+    const walking = contractEventsQueryOptions(address, 250, true);
+    // The same list either way: walking it on does not start it again.
+    expect(walking.queryKey).toEqual(browsing.queryKey);
+    expect(browsing.queryKey).toEqual(queryKeys.contractEvents(address, 250));
+    expect(browsing.initialPageParam).toEqual({ cursor: null, limit: 250 });
+    expect(walking.initialPageParam).toEqual({ cursor: null, limit: 250 });
+    const next = (options: typeof browsing) =>
+      options.getNextPageParam(page, [page], null!, [null!]);
+    expect(next(browsing)).toEqual({ cursor: 'c1', limit: 250 });
+    expect(next(walking)).toEqual({ cursor: 'c1', limit: WALK_PAGE_LIMIT, readAhead: true });
+    expect(next(walking)?.limit).toBe(MAX_LIMIT);
+    expect(browsing.getNextPageParam({ ...page, cursor: null }, [page], null!, [null!])).toBe(
+      undefined,
+    );
   });
 });

@@ -1,19 +1,20 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { activityTransform, createActivityBuilder } from '../../../src/lib/activity';
+import { EVENT_KINDS, type TokenEvent } from '../../../src/lib/token-event';
+
+type ChartEvent = Pick<TokenEvent, 'kind' | 'timestamp'>;
 
 /** A list counted by a builder that has seen nothing before it. */
-const afresh = (list: readonly { kind: string; timestamp: number }[]) =>
-  createActivityBuilder()(list);
+const afresh = (list: readonly ChartEvent[]) => createActivityBuilder()(list);
 
-const KINDS = ['mint', 'transfer', 'sale', 'burn', 'other'];
 const WIDTH = 800;
 const HEIGHT = 120;
 const DAY = 86_400;
 
 const events = fc.array(
   fc.record({
-    kind: fc.constantFrom(...KINDS),
+    kind: fc.constantFrom(...EVENT_KINDS),
     // Around mid-2025, spans from minutes (hour buckets) to years (merged day buckets).
     timestamp: fc.integer({ min: 1_750_000_000 - 900 * DAY, max: 1_750_000_000 }),
   }),
@@ -71,13 +72,13 @@ describe('the growing chart', () => {
     const step = fc.oneof(
       fc.record({ grow: events }),
       fc.record({
-        replace: fc.oneof(events, fc.constant<{ kind: string; timestamp: number }[]>([])),
+        replace: fc.oneof(events, fc.constant<ChartEvent[]>([])),
       }),
     );
     fc.assert(
       fc.property(fc.array(step, { minLength: 1, maxLength: 8 }), (steps) => {
         const build = createActivityBuilder();
-        let list: { kind: string; timestamp: number }[] = [];
+        let list: ChartEvent[] = [];
         for (const next of steps) {
           list = 'grow' in next ? [...list, ...next.grow] : next.replace;
           expect(build(list)).toEqual(afresh(list));
@@ -88,7 +89,7 @@ describe('the growing chart', () => {
 
   it('a list that is not the last one grown is counted afresh, not on top', () => {
     const build = createActivityBuilder();
-    const older = { kind: 'mint', timestamp: 1_750_000_000 };
+    const older: ChartEvent = { kind: 'mint', timestamp: 1_750_000_000 };
     build([older, { kind: 'sale', timestamp: 1_750_000_100 }]);
     // Same length and first event, another second event: nothing of the last count stays.
     const activity = build([older, { kind: 'burn', timestamp: 1_750_000_200 }]);

@@ -4,7 +4,7 @@ import {
   filterEvents,
   sortByTime,
   sortEvents,
-} from '../../../src/lib/event-view';
+} from '../../../src/lib/event-list';
 import { formatUnits } from '../../../src/lib/format';
 import { safeImageUrl } from '../../../src/lib/image-url';
 import { parseLookup } from '../../../src/lib/lookup';
@@ -138,7 +138,7 @@ describe('sortEvents', () => {
     const short = [make('10', 3), make('9', 1, '500'), make('10', 2), make('1', 2, '7')];
     const long = [...short, make('1'.repeat(40), 0, '9'.repeat(30))];
     for (const events of [short, long]) {
-      for (const id of ['token', 'time', 'price']) {
+      for (const id of ['token', 'time', 'price'] as const) {
         for (const desc of [false, true]) {
           const expected = [...events].sort(
             (a, b) => (desc ? -1 : 1) * eventComparators[id]!(a, b),

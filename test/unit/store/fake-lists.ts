@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readPageEnvelope } from '../../../src/lib/page';
 import { readListPage } from '../../../src/server/store/list-page';
 import type { UpstreamRead } from '../../../src/server/store/event-store';
 
@@ -114,7 +115,7 @@ export function createFakeLists(options: FakeOptions) {
         result: page.map((record) => JSON.parse(text(record)) as unknown),
         cursor: next,
       };
-      return { kind: 'page', page: readListPage(envelope, 'event'), full };
+      return { kind: 'page', page: readListPage(readPageEnvelope(envelope)!, 'event'), full };
     },
   };
 }

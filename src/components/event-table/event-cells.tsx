@@ -1,9 +1,9 @@
 import { createContext, useContext } from 'react';
-import type { TokenEvent } from '../../api/types';
-import { Address, type AddressFilter } from '../../components/address';
-import { TimeCell } from '../../components/time-cell';
-import { TokenIdLink } from '../../components/token-id';
+import type { TokenEvent } from '../../lib/token-event';
 import type { TimeDisplay } from '../../lib/view-state';
+import { Address, type AddressFilter } from '../address';
+import { TimeCell } from '../time-cell';
+import { TokenIdLink } from '../token-id';
 
 /**
  * What cells need from the page: display choices and the address filter and tracing.

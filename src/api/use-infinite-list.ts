@@ -1,7 +1,7 @@
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { createFlattener } from '../api/flatten';
-import type { Page } from '../api/types';
+import type { Page } from '../lib/page';
+import { createFlattener } from './flatten';
 
 /**
  * After this many pages in a row with no records the list stops loading by itself and

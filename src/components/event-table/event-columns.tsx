@@ -1,69 +1,58 @@
-import type { TokenEvent } from '../../api/types';
-import { EventKindBadge } from '../../components/event-kind-badge';
-import { Hash } from '../../components/hash';
-import type { ListColumn } from '../../components/table-features';
-import { eventComparators } from '../../lib/event-view';
 import { formatUnits } from '../../lib/format';
+import type { TokenEvent } from '../../lib/token-event';
+import { EventKindBadge } from '../event-kind-badge';
+import { Hash } from '../hash';
+import type { ListColumn } from '../table-features';
 import { EventTimeCell, FromCell, TokenCell, ToCell } from './event-cells';
+import styles from './event-columns.module.css';
 
-export const EVENT_SORTS = ['kind', 'token', 'from', 'to', 'time', 'price'] as const;
-
-type Row = { original: TokenEvent };
-/** The table sorts with the same comparators as the export, so both show one order. */
-const sortBy = (id: keyof typeof eventComparators) => {
-  const compare = eventComparators[id]!;
-  return (a: Row, b: Row) => compare(a.original, b.original);
-};
-
+/**
+ * The columns of an event table. The ids of the sortable ones are the sorts of
+ * `EVENT_SORTS` (lib/event-list.ts): the table orders its rows with `sortEvents`. A
+ * column's accessor makes it sortable and, unless `sortDescFirst` says, tells TanStack
+ * the direction of a first click (ascending for text).
+ */
 const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
   {
     id: 'kind',
     header: 'Event',
     accessorFn: (row) => row.kind,
-    sortFn: sortBy('kind'),
-    meta: { className: 'col-kind' },
+    meta: { className: styles.kind },
     cell: ({ row }) => <EventKindBadge event={row.original} />,
   },
   {
     id: 'token',
     header: 'Token',
     accessorFn: (row) => row.tokenId,
-    sortFn: sortBy('token'),
-    meta: { className: 'col-token' },
+    meta: { className: styles.token },
     cell: TokenCell,
   },
   {
     id: 'from',
     header: 'From',
     accessorFn: (row) => row.from,
-    sortFn: sortBy('from'),
-    meta: { className: 'col-address' },
     cell: FromCell,
   },
   {
     id: 'to',
     header: 'To',
     accessorFn: (row) => row.to,
-    sortFn: sortBy('to'),
-    meta: { className: 'col-address' },
     cell: ToCell,
   },
   {
     id: 'time',
     header: 'Time',
     accessorFn: (row) => row.timestamp,
-    sortFn: sortBy('time'),
     sortDescFirst: true,
-    meta: { className: 'col-time' },
+    meta: { className: styles.time },
     cell: EventTimeCell,
   },
   {
     id: 'price',
     header: 'Price',
     accessorFn: (row) => row.price ?? '',
-    sortFn: sortBy('price'),
     sortDescFirst: true,
-    meta: { className: 'col-price' },
+    meta: { className: styles.price },
     cell: ({ row }) =>
       row.original.price ? (
         <span title={`${row.original.price} (smallest unit)`}>
@@ -81,7 +70,7 @@ const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
     header: 'Transaction',
     accessorFn: (row) => row.transactionHash,
     enableSorting: false,
-    meta: { className: 'col-tx' },
+    meta: { className: styles.tx },
     cell: ({ row }) => <Hash value={row.original.transactionHash} />,
   },
 ];

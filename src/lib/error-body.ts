@@ -1,0 +1,54 @@
+/**
+ * The one JSON error body the proxy sends and the browser client reads:
+ * `{ "error": { "kind", "message", "status", "retryAfterSeconds"? } }`.
+ * Shared by both sides so they cannot drift apart.
+ */
+export const API_ERROR_KINDS = [
+  'bad_key',
+  'rate_limited',
+  'bad_request',
+  'not_found',
+  'method_not_allowed',
+  'upstream',
+  'timeout',
+  'unreachable',
+  'invalid_response',
+  'expired_cursor',
+] as const;
+
+export type ApiErrorKind = (typeof API_ERROR_KINDS)[number];
+
+export interface ApiErrorBody {
+  error: {
+    kind: ApiErrorKind;
+    message: string;
+    status: number;
+    /** How long to wait before asking again, when the proxy knows (rate limits). */
+    retryAfterSeconds?: number;
+  };
+}
+
+export function isApiErrorKind(value: unknown): value is ApiErrorKind {
+  return typeof value === 'string' && (API_ERROR_KINDS as readonly string[]).includes(value);
+}
+
+/**
+ * The error of a parsed JSON body in our shape, or null when the body is not ours (an
+ * error page of something in front of the proxy). Fields of the wrong type are left out.
+ */
+export function readErrorBody(
+  value: unknown,
+): { kind: ApiErrorKind; message?: string; retryAfterSeconds?: number } | null {
+  const error =
+    typeof value === 'object' && value !== null ? (value as { error?: unknown }).error : undefined;
+  if (typeof error !== 'object' || error === null) return null;
+  const { kind, message, retryAfterSeconds } = error as Record<string, unknown>;
+  if (!isApiErrorKind(kind)) return null;
+  return {
+    kind,
+    ...(typeof message === 'string' && { message }),
+    ...(typeof retryAfterSeconds === 'number' &&
+      Number.isFinite(retryAfterSeconds) &&
+      retryAfterSeconds >= 0 && { retryAfterSeconds }),
+  };
+}
