@@ -125,6 +125,24 @@ export function storeBehaviour(engines: EngineFactory) {
       expect(await store.serve(TOKEN, first.next, 10)).toEqual({ kind: 'expired_cursor' });
     });
 
+    it('starts a new copy when more arrived at the head than it reads to join them', async () => {
+      const fake = createFakeLists({ order: 'newest-first', limit: 10 });
+      fake.add(times(30, 100));
+      const { store, clock } = await storeOver(engine, fake, { maxHeadPages: 3 });
+      const first = served(fake, await store.serve(EVENTS, null, 10));
+      fake.add(times(41, 1_000));
+      clock.now += 10_000;
+      const before = fake.pagesServed();
+      const fresh = served(fake, await store.serve(EVENTS, null, 10));
+      expect(fresh.ids).toEqual(fake.all().slice(0, 10).map((record) => record.id));
+      // Three head pages read, kept as the new copy's start: none is read twice.
+      expect(fake.pagesServed() - before).toBe(3);
+      expect(await store.serve(EVENTS, first.next, 10)).toEqual({ kind: 'expired_cursor' });
+      expect(await walk(store, fake, 25)).toEqual(fake.all().map((record) => record.id));
+      // Then the rest of the 71 records, once.
+      expect(fake.pagesServed() - before).toBe(8);
+    });
+
     it('serves the stored head while the upstream is down', async () => {
       const fake = createFakeLists({ order: 'newest-first', limit: 50 });
       fake.add(times(40, 100));

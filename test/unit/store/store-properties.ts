@@ -50,7 +50,12 @@ export function storeProperties(engines: EngineFactory, runs: number) {
                 (_, n) => newest - Math.floor((n * plan.spread) / 10),
               ),
             );
-            const { store, clock } = await storeOver(engine, fake, { headIntervalMs: 0 });
+            // However much arrives, the head is read until it joins the stored records (the
+            // fallback of starting a new copy past `maxHeadPages` is for real page sizes).
+            const { store, clock } = await storeOver(engine, fake, {
+              headIntervalMs: 0,
+              maxHeadPages: Infinity,
+            });
             const walkers = plan.walkers.map((limit) => ({
               limit,
               cursor: null as string | null,
