@@ -13,6 +13,7 @@ export const API_ERROR_KINDS = [
   'timeout',
   'unreachable',
   'invalid_response',
+  'expired_cursor',
 ] as const;
 
 export type ApiErrorKind = (typeof API_ERROR_KINDS)[number];

@@ -5,6 +5,7 @@ import { DEFAULT_TIMEOUT_MS, type ProxyOptions } from './proxy/app';
 import { DEFAULT_PAGE_CACHE } from './proxy/page-cache';
 import { DEFAULT_RATE_LIMIT } from './proxy/rate-limit';
 import { ANCHOR_RANGE } from './sample-service/dataset';
+import { DEFAULT_STORE_SETTINGS } from './store/event-store';
 import { DEFAULT_GATE } from './upstream/gate';
 
 /**
@@ -28,6 +29,21 @@ export type ProxyConfig = Required<
   Pick<ProxyOptions, 'timeoutMs' | 'cache' | 'gate' | 'rateLimit' | 'trustedProxyHops'>
 >;
 
+/**
+ * Where the event store and the shared upstream accounting live: a file under `dataDir`
+ * for one server, or PostgreSQL for several. `serveLists: false` keeps the store out of
+ * the way of the lists (they are then the upstream's own pages, through the cache).
+ */
+export interface StoreConfig {
+  engine: { kind: 'file'; dataDir: string } | { kind: 'postgres'; url: string };
+  serveLists: boolean;
+  maxBytes: number;
+  headIntervalMs: number;
+  maxAgeMs: number;
+  /** Upstream requests a month the key may make (0: no quota); a warning at 80%. */
+  monthlyQuota: number;
+}
+
 export interface ServerConfig {
   host: string;
   port: number;
@@ -35,6 +51,7 @@ export interface ServerConfig {
   shutdownTimeoutMs: number;
   upstream: UpstreamConfig;
   proxy: ProxyConfig;
+  store: StoreConfig;
   connections: ConnectionLimits;
   /** Settings that are allowed but unwise, to be said at start-up. */
   warnings: string[];
@@ -44,9 +61,10 @@ export class ConfigError extends Error {}
 
 type Env = Record<string, string | undefined>;
 
-// The real service's basic plan allows 5 requests/s with a burst of 2; the embedded
-// sample service has no such limit.
+// The real service's basic plan allows 5 requests/s (burst 2) and 100,000 a month; the
+// embedded sample service has no such limits.
 const REAL_UPSTREAM_RATE_PER_SECOND = 5;
+const BASIC_PLAN_MONTHLY_QUOTA = 100_000;
 
 const blankAsUndefined = (value: unknown) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
@@ -145,7 +163,6 @@ const envSchema = z.object({
   ),
   // Its default depends on the upstream: see below.
   UPSTREAM_RATE_PER_SECOND: decimal('UPSTREAM_RATE_PER_SECOND', undefined, 0, 100_000),
-  UPSTREAM_RATE_BURST: whole('UPSTREAM_RATE_BURST', DEFAULT_GATE.rateBurst, 1, 100_000),
   UPSTREAM_MAX_COOL_DOWN_SECONDS: seconds(
     'UPSTREAM_MAX_COOL_DOWN_SECONDS',
     DEFAULT_GATE.maxCoolDownMs,
@@ -156,6 +173,38 @@ const envSchema = z.object({
   RATE_LIMIT_PER_MINUTE: whole('RATE_LIMIT_PER_MINUTE', DEFAULT_RATE_LIMIT.perMinute, 0, 1e9),
   RATE_LIMIT_BURST: whole('RATE_LIMIT_BURST', DEFAULT_RATE_LIMIT.burst, 1, 1e9),
   TRUST_PROXY: trustProxy,
+  DATA_DIR: text.transform((dir) => dir ?? '.data'),
+  DATABASE_URL: text.pipe(
+    z
+      .url({
+        protocol: /^postgres(ql)?$/,
+        error:
+          'DATABASE_URL must be a PostgreSQL URL: postgres://user:password@host:5432/database.',
+      })
+      .optional(),
+  ),
+  STORE: text.pipe(
+    z
+      .string()
+      .toLowerCase()
+      .pipe(z.enum(['on', 'off'], { error: 'STORE must be "on" or "off".' }))
+      .default('on')
+      .transform((value) => value === 'on'),
+  ),
+  STORE_MAX_MB: whole('STORE_MAX_MB', DEFAULT_STORE_SETTINGS.maxBytes / 1024 / 1024, 1, 1e7),
+  STORE_HEAD_SECONDS: seconds(
+    'STORE_HEAD_SECONDS',
+    DEFAULT_STORE_SETTINGS.headIntervalMs,
+    3_600,
+    1,
+  ),
+  STORE_MAX_AGE_HOURS: whole(
+    'STORE_MAX_AGE_HOURS',
+    DEFAULT_STORE_SETTINGS.maxAgeMs / 3_600_000,
+    1,
+    24 * 365,
+  ).transform((hours) => hours * 3_600_000),
+  UPSTREAM_MONTHLY_QUOTA: whole('UPSTREAM_MONTHLY_QUOTA', BASIC_PLAN_MONTHLY_QUOTA, 0, 1e12),
   MAX_CONNECTIONS: whole('MAX_CONNECTIONS', DEFAULT_CONNECTION_LIMITS.maxConnections, 1, 1e6),
   MAX_CONNECTIONS_PER_ADDRESS: whole(
     'MAX_CONNECTIONS_PER_ADDRESS',
@@ -203,12 +252,21 @@ export function loadConfig(env: Env): ServerConfig {
         ratePerSecond:
           vars.UPSTREAM_RATE_PER_SECOND ??
           (upstream.kind === 'real' ? REAL_UPSTREAM_RATE_PER_SECOND : DEFAULT_GATE.ratePerSecond),
-        rateBurst: vars.UPSTREAM_RATE_BURST,
         maxCoolDownMs: vars.UPSTREAM_MAX_COOL_DOWN_SECONDS,
         clientShare: vars.UPSTREAM_CLIENT_SHARE,
       },
       rateLimit: { perMinute: vars.RATE_LIMIT_PER_MINUTE, burst: vars.RATE_LIMIT_BURST },
       trustedProxyHops: vars.TRUST_PROXY,
+    },
+    store: {
+      engine: vars.DATABASE_URL
+        ? { kind: 'postgres', url: vars.DATABASE_URL }
+        : { kind: 'file', dataDir: vars.DATA_DIR },
+      serveLists: vars.STORE,
+      maxBytes: vars.STORE_MAX_MB * 1024 * 1024,
+      headIntervalMs: vars.STORE_HEAD_SECONDS,
+      maxAgeMs: vars.STORE_MAX_AGE_HOURS,
+      monthlyQuota: vars.UPSTREAM_MONTHLY_QUOTA,
     },
     connections: {
       maxConnections: vars.MAX_CONNECTIONS,

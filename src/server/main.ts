@@ -9,6 +9,7 @@ import { trackForShutdown } from './http/graceful-shutdown';
 import { nodeGzip } from './node-gzip';
 import { createProxy } from './proxy/app';
 import type { RequestLog } from './proxy/request-log';
+import { openServices, type Services } from './open-services';
 import { createUpstream } from './upstream/create-upstream';
 
 // Straight to stdout: console.log would also check colours and format on every request.
@@ -20,7 +21,7 @@ const logLine = (line: RequestLog) => {
 const SHUTDOWN_GRACE_MS = 5_000;
 
 /** Starts the production server on the built client in `dist/client`. */
-export function startServer(clientDir = resolve('dist/client')) {
+export async function startServer(clientDir = resolve('dist/client')) {
   if (existsSync('.env')) process.loadEnvFile('.env');
   let config;
   try {
@@ -33,14 +34,25 @@ export function startServer(clientDir = resolve('dist/client')) {
     throw error;
   }
   for (const warning of config.warnings) console.warn(`Warning: ${warning}`);
-  const running = listen(config, clientDir, logLine, (host, port) => {
+  let services: Services;
+  try {
+    services = await openServices(config);
+  } catch (error) {
+    console.error(`The event store cannot be opened: ${(error as Error).message}`);
+    process.exit(1);
+  }
+  const running = listen(config, clientDir, services, logLine, (host, port) => {
     console.log(`Token activity dashboard on http://${host}:${port}/`);
     console.log(`Data: ${running.upstream.description}`);
+    console.log(`Store: ${services.description}`);
   });
 
   const { shutdownTimeoutMs } = config;
   const shutdown = (signal: string) => {
-    void running.stop(shutdownTimeoutMs).then(() => process.exit(0));
+    void running
+      .stop(shutdownTimeoutMs)
+      .then(() => services.close())
+      .then(() => process.exit(0));
     // Said once new connections are already refused.
     console.log(
       `${signal}: finishing requests in flight, then exiting; those still waiting for the ` +
@@ -64,13 +76,15 @@ export function startServer(clientDir = resolve('dist/client')) {
 export function listen(
   config: ServerConfig,
   clientDir: string,
+  services?: Services,
   log?: (line: RequestLog) => void,
   onListening?: (host: string, port: number) => void,
 ) {
   const upstream = createUpstream(config.upstream);
-  const proxy = createProxy({ upstream, ...config.proxy, log, gzip: nodeGzip });
+  const proxy = createProxy({ upstream, ...config.proxy, ...services?.proxy, log, gzip: nodeGzip });
   const { trustedProxyHops } = config.proxy;
-  const app = createServerApp({ proxy, clientDir, log, trustedProxyHops });
+  const metrics = services?.monitoring.registry;
+  const app = createServerApp({ proxy, clientDir, log, trustedProxyHops, metrics });
   const server = serve(
     {
       fetch: app.fetch,

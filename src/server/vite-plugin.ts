@@ -5,6 +5,7 @@ import type { Plugin } from 'vite';
 import { loadConfig } from './config';
 import { createUpstream } from './upstream/create-upstream';
 import { nodeGzip } from './node-gzip';
+import { openServices } from './open-services';
 import { createProxyApp } from './proxy/app';
 
 /**
@@ -13,25 +14,32 @@ import { createProxyApp } from './proxy/app';
  * which keeps Vite's start-up instant.
  */
 export function apiProxyPlugin(): Plugin {
-  let listener: ReturnType<typeof getRequestListener> | undefined;
+  let listener: Promise<ReturnType<typeof getRequestListener>> | undefined;
+  const open = async () => {
+    if (existsSync('.env')) process.loadEnvFile('.env');
+    const config = loadConfig(process.env);
+    for (const warning of config.warnings) console.warn(`Warning: ${warning}`);
+    const upstream = createUpstream(config.upstream);
+    const services = await openServices(config);
+    console.log(`API proxy: ${upstream.description}; store: ${services.description}`);
+    // Dev and preview serve one developer and the e2e suite, all from loopback: the
+    // per-client limit applies only when asked for. The gate still protects the upstream.
+    const rateLimit = process.env.RATE_LIMIT_PER_MINUTE
+      ? config.proxy.rateLimit
+      : { ...config.proxy.rateLimit, perMinute: 0 };
+    const options = { upstream, ...config.proxy, ...services.proxy, rateLimit, gzip: nodeGzip };
+    return getRequestListener(createProxyApp(options).fetch);
+  };
   const handle = (req: IncomingMessage, res: ServerResponse, next: () => void) => {
     if (!req.url?.startsWith('/api/')) return next();
-    if (!listener) {
-      if (existsSync('.env')) process.loadEnvFile('.env');
-      const config = loadConfig(process.env);
-      for (const warning of config.warnings) console.warn(`Warning: ${warning}`);
-      const upstream = createUpstream(config.upstream);
-      console.log(`API proxy: ${upstream.description}`);
-      // Dev and preview serve one developer and the e2e suite, all from loopback: the
-      // per-client limit applies only when asked for. The gate still protects the upstream.
-      const rateLimit = process.env.RATE_LIMIT_PER_MINUTE
-        ? config.proxy.rateLimit
-        : { ...config.proxy.rateLimit, perMinute: 0 };
-      listener = getRequestListener(
-        createProxyApp({ upstream, ...config.proxy, rateLimit, gzip: nodeGzip }).fetch,
-      );
-    }
-    void listener(req, res);
+    listener ??= open();
+    listener.then(
+      (serve) => void serve(req, res),
+      (error: Error) => {
+        res.statusCode = 500;
+        res.end(`The API proxy could not start: ${error.message}`);
+      },
+    );
   };
   return {
     name: 'token-events-api-proxy',

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import type { ContractInfo, ProfileServers } from './support/servers';
-import { expect, test, type FaultPlan, type SampleControl } from './support/fixtures';
+import { expect, test as base, type FaultPlan, type SampleControl } from './support/fixtures';
 import {
   dataRows,
   eventsTable,
@@ -12,13 +12,21 @@ import {
 } from './support/ui';
 
 /*
- * Faults of the upstream, injected through the sample service's /_control/faults. The plan
+ * Faults of the upstream, injected through the sample service's /_control/faults, as the
+ * browser meets them page by page: these tests use the server with the event store off,
+ * where each page the browser asks for is one upstream request (through the store, a
+ * page is often served without one, and a refused cursor is retried and walked round by
+ * the store itself: store.spec.ts). The plan
  * is one per sample service, so the tests of this file run one after another (one worker
  * per project); each plan names its contract, so tests of other files running meanwhile
  * are not hit. Each test opens a contract no other test opens: the proxy keeps pages it
  * has served (a first page for seconds, a page behind a cursor for minutes), and a fault
  * set for a page it already holds would never reach the service.
  */
+
+const test = base.extend({
+  baseURL: async ({ servers }, use) => use(servers.directUrl),
+});
 
 const SCENARIOS = [
   // First: it needs the longest list, a page for each kind of failure.

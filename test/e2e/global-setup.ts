@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import {
@@ -165,7 +165,11 @@ async function startSample(
   return line[1] as string;
 }
 
-/** The production server of one profile, in front of its sample service. */
+/**
+ * The production servers of one profile, in front of its sample service: the one every
+ * test uses, with its event store (empty at each run), and one with the store off, where
+ * each page the browser asks for is one upstream request, for the fault tests.
+ */
 async function startApp(
   profile: Profile,
   apiKey: string,
@@ -173,31 +177,42 @@ async function startApp(
   appPort: number,
   children: ChildProcess[],
 ): Promise<Omit<ProfileServers, 'contracts' | 'token'>> {
-  const app = launch(
-    `app-${profile}`,
-    ['test/e2e/support/app-server.ts'],
-    {
-      HOST: '127.0.0.1',
-      PORT: String(appPort),
-      TOKEN_EVENTS_API_URL: sampleUrl,
-      TOKEN_EVENTS_API_KEY: apiKey,
-      // Short, so the timeout tests are quick.
-      UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS),
-      // Tests from two workers share a server: per-client limits and the real service's
-      // 5 requests/s plan would only make them slow and flaky.
-      RATE_LIMIT_PER_MINUTE: '0',
-      UPSTREAM_RATE_PER_SECOND: '0',
-      SHUTDOWN_TIMEOUT_MS: '2000',
-    },
-    children,
-  );
-  const appLine = await waitForLine(app, /Token activity dashboard on (http:\/\/\S+?)\/?$/m);
-  const appUrl = (appLine[1] as string).replace(/\/$/, '');
+  const dataDir = join(ARTIFACTS_DIR, 'store', profile);
+  rmSync(dataDir, { recursive: true, force: true });
+  const [appUrl, directUrl] = await Promise.all([
+    startAppServer(`app-${profile}`, appPort, { DATA_DIR: dataDir }),
+    startAppServer(`app-${profile}-no-store`, 0, { DATA_DIR: `${dataDir}-unused`, STORE: 'off' }),
+  ]);
   if (new URL(appUrl).port !== String(appPort)) {
     throw new Error(`The ${profile} server listens on ${appUrl}, not on port ${appPort}.`);
   }
-  await waitForReady(`${appUrl}/readyz`);
-  return { profile, appUrl, sampleUrl, apiKey };
+  return { profile, appUrl, directUrl, sampleUrl, apiKey };
+
+  async function startAppServer(name: string, port: number, env: Record<string, string>) {
+    const app = launch(
+      name,
+      ['test/e2e/support/app-server.ts'],
+      {
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        ...env,
+        TOKEN_EVENTS_API_URL: sampleUrl,
+        TOKEN_EVENTS_API_KEY: apiKey,
+        // Short, so the timeout tests are quick.
+        UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS),
+        // Tests from two workers share a server: per-client limits and the real service's
+        // 5 requests/s plan would only make them slow and flaky.
+        RATE_LIMIT_PER_MINUTE: '0',
+        UPSTREAM_RATE_PER_SECOND: '0',
+        SHUTDOWN_TIMEOUT_MS: '2000',
+      },
+      children,
+    );
+    const line = await waitForLine(app, /Token activity dashboard on (http:\/\/\S+?)\/?$/m);
+    const url = (line[1] as string).replace(/\/$/, '');
+    await waitForReady(`${url}/readyz`);
+    return url;
+  }
 }
 
 /** A child in its own process group, so the teardown can stop it and anything it started. */

@@ -6,7 +6,7 @@ import { startServer } from '../../src/server/main';
  * memory once the load generator's connections are closed and after a full garbage
  * collection (node --expose-gc), over the IPC channel.
  */
-const { server, proxy } = startServer(process.env.CLIENT_DIR);
+const { server, proxy } = await startServer(process.env.CLIENT_DIR);
 const gc = (globalThis as { gc?: () => void }).gc;
 
 server.once('listening', () => {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { compress } from 'hono/compress';
+import type { Registry } from 'prom-client';
 import type { Readiness } from '../proxy/app';
 import type { ClientVariables } from '../proxy/client-rate-limit';
 import { internalErrorHandler, methodNotAllowed } from '../proxy/error-response';
@@ -23,10 +24,13 @@ export interface ServerAppOptions {
   log?: (line: RequestLog) => void;
   /** Proxies of the operator in front, whose `X-Forwarded-Proto` is believed. */
   trustedProxyHops?: number;
+  /** Metrics served on `/metrics` in Prometheus text (see monitoring.ts). */
+  metrics?: Registry;
 }
 
 /** The production server: security headers, health, readiness, the API proxy and the built app. */
-export function createServerApp({ proxy, clientDir, log, trustedProxyHops }: ServerAppOptions) {
+export function createServerApp(options: ServerAppOptions) {
+  const { proxy, clientDir, log, trustedProxyHops, metrics } = options;
   const app = new Hono<{ Variables: ClientVariables }>();
   // Read once: the shell of the single-page app, served for every page route.
   const indexHtml = readFileSync(join(clientDir, 'index.html'), 'utf8');
@@ -57,6 +61,16 @@ export function createServerApp({ proxy, clientDir, log, trustedProxyHops }: Ser
       ...(coolingDownUntil && { coolingDownUntil }),
     });
   });
+  // Metrics for monitoring (upstream usage against the quota, store, latency), limited
+  // per client like the API: reading them costs the upstream nothing.
+  if (metrics) {
+    app.get('/metrics', proxy.limitClients, async (c) => {
+      c.set('route', 'metrics');
+      c.header('cache-control', 'no-store');
+      c.header('content-type', metrics.contentType);
+      return c.body(await metrics.metrics());
+    });
+  }
   // Passing `env` on keeps the socket, and so the client's address, visible to the proxy.
   app.all('/api/*', (c) => proxy.app.fetch(c.req.raw, c.env));
   // Everything else is files and pages: they can only be read.

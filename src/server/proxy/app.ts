@@ -1,6 +1,11 @@
 import { Hono, type Context } from 'hono';
 import { accepts } from 'hono/accepts';
+import { createEventStore, type EventStoreOptions } from '../store/event-store';
+import { readListWith } from '../store/read-list';
+import type { UpstreamBudget } from '../upstream/budget';
 import { createUpstreamGate, DEFAULT_GATE, type UpstreamGateSettings } from '../upstream/gate';
+import { createPageReader, type PageFailure } from '../upstream/page-read';
+import type { Monitoring } from '../monitoring';
 import type { Upstream } from '../upstream/service-client';
 import { clientRateLimit, type ClientVariables } from './client-rate-limit';
 import {
@@ -11,11 +16,12 @@ import {
   SHUTTING_DOWN,
 } from './error-response';
 import { DEFAULT_PAGE_CACHE, type PageCacheSettings } from './page-cache';
-import { createPageLoader, type PageLoader } from './page-loader';
+import { createPageLoader, upstreamPages, type PageLoader, type PageSource } from './page-loader';
 import { pageResponse } from './page-response';
 import { createRateLimiter, DEFAULT_RATE_LIMIT, type RateLimitSettings } from './rate-limit';
 import { requestLog, type RequestLog } from './request-log';
 import { matchApiRequest } from './route-match';
+import { storePages } from './store-pages';
 
 export type { RequestLog } from './request-log';
 
@@ -37,6 +43,15 @@ export interface ProxyOptions {
   readyCacheMs?: number;
   /** Gzip for cached pages (Node passes zlib; the default works on any Web runtime). */
   gzip?: (body: Uint8Array) => Promise<Uint8Array>;
+  /**
+   * The event store's engine and settings, when it serves the lists (see
+   * src/server/store); without it, every page is the upstream's own, through the cache.
+   */
+  store?: Omit<EventStoreOptions<PageFailure>, 'read'>;
+  /** The upstream's request rate kept for several servers (in PostgreSQL); default: ours. */
+  budget?: UpstreamBudget;
+  /** Counts upstream requests (usage, quota, latency) and where pages came from. */
+  monitoring?: Pick<Monitoring, 'upstreamRequest' | 'pageServed' | 'recovered'>;
 }
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
@@ -70,14 +85,33 @@ export function createProxy(options: ProxyOptions) {
     readyTimeoutMs = DEFAULT_READY_TIMEOUT_MS,
     readyCacheMs = DEFAULT_READY_CACHE_MS,
   } = options;
-  const gate = createUpstreamGate(options.gate ?? DEFAULT_GATE);
-  const pages = createPageLoader({
+  const gate = createUpstreamGate({
+    ...(options.gate ?? DEFAULT_GATE),
+    ...(options.budget && { budget: options.budget }),
+  });
+  const { monitoring } = options;
+  const read = createPageReader({
     upstream,
     gate,
     timeoutMs,
+    onRequest: monitoring?.upstreamRequest,
+  });
+  const pages = createPageLoader({
     cache: options.cache ?? DEFAULT_PAGE_CACHE,
     gzip: options.gzip,
   });
+  const fromUpstream = upstreamPages(pages, read);
+  const store =
+    options.store &&
+    createEventStore({
+      ...options.store,
+      read: readListWith(read),
+      events: {
+        ...options.store.events,
+        recovered: (_list, pages) => monitoring?.recovered(pages),
+      },
+    });
+  const fromStore = store && storePages(pages, store, timeoutMs);
   const limiter = rateLimit.perMinute > 0 ? createRateLimiter(rateLimit) : undefined;
   const limitClients = clientRateLimit(limiter, trustedProxyHops);
   const errorLimits = {
@@ -107,8 +141,13 @@ export function createProxy(options: ProxyOptions) {
     if (match.kind === 'bad_request') {
       return errorResponse({ kind: 'bad_request', status: 400, message: match.message });
     }
-    c.set('route', match.request.route.name);
-    return servePage(c, pages, match.request.upstreamPath, errorLimits, waiting);
+    const { request } = match;
+    c.set('route', request.route.name);
+    const client = c.get('client') ?? NO_ADDRESS_CLIENT;
+    const source = fromStore
+      ? fromStore(request, client)
+      : fromUpstream(request.upstreamPath, client);
+    return servePage(c, pages, request.upstreamPath, source, errorLimits, waiting, monitoring);
   });
 
   // Paths that normalise to somewhere outside /api/ (`/api/v1/events/%2e%2e/…`).
@@ -119,8 +158,9 @@ export function createProxy(options: ProxyOptions) {
     const late = new Promise<'late'>((resolve) => {
       timer = setTimeout(() => resolve('late'), readyTimeoutMs);
     });
+    // Asked of the upstream itself, even when a store keeps the lists.
     const outcome = await Promise.race([
-      pages.load(READY_PATH, undefined, READINESS_CLIENT),
+      pages.load(READY_PATH, fromUpstream(READY_PATH, READINESS_CLIENT)),
       late,
     ]).finally(() => clearTimeout(timer));
     if (outcome === 'late') {
@@ -184,12 +224,17 @@ function notFound(): Response {
 async function servePage(
   c: Context<Env>,
   pages: PageLoader,
-  upstreamPath: string,
+  key: string,
+  source: PageSource,
   errorLimits: Parameters<typeof pageFailureError>[1],
   waiting: WaitingRequests,
+  monitoring?: ProxyOptions['monitoring'],
 ): Promise<Response> {
-  const client = c.get('client') ?? NO_ADDRESS_CLIENT;
-  const outcome = await pages.load(upstreamPath, () => clientGone(c, waiting), client);
+  const outcome = await pages.load(key, source, () => clientGone(c, waiting));
+  if (outcome.kind === 'page') {
+    const upstream = outcome.cache === 'miss' && outcome.upstreamStatus !== undefined;
+    monitoring?.pageServed(outcome.cache !== 'miss' ? 'memory' : upstream ? 'upstream' : 'store');
+  }
   c.set('cache', outcome.cache);
   if (outcome.upstreamStatus !== undefined) c.set('upstreamStatus', outcome.upstreamStatus);
   if (outcome.kind === 'failed') {

@@ -1,7 +1,7 @@
 import type { ErrorHandler } from 'hono';
 import type { ApiErrorBody, ApiErrorKind } from '../../lib/error-body';
 import { parseRetryAfter } from '../upstream/retry-after';
-import type { PageFailure } from './page-loader';
+import type { PageFailure } from '../upstream/page-read';
 import type { LogVariables } from './request-log';
 
 /**
@@ -135,6 +135,14 @@ export function pageFailureError(
         kind: 'invalid_response',
         status: 502,
         message: `${SERVICE} sent a page that is not valid JSON.`,
+      };
+    case 'expired_cursor':
+      return {
+        kind: 'expired_cursor',
+        status: 410,
+        message:
+          'This cursor is no longer valid: the server’s copy of the list was refreshed. ' +
+          'Read the list again from its first page.',
       };
   }
 }

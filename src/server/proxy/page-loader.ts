@@ -1,24 +1,17 @@
-import { readPageEnvelope } from '../../lib/page';
-import { parseJsonBody } from '../upstream/json-body';
-import { parseRetryAfter } from '../upstream/retry-after';
 import { createCoalescer } from '../upstream/coalesce';
+import type { PageFailure, PageReader } from '../upstream/page-read';
 import {
   createPageCache,
   GZIP_THRESHOLD_BYTES,
   type Page,
   type PageCacheSettings,
 } from './page-cache';
-import { fetchUpstream, type Upstream } from '../upstream/service-client';
-import type { UpstreamGate } from '../upstream/gate';
 
-/** Why no page could be served; `pageFailureError` says each in our words. */
-export type PageFailure =
-  | { kind: 'timeout' | 'unreachable' | 'broken' | 'too_large' | 'invalid' | 'busy' | 'aborted' }
-  | { kind: 'throttled'; retryAfterSeconds: number }
-  | { kind: 'status'; status: number; body: string; retryAfter: string | null };
+export type { PageFailure } from '../upstream/page-read';
 
-type Loaded =
-  | { kind: 'page'; page: Page; upstreamStatus: number }
+/** What a miss comes to: a page (kept in the cache when it may be reused) or a failure. */
+export type Loaded =
+  | { kind: 'page'; page: Page; upstreamStatus?: number }
   | { kind: 'failed'; failure: PageFailure; upstreamStatus?: number | string };
 
 export type CacheState = 'hit' | 'miss' | 'coalesced';
@@ -26,10 +19,10 @@ export type PageOutcome =
   | { kind: 'page'; page: Page; cache: CacheState; upstreamStatus?: number }
   | { kind: 'failed'; failure: PageFailure; cache: CacheState; upstreamStatus?: number | string };
 
+/** Where a missing page comes from: the upstream (see `upstreamPages`) or the event store. */
+export type PageSource = (signal: AbortSignal) => Promise<Loaded>;
+
 export interface PageLoaderOptions {
-  upstream: Upstream;
-  gate: UpstreamGate;
-  timeoutMs: number;
   cache: PageCacheSettings;
   now?: () => number;
   /** Gzip of cached pages; the Web-standard CompressionStream unless the host has better. */
@@ -41,65 +34,49 @@ const CURSOR_QUERY = /[?&]cursor=/;
 const HEADER_SAFE = /^[\x21-\x7e]{1,2048}$/;
 
 /**
- * Everything between a validated upstream path and a page: the shared cache, one
- * upstream call for concurrent identical requests, the gate, and the checks that only
- * a complete JSON envelope counts as a page. Only valid 200 pages are kept; failures
- * are shared by the callers waiting at that moment and never reused after.
+ * Pages by request path: the shared cache, and one run of the source for concurrent
+ * identical requests. Only valid pages are kept; failures are shared by the callers
+ * waiting at that moment and never reused after.
  */
 export function createPageLoader(options: PageLoaderOptions) {
-  const { upstream, gate, timeoutMs, cache: settings, now = Date.now, gzip = streamGzip } = options;
+  const { cache: settings, now = Date.now, gzip = streamGzip } = options;
   const cache = createPageCache(settings.maxBytes, now);
   const flights = createCoalescer<Loaded>();
 
-  async function fetchPage(path: string, client: string, signal: AbortSignal): Promise<Loaded> {
-    const entry = await gate.enter(client, signal);
-    if (entry.kind !== 'admitted') return { kind: 'failed', failure: entry };
-    let result;
-    try {
-      result = await fetchUpstream(upstream, path, timeoutMs, signal);
-    } finally {
-      entry.release();
-    }
-    if (result.kind !== 'ok') {
-      return { kind: 'failed', failure: { kind: result.kind }, upstreamStatus: result.kind };
-    }
-    const { status, body, retryAfter } = result;
-    if (status === 429) gate.reportThrottled(parseRetryAfter(retryAfter));
-    else gate.reportSuccess();
-    if (status < 200 || status > 299) {
-      const text = new TextDecoder().decode(body);
-      return {
-        kind: 'failed',
-        failure: { kind: 'status', status, body: text, retryAfter },
-        upstreamStatus: status,
-      };
-    }
-    const shape = envelopeOf(body);
-    if (!shape) return { kind: 'failed', failure: { kind: 'invalid' }, upstreamStatus: status };
-    // The last page of a list can still grow; only a page followed by another is settled.
-    const settled = status === 200 && CURSOR_QUERY.test(path) && shape.next !== undefined;
-    const ttlMs = status !== 200 ? 0 : settled ? settings.cursorPageTtlMs : settings.firstPageTtlMs;
-    const page: Page = { body, expiresAt: now() + ttlMs, immutable: settled };
-    if (shape.next !== undefined && HEADER_SAFE.test(shape.next)) page.nextCursor = shape.next;
-    if (settings.maxBytes > 0) cache.set(path, page);
-    return { kind: 'page', page, upstreamStatus: status };
-  }
-
   return {
     /**
-     * `clientGone` is asked for on a miss only: a page served from memory needs none.
-     * `client` is who asks, for the gate's fair share between clients.
+     * The page at `key`, from memory or else from `source`. `clientGone` is asked for on
+     * a miss only: a page served from memory needs none.
      */
     async load(
-      path: string,
+      key: string,
+      source: PageSource,
       clientGone?: () => AbortSignal,
-      client = 'local',
     ): Promise<PageOutcome> {
-      const page = cache.get(path);
+      const page = cache.get(key);
       if (page) return { kind: 'page', page, cache: 'hit' };
       const signal = clientGone?.();
-      const { value, joined } = await flights.run(path, (s) => fetchPage(path, client, s), signal);
+      const { value, joined } = await flights.run(
+        key,
+        async (s) => {
+          const loaded = await source(s);
+          if (loaded.kind === 'page' && settings.maxBytes > 0) cache.set(key, loaded.page);
+          return loaded;
+        },
+        signal,
+      );
       return { ...value, cache: joined ? 'coalesced' : 'miss' };
+    },
+    /**
+     * A page ready to keep and send. What follows a cursor and is followed by another
+     * page does not change (`settled`): it is reused long, and marked immutable for
+     * caches in front; anything else briefly (the head of a list grows).
+     */
+    page(body: Uint8Array, next: string | null | undefined, settled: boolean): Page {
+      const ttlMs = settled ? settings.cursorPageTtlMs : settings.firstPageTtlMs;
+      const page: Page = { body, expiresAt: now() + ttlMs, immutable: settled };
+      if (next && HEADER_SAFE.test(next)) page.nextCursor = next;
+      return page;
     },
     /** The page gzip-compressed, or undefined when it is too small to be worth it. */
     async gzipOf(page: Page): Promise<Uint8Array | undefined> {
@@ -113,17 +90,23 @@ export function createPageLoader(options: PageLoaderOptions) {
 
 export type PageLoader = ReturnType<typeof createPageLoader>;
 
-/** A page is a list envelope, read as the browser reads it (lib/page.ts); `next` is its cursor. */
-function envelopeOf(body: Uint8Array): { next: string | undefined } | null {
-  try {
-    const envelope = readPageEnvelope(parseJsonBody(body));
-    return envelope && { next: envelope.cursor ?? undefined };
-  } catch {
-    return null;
-  }
+/** A miss read from the upstream as it is: the page the service sent for `path`. */
+export function upstreamPages(pages: PageLoader, read: PageReader) {
+  return (path: string, client: string): PageSource =>
+    async (signal) => {
+      const result = await read(path, client, signal);
+      if (result.kind === 'failed') return result;
+      const { status, body, next } = result;
+      // The last page of a list can still grow; only a page followed by another is settled.
+      const settled = status === 200 && CURSOR_QUERY.test(path) && next !== undefined;
+      const page = pages.page(body, next, settled);
+      // Other 2xx answers are passed on but not kept.
+      if (status !== 200) page.expiresAt = 0;
+      return { kind: 'page', page, upstreamStatus: status };
+    };
 }
 
-async function streamGzip(body: Uint8Array): Promise<Uint8Array> {
+export async function streamGzip(body: Uint8Array): Promise<Uint8Array> {
   // Response rather than Blob: jsdom (component tests) replaces Blob with one lacking stream().
   const stream = new Response(body as Uint8Array<ArrayBuffer>).body!.pipeThrough(
     new CompressionStream('gzip'),

@@ -17,6 +17,10 @@ export interface MatchedRequest {
   route: ApiRoute;
   /** Path and query to send upstream, relative to the upstream's base URL. */
   upstreamPath: string;
+  /** The list's upstream path without query: its name in the event store. */
+  list: string;
+  cursor?: string;
+  limit?: number;
 }
 
 export type RouteMatch =
@@ -41,9 +45,15 @@ export function matchApiRequest(url: URL): RouteMatch {
   if (!route.ok) return { kind: 'bad_request', message: route.error };
   const query = parseQuery(url.searchParams);
   if (!query.ok) return { kind: 'bad_request', message: query.error };
+  const list = listPathOf(route.value);
   return {
     kind: 'matched',
-    request: { route: route.value, upstreamPath: upstreamPathOf(route.value, query.value) },
+    request: {
+      route: route.value,
+      upstreamPath: withQuery(list, query.value),
+      list,
+      ...query.value,
+    },
   };
 }
 
@@ -71,7 +81,7 @@ function matchPath(pathname: string): Parsed<ApiRoute> | null {
   return null;
 }
 
-interface PageQuery {
+export interface PageQuery {
   cursor?: string;
   limit?: number;
 }
@@ -101,13 +111,16 @@ function parseQuery(params: URLSearchParams): Parsed<PageQuery> {
   return ok(query);
 }
 
-function upstreamPathOf(route: ApiRoute, query: PageQuery): string {
-  const path =
-    route.name === 'contracts'
-      ? '/v1/contracts'
-      : route.name === 'contract-events'
-        ? `/v1/events/${route.address}`
-        : `/v1/events/${route.address}/${route.tokenId}`;
+function listPathOf(route: ApiRoute): string {
+  return route.name === 'contracts'
+    ? '/v1/contracts'
+    : route.name === 'contract-events'
+      ? `/v1/events/${route.address}`
+      : `/v1/events/${route.address}/${route.tokenId}`;
+}
+
+/** `path?cursor=…&limit=…`, with only what is set, in that order. */
+export function withQuery(path: string, query: PageQuery): string {
   const search = new URLSearchParams();
   if (query.cursor !== undefined) search.set('cursor', query.cursor);
   if (query.limit !== undefined) search.set('limit', String(query.limit));

@@ -1,3 +1,5 @@
+import { createUpstreamBudget, type UpstreamBudget } from './budget';
+
 export interface UpstreamGateSettings {
   /** Upstream requests in flight at most. */
   concurrency: number;
@@ -5,8 +7,11 @@ export interface UpstreamGateSettings {
   queueTimeoutMs: number;
   /** Requests per second sent upstream at most; 0 means no cap. */
   ratePerSecond: number;
-  /** Requests that may start at once under the rate cap. */
-  rateBurst: number;
+  /**
+   * Where that rate is counted: this process's memory unless given (a budget kept in
+   * PostgreSQL is one for every server sharing it).
+   */
+  budget?: UpstreamBudget;
   /** Longest cool-down after a 429, whatever its `Retry-After` says. */
   maxCoolDownMs?: number;
   /**
@@ -22,7 +27,6 @@ export const DEFAULT_GATE = {
   concurrency: 4,
   queueTimeoutMs: 10_000,
   ratePerSecond: 0,
-  rateBurst: 2,
   maxCoolDownMs: 60_000,
   clientShare: 0.5,
 } satisfies UpstreamGateSettings;
@@ -49,8 +53,8 @@ export interface GateStats {
 }
 
 /**
- * The one door to the upstream, as the page loader uses it. Another budget (one shared by
- * several server instances) implements the same four calls:
+ * The one door to the upstream, as the page reader uses it (servers that share a store
+ * share its rate through `budget`; the rest of the gate is each server's own):
  * - `enter(client, signal)` waits for a turn of `client` (a key per visitor, from
  *   `clientAddress`) and settles once: admitted (call `release()` exactly once when the
  *   upstream call is over, whatever its outcome), busy (no turn within the queue
@@ -73,9 +77,9 @@ interface Waiter {
 }
 
 /**
- * The upstream budget of one server process, shared by every visitor: a bound on
- * concurrent requests, an optional request-rate cap (the real service's basic plan
- * allows 5 requests/s), and a shared cool-down when the upstream answers 429.
+ * The door to the upstream, shared by every visitor: a bound on concurrent requests, the
+ * request rate (the real service's basic plan allows 5 requests/s; see budget.ts, which
+ * several servers can share), and a shared cool-down when the upstream answers 429.
  *
  * Fair share: each client waits in a queue of its own and the queues are served in turn,
  * so a client with a thousand cache misses waiting delays another client's next request
@@ -92,21 +96,22 @@ export function createUpstreamGate(
   settings: UpstreamGateSettings,
   now: () => number = Date.now,
 ): UpstreamGate {
-  const { concurrency, queueTimeoutMs, ratePerSecond, rateBurst } = settings;
+  const { concurrency, queueTimeoutMs, ratePerSecond } = settings;
+  const budget =
+    settings.budget ?? (ratePerSecond > 0 ? createUpstreamBudget(ratePerSecond) : undefined);
   const maxQueue = settings.maxQueue ?? DEFAULT_MAX_QUEUE;
   const maxCoolDownMs = settings.maxCoolDownMs ?? DEFAULT_GATE.maxCoolDownMs;
   const share = Math.max(
     1,
     Math.floor(concurrency * (settings.clientShare ?? DEFAULT_GATE.clientShare)),
   );
-  const perMs = ratePerSecond / 1000;
   // Waiting requests by client; the map's order is the order of turns.
   const queues = new Map<string, Waiter[]>();
   const activeBy = new Map<string, number>();
   let queued = 0;
   let active = 0;
-  let tokens = rateBurst;
-  let refilledAt = now();
+  // A turn of the budget is being asked for: one at a time.
+  let taking = false;
   let coolUntil = 0;
   let strikes = 0;
   let nextProbeAt = 0;
@@ -183,16 +188,31 @@ export function createUpstreamGate(
       if (cooling && !probeDue(time)) {
         return wakeIn((probing ? coolUntil : Math.min(coolUntil, nextProbeAt)) - time);
       }
-      if (perMs > 0) {
-        tokens = Math.min(rateBurst, tokens + (time - refilledAt) * perMs);
-        refilledAt = time;
-        if (tokens < 1) return wakeIn((1 - tokens) / perMs);
-      }
+      if (budget) return takeTurn();
       const waiter = nextWaiter();
       if (!waiter) return;
-      if (perMs > 0) tokens -= 1;
       admit(waiter, cooling);
     }
+  }
+
+  /** Asks the budget for a request's turn; admits the next waiter once it is given. */
+  function takeTurn() {
+    if (taking) return;
+    taking = true;
+    budget!.take().then(
+      (waitMs) => {
+        taking = false;
+        if (waitMs > 0) return wakeIn(waitMs);
+        // Whoever is next now (the one asked for may have left meanwhile) goes.
+        const waiter = active < concurrency ? nextWaiter() : undefined;
+        if (waiter) admit(waiter, now() < coolUntil);
+        pump();
+      },
+      () => {
+        taking = false;
+        wakeIn(1000);
+      },
+    );
   }
 
   /** Makes room in a full queue by turning away the newest request of the longest queue. */

@@ -6,7 +6,7 @@ import { startServer } from '../../../src/server/main';
  * `dist/client` other tools are serving. Configured by the environment like production;
  * reports its port over IPC. One JSON log line per request goes to stdout, as in production.
  */
-const { server } = startServer(process.env.CLIENT_DIR);
+const { server } = await startServer(process.env.CLIENT_DIR);
 
 server.once('listening', () => {
   const address = server.address();

@@ -23,6 +23,8 @@ export interface FaultPlan {
 /** The sample service's control endpoints, called from the test process with the key. */
 export interface SampleControl {
   setFaults(plan: FaultPlan | null): Promise<void>;
+  /** The service forgets every cursor it has issued (as its cursor cache may at any time). */
+  forgetCursors(): Promise<void>;
 }
 
 /**
@@ -68,7 +70,8 @@ export const test = base.extend<Fixtures>({
       changed = true;
       await call('/_control/faults', { method: 'PUT', body: JSON.stringify(plan) });
     };
-    await use({ setFaults });
+    const forgetCursors = () => call('/_control/cursors/forget', { method: 'POST' });
+    await use({ setFaults, forgetCursors });
     // Whatever happened in the test, the next one starts without faults.
     if (changed) await setFaults(null);
   },

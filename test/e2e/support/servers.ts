@@ -30,7 +30,10 @@ export interface ContractInfo {
 /** What the global setup started for one profile, and what tests need to know about its data. */
 export interface ProfileServers {
   profile: Profile;
+  /** The production server, with its event store. */
   appUrl: string;
+  /** The same with the store off: each page is one upstream request (the fault tests). */
+  directUrl: string;
   sampleUrl: string;
   apiKey: string;
   contracts: {

@@ -79,7 +79,7 @@ async function soak(answer: () => Response | Promise<Response>, rounds: number) 
     upstream,
     timeoutMs: TIMEOUT_MS,
     rateLimit: { perMinute: 0, burst: 1 },
-    gate: { concurrency: BATCH, queueTimeoutMs: 5_000, ratePerSecond: 0, rateBurst: 1 },
+    gate: { concurrency: BATCH, queueTimeoutMs: 5_000, ratePerSecond: 0 },
   });
   const answers: Array<{ status: number; kind: string }> = [];
   for (let start = 0; start < rounds; start += BATCH) {

@@ -13,7 +13,6 @@ const settings = (overrides: Partial<UpstreamGateSettings> = {}): UpstreamGateSe
   concurrency: 2,
   queueTimeoutMs: 10_000,
   ratePerSecond: 0,
-  rateBurst: 2,
   ...overrides,
 });
 
@@ -96,16 +95,33 @@ describe('upstream gate', () => {
     expect(r.names('admitted')).toEqual(['a', 'c']);
   });
 
-  it('caps the request rate toward the upstream (5/s, burst 2)', async () => {
+  it('caps the request rate toward the upstream: at 5/s, one request every 200 ms', async () => {
     const gate = createUpstreamGate(settings({ concurrency: 100, ratePerSecond: 5 }));
     const r = recorder();
     for (let i = 0; i < 6; i += 1) r.track(String(i), gate.enter('x'));
     await vi.advanceTimersByTimeAsync(0);
+    expect(r.names('admitted')).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(199);
+    expect(r.names('admitted')).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
     expect(r.names('admitted')).toHaveLength(2);
-    await vi.advanceTimersByTimeAsync(200);
-    expect(r.names('admitted')).toHaveLength(3);
-    await vi.advanceTimersByTimeAsync(600);
+    await vi.advanceTimersByTimeAsync(800);
     expect(r.names('admitted')).toHaveLength(6);
+  });
+
+  it('spends a budget given to it (one several servers share) instead of its own', async () => {
+    const asked: number[] = [];
+    const budget = { take: async () => (asked.push(Date.now()), asked.length % 2 ? 0 : 500) };
+    const gate = createUpstreamGate(settings({ concurrency: 100, ratePerSecond: 5, budget }));
+    const r = recorder();
+    for (let i = 0; i < 3; i += 1) r.track(String(i), gate.enter('x'));
+    await vi.advanceTimersByTimeAsync(0);
+    // Granted, then refused for 500 ms: the next request waits that long and asks again.
+    expect(r.names('admitted')).toEqual(['0']);
+    await vi.advanceTimersByTimeAsync(499);
+    expect(r.names('admitted')).toEqual(['0']);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(r.names('admitted')).toEqual(['0', '1']);
   });
 
   it('after a 429 with Retry-After, everyone waits that long', async () => {
@@ -238,6 +254,7 @@ describe('fair share between clients', () => {
     const gate = createUpstreamGate(settings({ concurrency: 1, ratePerSecond: 5 }));
     const r = recorder();
     for (let i = 0; i < 50; i += 1) r.track(`a${i}`, gate.enter('a'));
+    await vi.advanceTimersByTimeAsync(0);
     r.track('b0', gate.enter('b'));
     r.track('b1', gate.enter('b'));
     await vi.advanceTimersByTimeAsync(0);
@@ -315,7 +332,7 @@ describe('the proxy behind the gate', () => {
       upstream,
       rateLimit: noRateLimit,
       timeoutMs: 500,
-      gate: { concurrency: 1, queueTimeoutMs: 30, ratePerSecond: 0, rateBurst: 1 },
+      gate: { concurrency: 1, queueTimeoutMs: 30, ratePerSecond: 0 },
     });
     void app.request(page(1));
     const response = await app.request(page(2));
@@ -328,7 +345,7 @@ describe('the proxy behind the gate', () => {
   it('a flood of cache misses from one client leaves another client’s answered within 2 s', async () => {
     vi.useFakeTimers();
     try {
-      // The real service's budget and latency: 5 requests/s, burst 2, about 80 ms a page.
+      // The real service's budget and latency: 5 requests/s, about 80 ms a page.
       const { upstream, calls } = fakeUpstream(async () => {
         await new Promise((resolve) => setTimeout(resolve, 80));
         return Response.json({ result: [], cursor: 'next' });
@@ -336,7 +353,7 @@ describe('the proxy behind the gate', () => {
       const { app } = createProxy({
         upstream,
         rateLimit: noRateLimit,
-        gate: { concurrency: 4, queueTimeoutMs: 10_000, ratePerSecond: 5, rateBurst: 2 },
+        gate: { concurrency: 4, queueTimeoutMs: 10_000, ratePerSecond: 5 },
       });
       const fromSocket = (remoteAddress: string) => ({ incoming: { socket: { remoteAddress } } });
       for (let i = 0; i < 200; i += 1) void app.request(page(i), {}, fromSocket('10.0.0.1'));
@@ -356,7 +373,7 @@ describe('the proxy behind the gate', () => {
       }
       // Meanwhile the flood goes on at the budget's pace.
       expect(calls.length).toBeGreaterThan(10);
-      expect(calls.length).toBeLessThanOrEqual(2 + 5 * 3);
+      expect(calls.length).toBeLessThanOrEqual(1 + 5 * 3);
     } finally {
       vi.useRealTimers();
     }

@@ -29,7 +29,7 @@ async function proxyOnSocket() {
   const proxy = createProxy({
     upstream,
     rateLimit: { perMinute: 0, burst: 1 },
-    gate: { concurrency: 100, queueTimeoutMs: 10_000, ratePerSecond: 0, rateBurst: 1 },
+    gate: { concurrency: 100, queueTimeoutMs: 10_000, ratePerSecond: 0 },
   });
   server = serve({ fetch: proxy.app.fetch, hostname: '127.0.0.1', port: 0 }) as Server;
   await once(server, 'listening');

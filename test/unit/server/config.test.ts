@@ -17,12 +17,19 @@ describe('server configuration', () => {
           concurrency: 4,
           queueTimeoutMs: 10_000,
           ratePerSecond: 0,
-          rateBurst: 2,
           maxCoolDownMs: 60_000,
           clientShare: 0.5,
         },
         rateLimit: { perMinute: 300, burst: 60 },
         trustedProxyHops: 0,
+      },
+      store: {
+        engine: { kind: 'file', dataDir: '.data' },
+        serveLists: true,
+        maxBytes: 1024 * 1024 * 1024,
+        headIntervalMs: 5_000,
+        maxAgeMs: 24 * 3_600_000,
+        monthlyQuota: 100_000,
       },
       connections: {
         maxConnections: 1000,
@@ -41,7 +48,7 @@ describe('server configuration', () => {
       url: 'https://api.example.test/v0',
       apiKey: 'k',
     });
-    expect(config.proxy.gate).toMatchObject({ ratePerSecond: 5, rateBurst: 2 });
+    expect(config.proxy.gate).toMatchObject({ ratePerSecond: 5 });
   });
 
   it('reads every tuning variable', () => {
@@ -56,7 +63,12 @@ describe('server configuration', () => {
       UPSTREAM_CONCURRENCY: '2',
       UPSTREAM_QUEUE_TIMEOUT_MS: '500',
       UPSTREAM_RATE_PER_SECOND: '0.5',
-      UPSTREAM_RATE_BURST: '1',
+      DATABASE_URL: 'postgres://dashboard:secret@db.internal:5432/events',
+      STORE: 'off',
+      STORE_MAX_MB: '256',
+      STORE_HEAD_SECONDS: '10',
+      STORE_MAX_AGE_HOURS: '48',
+      UPSTREAM_MONTHLY_QUOTA: '0',
       RATE_LIMIT_PER_MINUTE: '0',
       RATE_LIMIT_BURST: '5',
       TRUST_PROXY: '2',
@@ -79,12 +91,19 @@ describe('server configuration', () => {
           concurrency: 2,
           queueTimeoutMs: 500,
           ratePerSecond: 0.5,
-          rateBurst: 1,
           maxCoolDownMs: 30_000,
           clientShare: 0.25,
         },
         rateLimit: { perMinute: 0, burst: 5 },
         trustedProxyHops: 2,
+      },
+      store: {
+        engine: { kind: 'postgres', url: 'postgres://dashboard:secret@db.internal:5432/events' },
+        serveLists: false,
+        maxBytes: 256 * 1024 * 1024,
+        headIntervalMs: 10_000,
+        maxAgeMs: 48 * 3_600_000,
+        monthlyQuota: 0,
       },
       connections: {
         maxConnections: 500,

@@ -169,7 +169,6 @@ describe('production server', () => {
           concurrency: 4,
           queueTimeoutMs: 1_000,
           ratePerSecond: 0,
-          rateBurst: 2,
           maxCoolDownMs: 30_000,
         },
       },

@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 const A = '0x' + '0'.repeat(60) + 'abcd';
+// The stand-in never answers for this contract.
+const HUNG = '0x' + '0'.repeat(60) + 'dead';
 const fixture = join(import.meta.dirname, 'fixtures', 'start-server.ts');
 let clientDir: string;
 let upstream: Server;
@@ -24,7 +26,7 @@ beforeAll(async () => {
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify({ result: [{ event_id: '0x1' }], cursor: null }));
     };
-    if (req.url?.includes('cursor=hang')) return slowRequestArrived();
+    if (req.url?.includes(HUNG)) return slowRequestArrived();
     if (req.url?.startsWith('/v1/events/')) {
       slowRequestArrived();
       setTimeout(send, 500);
@@ -46,7 +48,14 @@ afterAll(async () => {
 
 function startChild(env: Record<string, string>) {
   const child = spawn(process.execPath, ['--import', 'tsx', fixture], {
-    env: { PATH: process.env.PATH, CLIENT_DIR: clientDir, HOST: '127.0.0.1', PORT: '0', ...env },
+    env: {
+      PATH: process.env.PATH,
+      CLIENT_DIR: clientDir,
+      DATA_DIR: join(clientDir, `data-${children.length}`),
+      HOST: '127.0.0.1',
+      PORT: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -153,7 +162,7 @@ describe('production server process', { timeout: 20_000 }, () => {
     );
     const [, port] = await server.output(/on http:\/\/127\.0\.0\.1:(\d+)\//);
     const arrived = new Promise<void>((resolve) => (slowRequestArrived = resolve));
-    const waiting = get(Number(port), `/api/v1/events/${A}?cursor=hang`);
+    const waiting = get(Number(port), `/api/v1/events/${HUNG}`);
     await arrived;
     server.child.kill('SIGTERM');
     const answer = await waiting;

@@ -1,0 +1,80 @@
+import type { PageEnvelope } from '../../lib/page';
+
+/**
+ * An upstream page cut into the records the store keeps. Each record is kept as its own
+ * JSON text (what the browser's normaliser reads, whatever variation of the service sent
+ * it), with the two things the store must know about it: its time, which orders a
+ * contract's events, and an identity, which tells a record already stored from a new one
+ * when the head of a list is read again or a walk is resumed from the head.
+ */
+export interface StoredRecord {
+  /** The record as JSON, ready to be placed in a page. */
+  text: string;
+  /** Unix seconds; 0 when the record has none (contracts). */
+  ts: number;
+  /** Equal for two reads of the same record, different for two records. */
+  key: string;
+}
+
+export interface ListPage {
+  records: StoredRecord[];
+  /** The upstream's next cursor; null at the end (absent, `null` or `""`). */
+  cursor: string | null;
+}
+
+/** How records of a list are told apart. */
+export type RecordIdentity = 'event' | 'contract';
+
+// Fields that together name one event record: a sale and its transfer twin share the
+// transaction and the token but not the type; two transfers of one transaction differ in
+// their token or their addresses. Sale records name their contract `nft_contract_address`.
+const EVENT_IDENTITY = [
+  'transaction_hash',
+  'event_id',
+  'event_type',
+  'token_id',
+  'token_id_hex',
+  'from_address',
+  'to_address',
+] as const;
+
+/**
+ * The records of a page's envelope. Values are kept as sent; identities use them as
+ * text, so `"1706896016"` and `1706896016` name the same thing.
+ */
+export function readListPage(envelope: PageEnvelope, identity: RecordIdentity): ListPage {
+  const records: StoredRecord[] = [];
+  for (const item of envelope.result) {
+    const record = (item ?? {}) as Record<string, unknown>;
+    records.push({
+      text: JSON.stringify(item),
+      ts: timestampOf(record.timestamp),
+      key: keyOf(record, identity),
+    });
+  }
+  return { records, cursor: envelope.cursor };
+}
+
+/** The identity of a stored record, from its JSON text. */
+export function readRecordKey(text: string, identity: RecordIdentity): string {
+  return keyOf(JSON.parse(text) as Record<string, unknown>, identity);
+}
+
+const keyOf = (record: Record<string, unknown>, identity: RecordIdentity): string =>
+  identity === 'event' ? eventKey(record) : contractKey(record);
+
+function timestampOf(value: unknown): number {
+  const number = typeof value === 'number' ? value : Number(value);
+  return Number.isFinite(number) ? number : 0;
+}
+
+const text = (value: unknown): string =>
+  value === undefined || value === null ? '' : String(value).toLowerCase();
+
+function eventKey(record: Record<string, unknown>): string {
+  return EVENT_IDENTITY.map((field) => text(record[field])).join('|');
+}
+
+function contractKey(record: Record<string, unknown>): string {
+  return text(record.contract_address);
+}

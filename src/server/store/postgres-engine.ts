@@ -1,0 +1,325 @@
+import pg from 'pg';
+import { BUDGET_TABLE_SQL } from '../upstream/budget';
+import { decodeChunk, encodeChunk } from './chunk-codec';
+import type { Chunk, ListMeta, StoreEngine } from './engine';
+import { createKeyedMutex } from './exclusive';
+
+/**
+ * The engine for servers that scale out: every instance shares one PostgreSQL database,
+ * so a list read by one is there for all, and `exclusive` takes a PostgreSQL advisory
+ * lock, so one instance at a time reads a list's head or depth while the others wait and
+ * then find its result. Chunks are the same binary values as in the file engine. The
+ * same database keeps the upstream's request budget (budget.ts) and its usage count, so
+ * the instances spend one budget and one quota together.
+ *
+ * Locks are held on connections of their own: a waiter holds one while it waits, and
+ * reading and writing must never queue behind waiters.
+ */
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS store_lists (
+  list text PRIMARY KEY,
+  generation bigint NOT NULL,
+  first bigint NOT NULL,
+  next bigint NOT NULL,
+  complete boolean NOT NULL,
+  frontier text,
+  head_checked_at bigint NOT NULL,
+  fetched_at bigint NOT NULL,
+  bytes bigint NOT NULL,
+  used_at bigint NOT NULL
+);
+CREATE INDEX IF NOT EXISTS store_lists_used ON store_lists (used_at);
+CREATE TABLE IF NOT EXISTS store_chunks (
+  list text NOT NULL,
+  generation bigint NOT NULL,
+  first bigint NOT NULL,
+  data bytea NOT NULL,
+  count integer NOT NULL,
+  bytes integer NOT NULL,
+  PRIMARY KEY (list, generation, first)
+);
+CREATE TABLE IF NOT EXISTS store_settings (name text PRIMARY KEY, value text NOT NULL);
+CREATE TABLE IF NOT EXISTS upstream_usage (hour bigint PRIMARY KEY, requests bigint NOT NULL);
+${BUDGET_TABLE_SQL}
+`;
+// Advisory locks are 64-bit numbers: one namespace for the store's list locks, one for set-up.
+const LOCK_SALT = 0x5e7;
+const SCHEMA_LOCK = 0x5e7_0001;
+const CHUNK_BATCH = 4;
+
+interface ListRow {
+  list: string;
+  generation: string;
+  first: string;
+  next: string;
+  complete: boolean;
+  frontier: string | null;
+  head_checked_at: string;
+  fetched_at: string;
+  bytes: string;
+  used_at: string;
+}
+
+const metaOf = (row: ListRow): ListMeta => ({
+  generation: Number(row.generation),
+  first: Number(row.first),
+  next: Number(row.next),
+  complete: row.complete,
+  frontier: row.frontier,
+  headCheckedAt: Number(row.head_checked_at),
+  fetchedAt: Number(row.fetched_at),
+  bytes: Number(row.bytes),
+});
+
+export interface PostgresEngineOptions {
+  connectionString: string;
+  /** Connections for reads and writes. */
+  poolSize?: number;
+  /** Connections that may wait for or hold a list's lock at once. */
+  lockPoolSize?: number;
+}
+
+export async function openPostgresEngine(
+  options: PostgresEngineOptions,
+): Promise<StoreEngine & { pool: pg.Pool }> {
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.poolSize ?? 10,
+  });
+  const locks = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.lockPoolSize ?? 8,
+  });
+  // An idle connection the server closes (restart, failover) must not crash the process.
+  pool.on('error', () => {});
+  locks.on('error', () => {});
+  const mutex = createKeyedMutex();
+
+  const transaction = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  };
+
+  // Several instances may start at once: one creates the tables, the others wait for it.
+  await transaction(async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK]);
+    await client.query(SCHEMA);
+  });
+
+  const chunksOf = (rows: { first: string; data: Buffer }[]): Chunk[] =>
+    rows.map((row) => decodeChunk(Number(row.first), row.data));
+
+  const dropList = (client: pg.PoolClient, list: string) =>
+    client.query('DELETE FROM store_chunks WHERE list = $1', [list]);
+
+  return {
+    kind: 'postgres',
+    pool,
+
+    async read(list) {
+      const { rows } = await pool.query<ListRow>('SELECT * FROM store_lists WHERE list = $1', [
+        list,
+      ]);
+      return rows[0] ? metaOf(rows[0]) : undefined;
+    },
+
+    async chunksFrom(list, generation, seq, minBytes) {
+      // From the chunk holding `seq`: the last starting at or before it, if it reaches it.
+      const found: Chunk[] = [];
+      let bytes = 0;
+      let from = seq;
+      const { rows: holding } = await pool.query<{ first: string; data: Buffer; count: number }>(
+        `SELECT first, data, count FROM store_chunks
+          WHERE list = $1 AND generation = $2 AND first <= $3 ORDER BY first DESC LIMIT 1`,
+        [list, generation, seq],
+      );
+      const held = holding[0];
+      if (held && seq < Number(held.first) + held.count) {
+        found.push(...chunksOf([held]));
+        bytes += found[0]!.body.byteLength;
+        from = Number(held.first) + held.count;
+      }
+      while (bytes < minBytes) {
+        const { rows } = await pool.query<{ first: string; data: Buffer }>(
+          `SELECT first, data FROM store_chunks
+            WHERE list = $1 AND generation = $2 AND first >= $3 ORDER BY first LIMIT $4`,
+          [list, generation, from, CHUNK_BATCH],
+        );
+        for (const chunk of chunksOf(rows)) {
+          found.push(chunk);
+          bytes += chunk.body.byteLength;
+          from = chunk.first + chunk.ends.length;
+          if (bytes >= minBytes) break;
+        }
+        if (rows.length < CHUNK_BATCH) break;
+      }
+      return found;
+    },
+
+    async chunksBefore(list, generation, seq, minBytes) {
+      const found: Chunk[] = [];
+      let bytes = 0;
+      let before = seq;
+      for (;;) {
+        const { rows } = await pool.query<{ first: string; data: Buffer }>(
+          `SELECT first, data FROM store_chunks
+            WHERE list = $1 AND generation = $2 AND first < $3 ORDER BY first DESC LIMIT $4`,
+          [list, generation, before, CHUNK_BATCH],
+        );
+        for (const chunk of chunksOf(rows)) {
+          found.push(chunk);
+          bytes += chunk.body.byteLength;
+          before = chunk.first;
+          if (bytes >= minBytes) return found;
+        }
+        if (rows.length < CHUNK_BATCH) return found;
+      }
+    },
+
+    async commit(list, meta, added, replace = false) {
+      await transaction(async (client) => {
+        if (replace) await dropList(client, list);
+        for (const chunk of added) {
+          await client.query(
+            `INSERT INTO store_chunks (list, generation, first, data, count, bytes)
+             VALUES ($1, $2, $3, $4, $5, $6)`,
+            [
+              list,
+              meta.generation,
+              chunk.first,
+              encodeChunk(chunk),
+              chunk.ends.length,
+              chunk.body.byteLength,
+            ],
+          );
+        }
+        await client.query(
+          `INSERT INTO store_lists
+             (list, generation, first, next, complete, frontier, head_checked_at, fetched_at, bytes, used_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+           ON CONFLICT (list) DO UPDATE SET
+             generation = $2, first = $3, next = $4, complete = $5, frontier = $6,
+             head_checked_at = $7, fetched_at = $8, bytes = $9`,
+          [
+            list,
+            meta.generation,
+            meta.first,
+            meta.next,
+            meta.complete,
+            meta.frontier,
+            meta.headCheckedAt,
+            meta.fetchedAt,
+            meta.bytes,
+            Date.now(),
+          ],
+        );
+      });
+    },
+
+    exclusive(list, task) {
+      return mutex.run(list, async () => {
+        const client = await locks.connect();
+        let broken: Error | undefined;
+        try {
+          await client.query('SELECT pg_advisory_lock($1, hashtext($2))', [LOCK_SALT, list]);
+          try {
+            return await task();
+          } finally {
+            await client
+              .query('SELECT pg_advisory_unlock($1, hashtext($2))', [LOCK_SALT, list])
+              .catch((error: Error) => {
+                broken = error;
+              });
+          }
+        } finally {
+          // A connection whose unlock failed is closed, which releases its locks.
+          client.release(broken);
+        }
+      });
+    },
+
+    async touch(list, at) {
+      await pool.query('UPDATE store_lists SET used_at = $2 WHERE list = $1 AND used_at < $2', [
+        list,
+        at,
+      ]);
+    },
+
+    async evict(maxBytes, keep) {
+      const { rows } = await pool.query<{ list: string; bytes: string }>(
+        'SELECT list, bytes FROM store_lists ORDER BY used_at',
+      );
+      let total = rows.reduce((sum, row) => sum + Number(row.bytes), 0);
+      let dropped = 0;
+      for (const row of rows) {
+        if (total <= maxBytes) break;
+        if (row.list === keep || mutex.busy(row.list)) continue;
+        // A list some instance is reading from the upstream is in use: skip it for now.
+        const evicted = await transaction(async (client) => {
+          const { rows: lock } = await client.query<{ locked: boolean }>(
+            'SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS locked',
+            [LOCK_SALT, row.list],
+          );
+          if (!lock[0]?.locked) return false;
+          await dropList(client, row.list);
+          await client.query('DELETE FROM store_lists WHERE list = $1', [row.list]);
+          return true;
+        });
+        if (evicted) {
+          total -= Number(row.bytes);
+          dropped += 1;
+        }
+      }
+      return dropped;
+    },
+
+    async stats() {
+      const { rows } = await pool.query<{ lists: string; bytes: string }>(
+        'SELECT count(*) AS lists, coalesce(sum(bytes), 0) AS bytes FROM store_lists',
+      );
+      return { lists: Number(rows[0]?.lists ?? 0), bytes: Number(rows[0]?.bytes ?? 0) };
+    },
+
+    async addUsage(hour, requests) {
+      await pool.query(
+        `INSERT INTO upstream_usage (hour, requests) VALUES ($1, $2)
+         ON CONFLICT (hour) DO UPDATE SET requests = upstream_usage.requests + $2`,
+        [hour, requests],
+      );
+    },
+
+    async usageSince(hour) {
+      const { rows } = await pool.query<{ total: string }>(
+        'SELECT coalesce(sum(requests), 0) AS total FROM upstream_usage WHERE hour >= $1',
+        [hour],
+      );
+      return Number(rows[0]?.total ?? 0);
+    },
+
+    async setting(name, create) {
+      await pool.query(
+        'INSERT INTO store_settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING',
+        [name, create()],
+      );
+      const { rows } = await pool.query<{ value: string }>(
+        'SELECT value FROM store_settings WHERE name = $1',
+        [name],
+      );
+      return rows[0]!.value;
+    },
+
+    async close() {
+      await Promise.all([pool.end(), locks.end()]);
+    },
+  };
+}

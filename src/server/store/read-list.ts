@@ -1,0 +1,32 @@
+import type { PageFailure, PageReader } from '../upstream/page-read';
+import type { ListSpec, ReadList } from './event-store';
+import { readListPage } from './list-page';
+
+/** The largest page the store asks for: the service then cuts each page at its 1MB cap. */
+export const STORE_PAGE_LIMIT = 5000;
+// A page this close to the cap was cut by it, rather than ended by the list.
+const CUT_PAGE_BYTES = 1_048_576 - 16_384;
+
+/**
+ * The store's reads of the upstream: the largest pages, through the same page reader as
+ * everything else (gate, budget, checks). A cursor the service answers with its 502 may
+ * have been forgotten (`cursorRefused`); a page as long as asked for, or cut at the byte
+ * cap, is `full`, so a missing cursor on it does not prove the end.
+ */
+export function readListWith(readPage: PageReader): ReadList<PageFailure> {
+  return async (spec: ListSpec, cursor, client) => {
+    const search = new URLSearchParams();
+    if (cursor !== null) search.set('cursor', cursor);
+    search.set('limit', String(STORE_PAGE_LIMIT));
+    const result = await readPage(`${spec.path}?${search}`, client ?? 'store');
+    if (result.kind === 'failed') {
+      const { failure } = result;
+      const refused = cursor !== null && failure.kind === 'status' && failure.status === 502;
+      return { kind: 'failed', failure, cursorRefused: refused };
+    }
+    const page = readListPage(result.envelope, spec.identity);
+    const full =
+      page.records.length >= STORE_PAGE_LIMIT || result.body.byteLength >= CUT_PAGE_BYTES;
+    return { kind: 'page', page, full };
+  };
+}
