@@ -1,9 +1,11 @@
 import { useTable, type RowData, type SortingState } from '@tanstack/react-table';
-import { useMemo, type ReactNode } from 'react';
+import { useMemo, useRef, type ReactNode } from 'react';
 import type { SortState } from '../lib/view-state';
+import { fitColumns } from './column-fit';
 import { SortHeader } from './sort-header';
 import { PHONE_QUERY, useMediaQuery } from './use-media-query';
 import { listFeatures, type ColumnMeta, type ListColumn } from './table-features';
+import { remPixels, useElementWidth } from './use-element-width';
 import { VirtualBody } from './virtual-body';
 import styles from './data-table.module.css';
 
@@ -25,35 +27,57 @@ export interface DataTableProps<T extends RowData, S extends string> {
   sortRows: (rows: readonly T[], sort: SortState<S> | null) => readonly T[];
   /** Fixed row height in pixels: rows are virtualised and must not jump. */
   rowHeight?: number;
+  /** Widths in rem that replace some columns' own (the time column's for exact times). */
+  widths?: Readonly<Record<string, number>>;
+  /** Class on the table: where its cells go on a phone's card (see event-columns.module.css). */
+  className?: string;
   /** Called when the reader nears the last loaded row. */
   onNearEnd?: () => void;
   /** Rendered after the last row (load-more button, skeleton rows, end note). */
   footer?: ReactNode;
   /** Enter on the focused row (after j/k) opens it, e.g. a token's history. */
   onRowOpen?: (row: T) => void;
-  /** Card height on phones, where each row is shown as a card. */
-  cardHeight?: number;
 }
 
 /**
- * Default heights of a row, and of a row shown as a card on a phone: the virtualiser counts
- * on them and each row is set to its height, so a card's lines must fit it (see
- * data-table.module.css; the browser tests check that every row has its height and every
- * card's content fits).
+ * The height of a row: the virtualiser counts on it and each row is set to it, so a
+ * row's content is one line (see data-table.module.css; the browser tests check that every
+ * row has its height). On a phone rows are cards sized to their content and measured.
  */
 export const ROW_HEIGHT = 48;
-export const CARD_HEIGHT = 200;
+
+/** Table borders, left and right, in pixels: the columns share the rest. */
+const BORDERS = 2;
 
 /**
  * A semantic, sortable, virtualised table. Only about a screenful of rows is in the DOM
  * however many are loaded: spacer rows above and below keep the scroll height true, so
- * the page scrolls as one document and the table stays a real `<table>`.
+ * the page scrolls as one document and the table stays a real `<table>`. Its columns
+ * keep readable widths at any width: when not all of them fit, the least needed give way
+ * (column-fit.ts) and the table says which; on a phone every row is a card of all fields.
  */
 export function DataTable<T extends RowData, S extends string>(props: DataTableProps<T, S>) {
-  const { caption, columns, getRowKey, sort, onSortChange, onRowOpen, sortRows } = props;
+  const { caption, columns: allColumns, getRowKey, sort, onSortChange, onRowOpen } = props;
+  const { sortRows, widths } = props;
   const rows = useMemo(() => sortRows(props.rows, sort), [sortRows, sort, props.rows]);
   const phone = useMediaQuery(PHONE_QUERY);
-  const rowHeight = phone ? (props.cardHeight ?? CARD_HEIGHT) : (props.rowHeight ?? ROW_HEIGHT);
+  const rowHeight = props.rowHeight ?? ROW_HEIGHT;
+  const wrapRef = useRef<HTMLDivElement>(null);
+  const available = (useElementWidth(wrapRef) - BORDERS) / remPixels();
+  const sized = useMemo(
+    () =>
+      allColumns.map((column) => {
+        const meta = (column.meta ?? {}) as ColumnMeta;
+        const width = (column.id ? widths?.[column.id] : undefined) ?? meta.width;
+        return { id: column.id ?? '', width, minWidth: meta.minWidth, priority: meta.priority, column };
+      }),
+    [allColumns, widths],
+  );
+  const shown = useMemo(() => fitColumns(sized, phone ? 0 : available), [sized, phone, available]);
+  const columns = useMemo(() => shown.map((entry) => entry.column), [shown]);
+  const widthOf = useMemo(() => new Map(shown.map((entry) => [entry.id, entry.width])), [shown]);
+  const hidden = sized.filter((entry) => !shown.includes(entry));
+
   const sorting = useMemo<SortingState>(() => (sort ? [sort] : []), [sort]);
   const table = useTable({
     features: listFeatures,
@@ -72,58 +96,68 @@ export function DataTable<T extends RowData, S extends string>(props: DataTableP
 
   const columnCount = columns.length;
   return (
-    <table className={styles.table}>
-      <caption className="visually-hidden">{caption}</caption>
-      <thead>
-        {table.getHeaderGroups().map((group) => (
-          <tr key={group.id}>
-            {group.headers.map((header) => {
-              const column = header.column;
-              const direction = column.getIsSorted();
-              const meta = column.columnDef.meta as ColumnMeta | undefined;
-              return (
-                <th
-                  key={header.id}
-                  scope="col"
-                  className={meta?.className}
-                  aria-sort={
-                    direction === 'asc'
-                      ? 'ascending'
-                      : direction === 'desc'
-                        ? 'descending'
-                        : undefined
-                  }
-                >
-                  {column.getCanSort() ? (
-                    <SortHeader
-                      label={<table.FlexRender header={header} />}
-                      direction={direction}
-                      onToggle={() => column.toggleSorting()}
-                    />
-                  ) : (
-                    <table.FlexRender header={header} />
-                  )}
-                </th>
-              );
-            })}
-          </tr>
-        ))}
-      </thead>
-      <VirtualBody
-        rows={tableRows}
-        columnCount={columnCount}
-        rowHeight={rowHeight}
-        phone={phone}
-        onNearEnd={props.onNearEnd}
-        onRowOpen={onRowOpen}
-      />
-      {props.footer && (
-        <tfoot>
-          <tr>
-            <td colSpan={columnCount}>{props.footer}</td>
-          </tr>
-        </tfoot>
+    <div ref={wrapRef}>
+      {hidden.length > 0 && (
+        <p className={`${styles.hiddenNote} muted small`}>
+          Not shown at this width:{' '}
+          {hidden.map((entry) => String(entry.column.header ?? entry.id)).join(', ')}.
+        </p>
       )}
-    </table>
+      <table className={props.className ? `${styles.table} ${props.className}` : styles.table}>
+        <caption className="visually-hidden">{caption}</caption>
+        <thead>
+          {table.getHeaderGroups().map((group) => (
+            <tr key={group.id}>
+              {group.headers.map((header) => {
+                const column = header.column;
+                const direction = column.getIsSorted();
+                const meta = column.columnDef.meta as ColumnMeta | undefined;
+                const width = widthOf.get(column.id);
+                return (
+                  <th
+                    key={header.id}
+                    scope="col"
+                    className={meta?.className}
+                    style={width === undefined || phone ? undefined : { width: `${width}rem` }}
+                    aria-sort={
+                      direction === 'asc'
+                        ? 'ascending'
+                        : direction === 'desc'
+                          ? 'descending'
+                          : undefined
+                    }
+                  >
+                    {column.getCanSort() ? (
+                      <SortHeader
+                        label={<table.FlexRender header={header} />}
+                        direction={direction}
+                        onToggle={() => column.toggleSorting()}
+                      />
+                    ) : (
+                      <table.FlexRender header={header} />
+                    )}
+                  </th>
+                );
+              })}
+            </tr>
+          ))}
+        </thead>
+        <VirtualBody
+          rows={tableRows}
+          columns={columns}
+          rowHeight={rowHeight}
+          phone={phone}
+          onNearEnd={props.onNearEnd}
+          onRowOpen={onRowOpen}
+        />
+        {props.footer && (
+          <tfoot>
+            <tr>
+              <td colSpan={columnCount}>{props.footer}</td>
+            </tr>
+          </tfoot>
+        )}
+      </table>
+    </div>
   );
 }

@@ -1,18 +1,29 @@
 import { shortenHex } from '../lib/address';
+import { explorerHref, explorerName } from '../lib/explorer';
 import { CopyButton } from './copy-button';
+import { useSettings } from './settings';
+import styles from './hash.module.css';
 
 /**
- * A transaction hash, middle-shortened, full value in `title`, with copy. No wrapper
- * element: it sits in a table cell, where the two line up without one (see data-table.module.css).
+ * A transaction hash, middle-shortened, linking to the transaction in the explorer (new
+ * tab), full value in `title`, with copy. No wrapper element and no icon of its own: it
+ * sits in every table row, where each element costs while scrolling (see data-table.module.css).
  */
-export function Hash({ value, label = 'transaction hash' }: { value: string; label?: string }) {
+export function Hash({ value }: { value: string }) {
+  const { explorerUrl } = useSettings();
   if (!value) return <span className="muted">—</span>;
   return (
     <>
-      <span className="mono" title={value}>
+      <a
+        className={`${styles.hash} mono`}
+        href={explorerHref(explorerUrl, 'tx', value)}
+        target="_blank"
+        rel="noopener noreferrer"
+        title={`${value} — open in ${explorerName(explorerUrl)} (new tab)`}
+      >
         {shortenHex(value, 5)}
-      </span>
-      <CopyButton value={value} label={`Copy ${label} ${value}`} />
+      </a>
+      <CopyButton value={value} label={`Copy transaction hash ${value}`} />
     </>
   );
 }

@@ -1,4 +1,5 @@
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import { DEFAULT_EXPLORER_URL, parseExplorerUrl } from '../lib/explorer';
 import { DEFAULT_IPFS_GATEWAY } from '../lib/image-url';
 
 /** Preferences that persist in this browser (localStorage), not in shared URLs. */
@@ -9,6 +10,8 @@ export interface Settings {
   timeDisplay: 'relative' | 'absolute';
   /** Events per request; larger pages mean fewer requests for long histories. */
   pageSize: number;
+  /** The Starknet explorer that transactions and addresses link to (see lib/explorer.ts). */
+  explorerUrl: string;
 }
 
 export const PAGE_SIZES = [25, 50, 100, 250, 500, 1000] as const;
@@ -18,6 +21,7 @@ const DEFAULTS: Settings = {
   timeZone: 'utc',
   timeDisplay: 'relative',
   pageSize: 100,
+  explorerUrl: DEFAULT_EXPLORER_URL,
 };
 const STORAGE_KEY = 'token-activity-settings';
 
@@ -30,6 +34,8 @@ const SettingsContext = createContext<SettingsContextValue>({ ...DEFAULTS, updat
 function load(): Settings {
   try {
     const stored = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? '{}') as Partial<Settings>;
+    const explorer =
+      typeof stored.explorerUrl === 'string' ? parseExplorerUrl(stored.explorerUrl) : null;
     return {
       ipfsGateway:
         typeof stored.ipfsGateway === 'string' && /^https:\/\//.test(stored.ipfsGateway)
@@ -40,6 +46,7 @@ function load(): Settings {
       pageSize: (PAGE_SIZES as readonly number[]).includes(stored.pageSize ?? 0)
         ? (stored.pageSize as number)
         : DEFAULTS.pageSize,
+      explorerUrl: explorer?.ok ? explorer.value : DEFAULTS.explorerUrl,
     };
   } catch {
     return DEFAULTS;

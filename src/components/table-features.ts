@@ -20,6 +20,17 @@ export type ListColumn<T extends RowData> = ColumnDef<typeof listFeatures, T>;
 
 /** Extra per-column settings the data table reads. */
 export interface ColumnMeta {
-  /** Class on `th`/`td`, for widths and alignment. */
+  /** Class on `th`/`td`: alignment, and the cell's place in a phone's card. */
   className?: string;
+  /** Width in rem; without it the column shares what the fixed ones leave. */
+  width?: number;
+  /** Width in rem a shared column needs to stay readable. */
+  minWidth?: number;
+  /**
+   * When the table is too narrow for every column at its readable width, columns with a
+   * priority give way, lowest first (see column-fit.ts); the others always stay.
+   */
+  priority?: number;
+  /** False: the cell speaks for itself on a phone's card, without its column's name. */
+  cardLabel?: boolean;
 }

@@ -1,5 +1,10 @@
 import { flexRender, type Row, type RowData } from '@tanstack/react-table';
-import { observeWindowRect, useWindowVirtualizer, type Rect } from '@tanstack/react-virtual';
+import {
+  measureElement,
+  observeWindowRect,
+  useWindowVirtualizer,
+  type Rect,
+} from '@tanstack/react-virtual';
 import {
   memo,
   useEffect,
@@ -19,9 +24,14 @@ const NEAR_END_ROWS = 20;
 interface VirtualBodyProps<T extends RowData> {
   /** The table's rows in display order. */
   rows: Row<typeof listFeatures, T>[];
-  columnCount: number;
+  /** The columns shown: rows render again when they change. */
+  columns: readonly unknown[];
+  /** Every row's height, except on a phone, where cards are measured. */
   rowHeight: number;
-  /** Phone layout: cells carry their column's name (see data-table.module.css). */
+  /**
+   * Phone layout: each row is a card of its cells, named by their columns (see
+   * data-table.module.css), as tall as its content, which the virtualiser measures.
+   */
   phone: boolean;
   onNearEnd?: () => void;
   onRowOpen?: (row: T) => void;
@@ -35,7 +45,8 @@ interface VirtualBodyProps<T extends RowData> {
  * extra row is rendered, styled and laid out for nothing.
  */
 export function VirtualBody<T extends RowData>(props: VirtualBodyProps<T>) {
-  const { rows: tableRows, columnCount, rowHeight, phone, onRowOpen } = props;
+  const { rows: tableRows, columns, rowHeight, phone, onRowOpen } = props;
+  const columnCount = columns.length;
   const bodyRef = useRef<HTMLTableSectionElement>(null);
   const [scrollMargin, setScrollMargin] = useState(0);
   const [covered, setCovered] = useState(0);
@@ -56,9 +67,16 @@ export function VirtualBody<T extends RowData>(props: VirtualBodyProps<T>) {
   // header are not rendered, and scrolling to a row (j/k) stops below the header.
   const coveredRef = useRef(covered);
   const rectListener = useRef<((rect: Rect) => void) | null>(null);
+  // Cards share one layout, so the last one measured is the best guess for the next.
+  const cardHeight = useRef<number | null>(null);
   const virtualizer = useWindowVirtualizer({
     count: tableRows.length,
-    estimateSize: () => rowHeight,
+    estimateSize: () => (phone ? (cardHeight.current ?? rowHeight) : rowHeight),
+    measureElement: (element, entry, instance) => {
+      const size = measureElement(element, entry, instance);
+      cardHeight.current = size;
+      return size;
+    },
     overscan: OVERSCAN,
     scrollMargin: scrollMargin - covered,
     observeElementRect: (instance, onRect) => {
@@ -71,18 +89,22 @@ export function VirtualBody<T extends RowData>(props: VirtualBodyProps<T>) {
     coveredRef.current = covered;
     rectListener.current?.({ width: window.innerWidth, height: window.innerHeight });
   }, [covered]);
-  useEffect(() => virtualizer.measure(), [virtualizer, rowHeight]);
+  useEffect(() => virtualizer.measure(), [virtualizer, rowHeight, phone, columns]);
 
   // j/k move a row focus through the table, Enter opens the focused row. The focus is an
-  // index into the sorted rows, so it survives virtualisation (the row may not be in the DOM).
+  // index into the sorted rows, so it survives virtualisation (the row may not be in the
+  // DOM); while the row is rendered it also holds the document's focus, so Enter is the
+  // row's and not that of a button clicked before.
   const [focused, setFocused] = useState(-1);
+  const movedByKey = useRef(false);
   const onKey = useEffectEvent((event: KeyboardEvent) => {
     if (
       event.defaultPrevented ||
       event.altKey ||
       event.ctrlKey ||
       event.metaKey ||
-      isTyping(event.target)
+      isTyping(event.target) ||
+      inDialog(event.target)
     ) {
       return;
     }
@@ -92,15 +114,24 @@ export function VirtualBody<T extends RowData>(props: VirtualBodyProps<T>) {
         tableRows.length - 1,
         Math.max(0, focused + (event.key === 'j' ? 1 : -1)),
       );
+      movedByKey.current = true;
       setFocused(next);
       virtualizer.scrollToIndex(next, { align: 'auto' });
-    } else if (event.key === 'Enter' && onRowOpen && document.activeElement === document.body) {
+    } else if (event.key === 'Enter' && onRowOpen && focused >= 0) {
+      const active = document.activeElement;
+      const onRow = active === document.body || active === rowElement(bodyRef.current, focused);
       const row = tableRows[focused];
-      if (row) {
+      if (row && onRow) {
         event.preventDefault();
         onRowOpen(row.original);
       }
     }
+  });
+  // After every render: the focused row may only now have scrolled into the DOM.
+  useEffect(() => {
+    if (!movedByKey.current) return;
+    const row = rowElement(bodyRef.current, focused);
+    if (row && document.activeElement !== row) row.focus({ preventScroll: true });
   });
   useEffect(() => {
     const listener = (event: KeyboardEvent) => onKey(event);
@@ -134,8 +165,10 @@ export function VirtualBody<T extends RowData>(props: VirtualBodyProps<T>) {
           <TableRow
             key={row.id}
             row={row}
+            columns={columns}
             index={item.index}
-            height={rowHeight}
+            height={phone ? undefined : rowHeight}
+            measure={phone ? virtualizer.measureElement : undefined}
             labelled={phone}
             focused={item.index === focused}
           />
@@ -168,10 +201,22 @@ function stickyCover(body: HTMLTableSectionElement): number {
   return 0;
 }
 
+/** The rendered row at `index` of the sorted rows, if it is in the DOM. */
+function rowElement(body: HTMLElement | null, index: number): HTMLElement | null {
+  return body?.querySelector<HTMLElement>(`:scope > tr[data-index="${index}"]`) ?? null;
+}
+
+function inDialog(target: EventTarget | null): boolean {
+  return target instanceof Element && target.closest('dialog, [role="dialog"]') !== null;
+}
+
 interface TableRowProps<T extends RowData> {
   row: Row<typeof listFeatures, T>;
+  columns: readonly unknown[];
   index: number;
-  height: number;
+  /** Fixed height in pixels; none for a measured card. */
+  height: number | undefined;
+  measure: ((element: HTMLElement | null) => void) | undefined;
   /** Cells carry their column's name for the phone's card layout (see data-table.module.css). */
   labelled: boolean;
   focused: boolean;
@@ -183,31 +228,35 @@ interface TableRowProps<T extends RowData> {
  * Cells read page-wide display state (time format, tracing) through context. A fast
  * scroll replaces every row of the window each frame, so a row is kept lean: cells are
  * rendered by calling their renderer (no `FlexRender` component per cell), and the
- * phone's labels are only set on phones.
+ * phone's labels are only set on phones. `columns` is not read: a new set of columns
+ * (the table grew or shrank past a column's width) renders the row again.
  */
 const TableRow = memo(function TableRow<T extends RowData>({
   row,
   index,
   height,
+  measure,
   labelled,
   focused,
 }: TableRowProps<T>) {
   return (
     <tr
-      style={{ height }}
+      ref={measure}
+      style={height === undefined ? undefined : { height }}
       className={focused ? styles.focused : undefined}
       aria-current={focused ? 'true' : undefined}
+      tabIndex={focused ? -1 : undefined}
       data-index={index}
     >
       {row.getAllCells().map((cell) => {
         const def = cell.column.columnDef;
         const meta = def.meta as ColumnMeta | undefined;
+        const label =
+          labelled && meta?.cardLabel !== false && typeof def.header === 'string'
+            ? def.header
+            : undefined;
         return (
-          <td
-            key={cell.id}
-            className={meta?.className}
-            data-label={labelled && typeof def.header === 'string' ? def.header : undefined}
-          >
+          <td key={cell.id} className={meta?.className} data-label={label}>
             {flexRender(def.cell, cell.getContext())}
           </td>
         );

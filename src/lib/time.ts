@@ -1,41 +1,84 @@
 /** Timestamps are unix seconds throughout the app; these helpers format them for people. */
 
-const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
-  ['year', 365 * 24 * 3600],
-  ['month', 30 * 24 * 3600],
-  ['day', 24 * 3600],
-  ['hour', 3600],
-  ['minute', 60],
-  ['second', 1],
-];
+const MINUTE = 60;
+const HOUR = 3600;
+const DAY = 24 * HOUR;
+/** Past this, a relative time gives way to the date (and minute) it happened. */
+const RELATIVE_LIMIT = 7 * DAY;
 
-const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+export type TimeZoneChoice = 'utc' | 'local';
 
-/** "3 hours ago", "yesterday", "in 2 minutes" (clock skew). */
-export function formatRelative(seconds: number, nowMs: number): string {
-  const delta = seconds - Math.floor(nowMs / 1000);
-  const size = Math.abs(delta);
-  if (size < 45) return 'just now';
-  for (const [unit, length] of UNITS) {
-    if (size >= length) return relative.format(Math.round(delta / length), unit);
+const UTC = { timeZone: 'UTC' } as const;
+const formats = {
+  absolute: { dateStyle: 'medium', timeStyle: 'medium' },
+  minute: { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' },
+  day: { day: 'numeric', month: 'short', year: 'numeric' },
+  hour: { hour: '2-digit', minute: '2-digit' },
+} satisfies Record<string, Intl.DateTimeFormatOptions>;
+type FormatName = keyof typeof formats;
+
+/** One formatter per format and zone: `Intl.DateTimeFormat` is costly to make, cheap to use. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(name: FormatName, zone: TimeZoneChoice): Intl.DateTimeFormat {
+  const key = `${name}:${zone}`;
+  let made = formatters.get(key);
+  if (!made) {
+    made = new Intl.DateTimeFormat('en-GB', {
+      ...formats[name],
+      ...(name !== 'absolute' && { hourCycle: 'h23' }),
+      ...(zone === 'utc' && UTC),
+    });
+    formatters.set(key, made);
   }
-  return 'just now';
+  return made;
+}
+const format = (name: FormatName, seconds: number, zone: TimeZoneChoice = 'utc') =>
+  formatter(name, zone).format(new Date(seconds * 1000));
+
+/**
+ * How long ago, precise enough to tell neighbouring rows apart, as block explorers write
+ * it: "<1 min ago", "12 min ago", "5 h 12 min ago", "3 d 4 h ago"; past a week, the date
+ * and minute it happened ("29 Jun 2025, 14:05"), in the reader's zone. A time a little in
+ * the future (a clock running behind) reads "just now".
+ */
+export function formatRelative(
+  seconds: number,
+  nowMs: number,
+  zone: TimeZoneChoice = 'utc',
+): string {
+  const age = Math.floor(nowMs / 1000) - seconds;
+  if (age < MINUTE) return age < -MINUTE ? format('minute', seconds, zone) : '<1 min ago';
+  if (age < HOUR) return `${Math.floor(age / MINUTE)} min ago`;
+  if (age < DAY) return `${Math.floor(age / HOUR)} h${part(age % HOUR, MINUTE, 'min')} ago`;
+  if (age < RELATIVE_LIMIT) return `${Math.floor(age / DAY)} d${part(age % DAY, HOUR, 'h')} ago`;
+  return format('minute', seconds, zone);
 }
 
-const absoluteUtc = new Intl.DateTimeFormat('en-GB', {
-  dateStyle: 'medium',
-  timeStyle: 'medium',
-  timeZone: 'UTC',
-});
-const absoluteLocal = new Intl.DateTimeFormat('en-GB', {
-  dateStyle: 'medium',
-  timeStyle: 'medium',
-});
+/** " 12 min", or nothing for zero: "5 h ago" rather than "5 h 0 min ago". */
+function part(rest: number, unit: number, name: string): string {
+  const count = Math.floor(rest / unit);
+  return count > 0 ? ` ${count} ${name}` : '';
+}
 
-/** "2 Feb 2024, 17:46:56 UTC" or the same in local time. */
-export function formatAbsolute(seconds: number, zone: 'utc' | 'local' = 'utc'): string {
-  const date = new Date(seconds * 1000);
-  return zone === 'utc' ? `${absoluteUtc.format(date)} UTC` : absoluteLocal.format(date);
+/** "2 Feb 2024, 17:46:56 UTC", or the same in local time without the zone's name. */
+export function formatAbsolute(seconds: number, zone: TimeZoneChoice = 'utc'): string {
+  const text = format('absolute', seconds, zone);
+  return zone === 'utc' ? `${text} UTC` : text;
+}
+
+/** "2 Feb 2024", in UTC: the chart's days are UTC days. */
+export function formatDay(seconds: number): string {
+  return format('day', seconds);
+}
+
+/** "2 Feb 2024, 17:00", in UTC. */
+export function formatMinute(seconds: number): string {
+  return format('minute', seconds);
+}
+
+/** "17:00", in UTC. */
+export function formatClock(seconds: number): string {
+  return format('hour', seconds);
 }
 
 /** ISO 8601 for `<time dateTime>` and exports. */
@@ -43,11 +86,18 @@ export function toIso(seconds: number): string {
   return new Date(seconds * 1000).toISOString();
 }
 
+const DURATION_UNITS: Array<[string, number]> = [
+  ['year', 365 * DAY],
+  ['month', 30 * DAY],
+  ['day', DAY],
+  ['hour', HOUR],
+  ['minute', MINUTE],
+];
+
 /** "3 days", "5 hours": how long something lasted. */
 export function formatDuration(seconds: number): string {
   const size = Math.max(0, Math.round(seconds));
-  if (size < 60) return `${size} s`;
-  for (const [unit, length] of UNITS) {
+  for (const [unit, length] of DURATION_UNITS) {
     if (size >= length) {
       const count = Math.floor(size / length);
       return `${count} ${unit}${count === 1 ? '' : 's'}`;

@@ -74,13 +74,13 @@ describe('live events', () => {
 describe('the "new events" notice', () => {
   it('says "N+" and why when there may be more than it can add', () => {
     const onAdd = vi.fn();
-    const { rerender } = render(<LiveNotice count={2} gap onAdd={onAdd} rowHeight={48} />);
+    const { rerender } = render(<LiveNotice count={2} gap onAdd={onAdd} />);
     screen.getByRole('button', { name: '2+ new events' }).click();
     expect(onAdd).toHaveBeenCalledOnce();
     expect(
       screen.getByText('More arrived than one page holds; reload to see all of them.'),
     ).toBeInTheDocument();
-    rerender(<LiveNotice count={1} gap={false} onAdd={onAdd} rowHeight={48} />);
+    rerender(<LiveNotice count={1} gap={false} onAdd={onAdd} />);
     expect(screen.getByRole('button', { name: '1 new event' })).toBeInTheDocument();
     expect(screen.queryByText(/More arrived than one page holds/)).toBeNull();
   });

@@ -1,5 +1,6 @@
 import { formatUnits } from '../../lib/format';
 import type { TokenEvent } from '../../lib/token-event';
+import type { TimeDisplay } from '../../lib/view-state';
 import { EventKindBadge } from '../event-kind-badge';
 import { Hash } from '../hash';
 import type { ListColumn } from '../table-features';
@@ -10,33 +11,44 @@ import styles from './event-columns.module.css';
  * The columns of an event table. The ids of the sortable ones are the sorts of
  * `EVENT_SORTS` (lib/event-list.ts): the table orders its rows with `sortEvents`. A
  * column's accessor makes it sortable and, unless `sortDescFirst` says, tells TanStack
- * the direction of a first click (ascending for text).
+ * the direction of a first click (ascending for text). Widths are in rem, wide enough
+ * for their longest content; From and To share the rest; on a narrow table Transaction,
+ * then Price, give way (see column-fit.ts). The classes place each cell on a phone's card.
  */
+/** The time column's width for each way of showing times: exact times are longer. */
+const TIME_WIDTHS: Record<TimeDisplay, { time: number }> = {
+  relative: { time: 9.5 },
+  absolute: { time: 14 },
+};
+export const eventColumnWidths = (display: TimeDisplay) => TIME_WIDTHS[display];
+
 const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
   {
     id: 'kind',
     header: 'Event',
     accessorFn: (row) => row.kind,
-    meta: { className: styles.kind },
+    meta: { className: styles.kind, width: 6.5, cardLabel: false },
     cell: ({ row }) => <EventKindBadge event={row.original} />,
   },
   {
     id: 'token',
     header: 'Token',
     accessorFn: (row) => row.tokenId,
-    meta: { className: styles.token },
+    meta: { className: styles.token, width: 8.5 },
     cell: TokenCell,
   },
   {
     id: 'from',
     header: 'From',
     accessorFn: (row) => row.from,
+    meta: { className: styles.from, minWidth: 8.5 },
     cell: FromCell,
   },
   {
     id: 'to',
     header: 'To',
     accessorFn: (row) => row.to,
+    meta: { className: styles.to, minWidth: 8.5 },
     cell: ToCell,
   },
   {
@@ -44,7 +56,7 @@ const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
     header: 'Time',
     accessorFn: (row) => row.timestamp,
     sortDescFirst: true,
-    meta: { className: styles.time },
+    meta: { className: styles.time, width: TIME_WIDTHS.relative.time, cardLabel: false },
     cell: EventTimeCell,
   },
   {
@@ -52,7 +64,7 @@ const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
     header: 'Price',
     accessorFn: (row) => row.price ?? '',
     sortDescFirst: true,
-    meta: { className: styles.price },
+    meta: { className: styles.price, width: 10, priority: 2 },
     cell: ({ row }) =>
       row.original.price ? (
         <span title={`${row.original.price} (smallest unit)`}>
@@ -70,10 +82,13 @@ const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
     header: 'Transaction',
     accessorFn: (row) => row.transactionHash,
     enableSorting: false,
-    meta: { className: styles.tx },
+    meta: { className: styles.tx, width: 10.5, priority: 1, cardLabel: false },
     cell: ({ row }) => <Hash value={row.original.transactionHash} />,
   },
 ];
+
+/** The class of an event table: its cards' layout on a phone. */
+export const eventTableClass = styles.cards;
 
 /** The event columns; a token's own page leaves out the token column. */
 export const contractEventColumns = ALL_COLUMNS;

@@ -5,15 +5,18 @@ import { useWalkedList } from '../../api/use-walk';
 import { ActivityChart } from '../../components/activity-chart';
 import type { AddressFilter } from '../../components/address';
 import { BadParam } from '../../components/bad-param';
-import { CARD_HEIGHT, DataTable, ROW_HEIGHT } from '../../components/data-table';
+import { DataTable } from '../../components/data-table';
 import { EventViewContext } from '../../components/event-table/event-cells';
-import { contractEventColumns } from '../../components/event-table/event-columns';
+import {
+  contractEventColumns,
+  eventColumnWidths,
+  eventTableClass,
+} from '../../components/event-table/event-columns';
 import { ExportButtons } from '../../components/export-buttons';
 import { ListFooter } from '../../components/list-footer';
 import { LoadStatus } from '../../components/load-status';
 import { useSettings } from '../../components/settings';
 import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../components/states';
-import { PHONE_QUERY, useMediaQuery } from '../../components/use-media-query';
 import { useNow } from '../../components/use-now';
 import { parseAddress } from '../../lib/address';
 import { eventExportColumns, eventExportRow } from '../../lib/event-export';
@@ -76,7 +79,6 @@ export function ContractEventsPage({ address }: { address: string }) {
   });
   const live = useLiveEvents(address, list.items, pageSize);
   const [traced, setTraced] = useState<string | null>(null);
-  const phone = useMediaQuery(PHONE_QUERY);
 
   const kindParam = params.get('kind');
   const kinds = useMemo(() => parseKinds(kindParam), [kindParam]);
@@ -175,12 +177,7 @@ export function ContractEventsPage({ address }: { address: string }) {
               />
             )}
           </div>
-          <LiveNotice
-            count={live.fresh.length}
-            gap={live.gap}
-            onAdd={live.addFresh}
-            rowHeight={phone ? CARD_HEIGHT : ROW_HEIGHT}
-          />
+          <LiveNotice count={live.fresh.length} gap={live.gap} onAdd={live.addFresh} />
           <LoadStatus
             noun="events"
             list={list}
@@ -210,6 +207,8 @@ export function ContractEventsPage({ address }: { address: string }) {
                 caption="Events of this contract"
                 rows={rows}
                 columns={contractEventColumns}
+                widths={eventColumnWidths(display)}
+                className={eventTableClass}
                 getRowKey={eventKey}
                 sort={sort}
                 onSortChange={setSort}

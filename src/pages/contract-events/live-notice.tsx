@@ -6,19 +6,24 @@ interface LiveNoticeProps {
   count: number;
   gap: boolean;
   onAdd: () => void;
-  rowHeight: number;
 }
 
 /**
  * "N new events": adds them above the loaded rows on request. When the reader has
- * scrolled down, the page is moved by the added height so the row they read stays put.
+ * scrolled down, the page is moved by what the page grew above them (the rows added, less
+ * this notice, which goes), so the row they read stays put.
  */
-export function LiveNotice({ count, gap, onAdd, rowHeight }: LiveNoticeProps) {
+export function LiveNotice({ count, gap, onAdd }: LiveNoticeProps) {
   if (count === 0) return null;
   const add = () => {
     const scrolled = window.scrollY > 0;
+    const before = document.documentElement.scrollHeight;
     onAdd();
-    if (scrolled) requestAnimationFrame(() => window.scrollBy(0, count * rowHeight));
+    if (scrolled) {
+      requestAnimationFrame(() =>
+        window.scrollBy(0, document.documentElement.scrollHeight - before),
+      );
+    }
   };
   return (
     <div className={notice.live} role="status">

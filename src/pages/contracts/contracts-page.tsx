@@ -16,7 +16,7 @@ import {
 } from '../../lib/contract-list';
 import { hrefs } from '../../lib/routes';
 import { formatSort, parseSort, updateSearch, type SortState } from '../../lib/view-state';
-import { contractColumns } from './contracts-columns';
+import { contractColumns, contractTableClass } from './contracts-columns';
 import button from '../../components/button.module.css';
 import field from '../../components/field.module.css';
 import toolbar from '../../components/toolbar.module.css';
@@ -93,7 +93,7 @@ export function ContractsPage() {
               onSortChange={setSort}
               sortRows={sortContracts}
               rowHeight={56}
-              cardHeight={150}
+              className={contractTableClass}
               onRowOpen={openContract}
               onNearEnd={text ? undefined : list.loadMoreAuto}
             />

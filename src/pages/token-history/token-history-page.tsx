@@ -5,7 +5,11 @@ import { useWalkedList } from '../../api/use-walk';
 import { BadParam } from '../../components/bad-param';
 import { DataTable } from '../../components/data-table';
 import { EventViewContext } from '../../components/event-table/event-cells';
-import { tokenEventColumns } from '../../components/event-table/event-columns';
+import {
+  eventColumnWidths,
+  eventTableClass,
+  tokenEventColumns,
+} from '../../components/event-table/event-columns';
 import { ExportButtons } from '../../components/export-buttons';
 import { ListFooter } from '../../components/list-footer';
 import { LoadStatus } from '../../components/load-status';
@@ -171,6 +175,8 @@ export function TokenHistoryPage({ address, tokenId }: { address: string; tokenI
                   caption={`History of token ${tokenId}, oldest first`}
                   rows={ordered}
                   columns={tokenEventColumns}
+                  widths={eventColumnWidths(display)}
+                  className={eventTableClass}
                   getRowKey={eventKey}
                   sort={sort}
                   onSortChange={setSort}

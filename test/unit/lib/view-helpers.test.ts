@@ -9,7 +9,6 @@ import { formatUnits } from '../../../src/lib/format';
 import { safeImageUrl } from '../../../src/lib/image-url';
 import { parseLookup } from '../../../src/lib/lookup';
 import { buildProvenance } from '../../../src/lib/provenance';
-import { formatDuration, formatRelative } from '../../../src/lib/time';
 import { canonicalEventSearch, parseKinds, parseSort } from '../../../src/lib/view-state';
 
 const A = (digits: string) => `0x${digits.padStart(64, '0')}`;
@@ -111,15 +110,6 @@ describe('formatting', () => {
     ['abc', 'abc'],
   ])('formatUnits(%s) = %s', (raw, expected) => {
     expect(formatUnits(raw)).toBe(expected);
-  });
-
-  it('formats relative times and durations', () => {
-    const now = 1_700_000_000_000;
-    expect(formatRelative(now / 1000 - 10, now)).toBe('just now');
-    expect(formatRelative(now / 1000 - 3 * 3600, now)).toBe('3 hours ago');
-    expect(formatRelative(now / 1000 - 86400, now)).toBe('yesterday');
-    expect(formatDuration(3 * 86400 + 5)).toBe('3 days');
-    expect(formatDuration(59)).toBe('59 s');
   });
 });
 
