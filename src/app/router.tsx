@@ -1,9 +1,12 @@
 import { createBrowserRouter, Link, Navigate, type RouteObject } from 'react-router';
-import { routePatterns } from '../lib/routes';
+import { SkeletonRows } from '../components/states';
+import { useTitle } from '../components/use-title';
+import { repairPercentEncoding, routePatterns } from '../lib/routes';
 import { Layout } from './layout';
 import notice from '../components/notice.module.css';
 
 function NotFound() {
+  useTitle('Page not found');
   return (
     <section className={notice.notice} role="alert">
       <h1>Page not found</h1>
@@ -14,34 +17,52 @@ function NotFound() {
   );
 }
 
+/** While the first page's code loads: the layout is there, the page's place holds rows to come. */
+function PageLoading() {
+  return <SkeletonRows columns={5} />;
+}
+
 export const routes: RouteObject[] = [
   {
     element: <Layout />,
     children: [
-      { path: routePatterns.home, element: <Navigate replace to="/contracts" /> },
-      // Pages load on demand: the first paint needs only React, the router and the layout.
       {
-        path: routePatterns.contracts,
-        lazy: async () => ({
-          Component: (await import('../pages/contracts/contracts-page')).ContractsPage,
-        }),
+        // Pages load on demand: the first paint needs only React, the router and the layout,
+        // with this in the page's place until the page's code is in.
+        HydrateFallback: PageLoading,
+        children: [
+          { path: routePatterns.home, element: <Navigate replace to="/contracts" /> },
+          {
+            path: routePatterns.contracts,
+            lazy: async () => ({
+              Component: (await import('../pages/contracts/contracts-page')).ContractsPage,
+            }),
+          },
+          {
+            path: routePatterns.contractEvents,
+            lazy: async () => ({
+              Component: (await import('../pages/contract-events/contract-events-page'))
+                .ContractEventsRoute,
+            }),
+          },
+          {
+            path: routePatterns.tokenHistory,
+            lazy: async () => ({
+              Component: (await import('../pages/token-history/token-history-page'))
+                .TokenHistoryRoute,
+            }),
+          },
+          { path: '*', element: <NotFound /> },
+        ],
       },
-      {
-        path: routePatterns.contractEvents,
-        lazy: async () => ({
-          Component: (await import('../pages/contract-events/contract-events-page'))
-            .ContractEventsRoute,
-        }),
-      },
-      {
-        path: routePatterns.tokenHistory,
-        lazy: async () => ({
-          Component: (await import('../pages/token-history/token-history-page')).TokenHistoryRoute,
-        }),
-      },
-      { path: '*', element: <NotFound /> },
     ],
   },
 ];
 
-export const createRouter = () => createBrowserRouter(routes);
+export function createRouter() {
+  // A malformed escape in the address bar is repaired before the router reads it.
+  const { pathname, search, hash } = window.location;
+  const repaired = repairPercentEncoding(pathname);
+  if (repaired !== pathname) window.history.replaceState(null, '', repaired + search + hash);
+  return createBrowserRouter(routes);
+}

@@ -1,28 +1,60 @@
-import { useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import button from '../components/button.module.css';
 import field from '../components/field.module.css';
 import { PAGE_SIZES, useSettings } from '../components/settings';
+import { parseExplorerUrl } from '../lib/explorer';
+import { fail, ok, type Parsed } from '../lib/result';
 import styles from './settings-panel.module.css';
 
-/** Preferences kept in this browser: time display and zone, image gateway, page size. */
+function parseGateway(input: string): Parsed<string> {
+  try {
+    const url = new URL(input.trim());
+    if (url.protocol === 'https:') return ok(url.href);
+  } catch {
+    // Not a URL at all: the same message.
+  }
+  return fail('The gateway must be an https:// URL, e.g. https://ipfs.io/ipfs/');
+}
+
+/**
+ * Preferences kept in this browser: time display and zone, page size, image gateway,
+ * explorer. A disclosure: Esc or a click outside closes it, and that click closes the
+ * panel only (a backdrop takes it), never following the link under it.
+ */
 export function SettingsPanel() {
   const settings = useSettings();
-  const [gateway, setGateway] = useState(settings.ipfsGateway);
-  const [gatewayError, setGatewayError] = useState<string | null>(null);
-  const saveGateway = () => {
-    try {
-      const url = new URL(gateway.trim());
-      if (url.protocol !== 'https:') throw new Error('not https');
-      setGatewayError(null);
-      settings.update({ ipfsGateway: url.href });
-    } catch {
-      setGatewayError('The gateway must be an https:// URL, e.g. https://ipfs.io/ipfs/');
-    }
+  const [open, setOpen] = useState(false);
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  const panelId = useId();
+  const close = () => {
+    setOpen(false);
+    toggleRef.current?.focus();
   };
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      event.preventDefault();
+      setOpen(false);
+      toggleRef.current?.focus();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [open]);
   return (
-    <details className={styles.settings}>
-      <summary>Settings</summary>
-      <div className={styles.body}>
+    <div className={styles.settings}>
+      <button
+        ref={toggleRef}
+        type="button"
+        className={styles.toggle}
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => setOpen((old) => !old)}
+      >
+        Settings
+      </button>
+      {open && <div className={styles.backdrop} aria-hidden="true" onClick={close} />}
+      <div id={panelId} className={styles.body} hidden={!open}>
         <label className={field.field}>
           <span>Times</span>
           <select
@@ -33,7 +65,7 @@ export function SettingsPanel() {
               })
             }
           >
-            <option value="relative">Relative (3 hours ago)</option>
+            <option value="relative">Relative (5 h 12 min ago)</option>
             <option value="absolute">Exact date and time</option>
           </select>
         </label>
@@ -62,35 +94,74 @@ export function SettingsPanel() {
             ))}
           </select>
         </label>
-        <form
-          className={field.field}
-          onSubmit={(event) => {
-            event.preventDefault();
-            saveGateway();
-          }}
-          noValidate
-        >
-          <label htmlFor="gateway-input">IPFS image gateway</label>
-          <div className={field.inline}>
-            <input
-              id="gateway-input"
-              type="text"
-              value={gateway}
-              aria-invalid={gatewayError ? true : undefined}
-              aria-describedby={gatewayError ? 'gateway-error' : undefined}
-              onChange={(event) => setGateway(event.target.value)}
-            />
-            <button type="submit" className={button.secondary}>
-              Save
-            </button>
-          </div>
-          {gatewayError && (
-            <span id="gateway-error" className={field.error} role="alert">
-              {gatewayError}
-            </span>
-          )}
-        </form>
+        <UrlSetting
+          label="IPFS image gateway"
+          value={settings.ipfsGateway}
+          parse={parseGateway}
+          onSave={(ipfsGateway) => settings.update({ ipfsGateway })}
+        />
+        <UrlSetting
+          label="Starknet explorer"
+          value={settings.explorerUrl}
+          parse={parseExplorerUrl}
+          onSave={(explorerUrl) => settings.update({ explorerUrl })}
+        />
       </div>
-    </details>
+    </div>
+  );
+}
+
+interface UrlSettingProps {
+  label: string;
+  value: string;
+  parse: (input: string) => Parsed<string>;
+  onSave: (value: string) => void;
+}
+
+/** A URL typed in and saved with its button (or Enter), refused with a message when wrong. */
+function UrlSetting({ label, value, parse, onSave }: UrlSettingProps) {
+  const id = useId();
+  const [draft, setDraft] = useState(value);
+  const [error, setError] = useState<string | null>(null);
+  const save = () => {
+    const parsed = parse(draft);
+    if (!parsed.ok) {
+      setError(parsed.error);
+      return;
+    }
+    setError(null);
+    setDraft(parsed.value);
+    onSave(parsed.value);
+  };
+  return (
+    <form
+      className={field.field}
+      onSubmit={(event) => {
+        event.preventDefault();
+        save();
+      }}
+      noValidate
+    >
+      <label htmlFor={`${id}-input`}>{label}</label>
+      <div className={field.inline}>
+        <input
+          id={`${id}-input`}
+          type="text"
+          value={draft}
+          spellCheck={false}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+          onChange={(event) => setDraft(event.target.value)}
+        />
+        <button type="submit" className={button.secondary} aria-label={`Save the ${label}`}>
+          Save
+        </button>
+      </div>
+      {error && (
+        <span id={`${id}-error`} className={field.error} role="alert">
+          {error}
+        </span>
+      )}
+    </form>
   );
 }

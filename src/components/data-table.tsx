@@ -1,5 +1,5 @@
 import { useTable, type RowData, type SortingState } from '@tanstack/react-table';
-import { useMemo, useRef, type ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import type { SortState } from '../lib/view-state';
 import { fitColumns } from './column-fit';
 import { SortHeader } from './sort-header';
@@ -62,14 +62,20 @@ export function DataTable<T extends RowData, S extends string>(props: DataTableP
   const rows = useMemo(() => sortRows(props.rows, sort), [sortRows, sort, props.rows]);
   const phone = useMediaQuery(PHONE_QUERY);
   const rowHeight = props.rowHeight ?? ROW_HEIGHT;
-  const wrapRef = useRef<HTMLDivElement>(null);
-  const available = (useElementWidth(wrapRef) - BORDERS) / remPixels();
+  const [wrapRef, width] = useElementWidth();
+  const available = (width - BORDERS) / remPixels();
   const sized = useMemo(
     () =>
       allColumns.map((column) => {
         const meta = (column.meta ?? {}) as ColumnMeta;
         const width = (column.id ? widths?.[column.id] : undefined) ?? meta.width;
-        return { id: column.id ?? '', width, minWidth: meta.minWidth, priority: meta.priority, column };
+        return {
+          id: column.id ?? '',
+          width,
+          minWidth: meta.minWidth,
+          priority: meta.priority,
+          column,
+        };
       }),
     [allColumns, widths],
   );

@@ -1,62 +1,201 @@
-import { forwardRef, useState } from 'react';
-import { useNavigate } from 'react-router';
-import { parseLookup } from '../lib/lookup';
-import { hrefs } from '../lib/routes';
+import { useQueryClient } from '@tanstack/react-query';
+import { forwardRef, useState, type FormEvent } from 'react';
+import { Link, useLocation, useMatch, useNavigate } from 'react-router';
+import { contractsQueryOptions } from '../api/contracts';
+import { shortenHex } from '../lib/address';
+import type { Contract } from '../lib/contract';
+import { resolveLookup, type KnownContracts, type LookupResult } from '../lib/lookup';
+import { hrefs, routePatterns } from '../lib/routes';
+import { ContractImage } from './contract-image';
+import { contractName } from './use-contract';
 import button from './button.module.css';
-import field from './field.module.css';
 import styles from './lookup-box.module.css';
 
-/** The header's "go to": an address, or an address and a token id. */
+/** The contract list as loaded so far (the first page at least), to recognise names and short forms. */
+async function knownContracts(client: ReturnType<typeof useQueryClient>): Promise<KnownContracts> {
+  try {
+    const data = await client.infiniteQuery({ ...contractsQueryOptions(), staleTime: 'static' });
+    return {
+      contracts: data.pages.flatMap((page) => page.items),
+      complete: data.pages[data.pages.length - 1]?.cursor === null,
+    };
+  } catch {
+    return { contracts: [], complete: false };
+  }
+}
+
+/**
+ * The header's "go to": a contract by address, short form or name, with a token id or
+ * not, or a link to one of these pages. What it cannot open by itself (several contracts
+ * fit, an address that is no listed contract, input it cannot read) it explains in a
+ * panel under the box, over the page rather than pushing it down.
+ */
 export const LookupBox = forwardRef<HTMLInputElement>(function LookupBox(_props, ref) {
   const navigate = useNavigate();
+  const client = useQueryClient();
+  const location = useLocation();
+  const onContract = useMatch(routePatterns.contractEvents);
+  const onToken = useMatch(routePatterns.tokenHistory);
+  const current = (onContract ?? onToken)?.params.address;
   const [value, setValue] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const submit = (event: React.FormEvent) => {
+  const [answer, setResult] = useState<{
+    shown: LookupResult;
+    known: KnownContracts;
+    at: string;
+  } | null>(null);
+  // Whatever the panel said is about the page it was said on: another page closes it.
+  const result = answer?.at === location.key ? answer : null;
+
+  const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const parsed = parseLookup(value);
-    if (!parsed.ok) {
-      setError(parsed.error);
+    const known = await knownContracts(client);
+    const shown = resolveLookup(value, known);
+    if (shown.kind !== 'go') {
+      setResult({ shown, known, at: location.key });
       return;
     }
-    setError(null);
+    setResult(null);
     setValue('');
-    const { address, tokenId } = parsed.value;
+    const { address, tokenId } = shown;
     void navigate(tokenId ? hrefs.tokenHistory(address, tokenId) : hrefs.contractEvents(address));
   };
+  const error = result?.shown.kind === 'error' ? result.shown.message : null;
   return (
-    <form className={styles.lookup} role="search" onSubmit={submit} noValidate>
+    <form
+      className={styles.lookup}
+      role="search"
+      onSubmit={(event) => void submit(event)}
+      noValidate
+    >
       <label htmlFor="lookup-input" className="visually-hidden">
-        Go to a contract address, or an address and a token id
+        Go to a contract (address, short form or collection name), optionally with a token id
       </label>
       <input
         id="lookup-input"
         ref={ref}
         type="text"
         value={value}
-        placeholder="Address [token id]"
+        placeholder="Contract, name or link [token id]"
         spellCheck={false}
         autoComplete="off"
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? 'lookup-error' : undefined}
+        aria-describedby={result ? 'lookup-panel' : undefined}
         onChange={(event) => {
           setValue(event.target.value);
-          if (error) setError(null);
+          if (result) setResult(null);
         }}
         onKeyDown={(event) => {
           if (event.key === 'Escape') {
             setValue('');
-            setError(null);
+            setResult(null);
           }
         }}
       />
       <button type="submit" className={button.button}>
         Go
       </button>
-      {error && (
-        <span id="lookup-error" className={field.error} role="alert">
-          {error}
-        </span>
+      {result && (
+        <div id="lookup-panel" className={styles.panel}>
+          <LookupPanel
+            result={result.shown}
+            known={result.known}
+            current={current}
+            onDone={() => setResult(null)}
+          />
+        </div>
       )}
     </form>
   );
 });
+
+function LookupPanel({
+  result,
+  known,
+  current,
+  onDone,
+}: {
+  result: LookupResult;
+  known: KnownContracts;
+  current: string | undefined;
+  onDone: () => void;
+}) {
+  if (result.kind === 'error') {
+    return (
+      <p className={styles.error} role="alert">
+        {result.message}
+      </p>
+    );
+  }
+  if (result.kind === 'choose') {
+    return (
+      <div role="status">
+        <p>Several contracts fit; pick one:</p>
+        <ul className={styles.choices}>
+          {result.matches.map((contract) => (
+            <li key={contract.address}>
+              <Choice contract={contract} tokenId={result.tokenId} onDone={onDone} />
+            </li>
+          ))}
+        </ul>
+      </div>
+    );
+  }
+  if (result.kind !== 'not-listed') return null;
+  const { address, tokenId } = result;
+  const currentContract = known.contracts.find((contract) => contract.address === current);
+  const count = known.complete
+    ? `the ${known.contracts.length} token contracts the service lists`
+    : `the ${known.contracts.length} token contracts loaded so far`;
+  return (
+    <div role="alert">
+      <p>
+        <span className="mono" title={address}>
+          {shortenHex(address)}
+        </span>{' '}
+        is none of {count}: it may be a wallet or a transaction. The service has no lookup by wallet
+        or transaction.
+      </p>
+      <p className={styles.actions}>
+        {current && (
+          <Link
+            className={button.button}
+            to={hrefs.contractEvents(current, `?address=${address}`)}
+            onClick={onDone}
+          >
+            Show {contractName(currentContract, current)}’s events with this address
+          </Link>
+        )}
+        <Link
+          className={button.secondary}
+          to={tokenId ? hrefs.tokenHistory(address, tokenId) : hrefs.contractEvents(address)}
+          onClick={onDone}
+        >
+          Open it as a contract anyway
+        </Link>
+      </p>
+    </div>
+  );
+}
+
+function Choice({
+  contract,
+  tokenId,
+  onDone,
+}: {
+  contract: Contract;
+  tokenId: string | undefined;
+  onDone: () => void;
+}) {
+  const name = contract.name ?? 'Unnamed contract';
+  const to = tokenId
+    ? hrefs.tokenHistory(contract.address, tokenId)
+    : hrefs.contractEvents(contract.address);
+  return (
+    <Link className={styles.choice} to={to} onClick={onDone}>
+      <ContractImage image={contract.image} name={name} size={24} />
+      <span>{name}</span>
+      {contract.symbol && <span className="muted">{contract.symbol}</span>}
+      <span className="mono muted">{shortenHex(contract.address)}</span>
+    </Link>
+  );
+}

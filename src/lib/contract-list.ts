@@ -1,3 +1,4 @@
+import { addressMatcher } from './address-match';
 import { sortedBy } from './arrays';
 import type { Contract } from './contract';
 import type { SortState } from './view-state';
@@ -8,14 +9,20 @@ import type { SortState } from './view-state';
 export const CONTRACT_SORTS = ['name', 'symbol', 'type', 'address'] as const;
 export type ContractSort = (typeof CONTRACT_SORTS)[number];
 
-/** Case-insensitive match of the text against name, symbol, type and address. */
+/**
+ * Case-insensitive match of the text against name, symbol, type and address; an address
+ * also as the list shows it ("0x6058…44b8", "0x6058": see address-match.ts).
+ */
 export function filterContracts(contracts: readonly Contract[], text: string): readonly Contract[] {
   const needle = text.trim().toLowerCase();
   if (!needle) return contracts;
-  return contracts.filter((contract) =>
-    [contract.name, contract.symbol, contract.type, contract.address].some((field) =>
-      field?.toLowerCase().includes(needle),
-    ),
+  const address = addressMatcher(needle);
+  return contracts.filter(
+    (contract) =>
+      address?.(contract.address) ||
+      [contract.name, contract.symbol, contract.type, contract.address].some((field) =>
+        field?.toLowerCase().includes(needle),
+      ),
   );
 }
 

@@ -14,6 +14,8 @@ const formats = {
   minute: { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' },
   day: { day: 'numeric', month: 'short', year: 'numeric' },
   hour: { hour: '2-digit', minute: '2-digit' },
+  dayOfMonth: { day: 'numeric', month: 'short' },
+  month: { month: 'short', year: 'numeric' },
 } satisfies Record<string, Intl.DateTimeFormatOptions>;
 type FormatName = keyof typeof formats;
 
@@ -60,9 +62,14 @@ function part(rest: number, unit: number, name: string): string {
   return count > 0 ? ` ${count} ${name}` : '';
 }
 
+/** "2 Feb 2024, 17:46:56" in the zone: where the zone is said once, as a column's header. */
+export function formatExact(seconds: number, zone: TimeZoneChoice = 'utc'): string {
+  return format('absolute', seconds, zone);
+}
+
 /** "2 Feb 2024, 17:46:56 UTC", or the same in local time without the zone's name. */
 export function formatAbsolute(seconds: number, zone: TimeZoneChoice = 'utc'): string {
-  const text = format('absolute', seconds, zone);
+  const text = formatExact(seconds, zone);
   return zone === 'utc' ? `${text} UTC` : text;
 }
 
@@ -79,6 +86,15 @@ export function formatMinute(seconds: number): string {
 /** "17:00", in UTC. */
 export function formatClock(seconds: number): string {
   return format('hour', seconds);
+}
+
+/**
+ * A date on an axis that spans `range` seconds, in UTC: the hour within two days, the day
+ * within a year, else the month ("14:00", "29 Jun", "Jun 2025").
+ */
+export function formatAxisDate(seconds: number, range: number): string {
+  if (range <= 2 * DAY) return format('hour', seconds);
+  return format(range <= 366 * DAY ? 'dayOfMonth' : 'month', seconds);
 }
 
 /** ISO 8601 for `<time dateTime>` and exports. */

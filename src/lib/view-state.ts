@@ -1,4 +1,5 @@
 import { canonicalAddress } from './address';
+import { formatSpanEnd, parseTimeSpan } from './time-span';
 import { EVENT_KINDS, type EventKind } from './token-event';
 
 /**
@@ -81,10 +82,13 @@ export function canonicalEventSearch(params: URLSearchParams, sorts: readonly st
   const kinds = formatKinds(parseKinds(params.get('kind')));
   const sort = formatSort(parseSort(params.get('sort'), sorts));
   const time = formatTimeDisplay(parseTimeDisplay(params.get('time')));
+  const span = parseTimeSpan(params.get('from'), params.get('to'));
   if (address) next.set('address', address);
+  if (span) next.set('from', formatSpanEnd(span.from));
   if (kinds) next.set('kind', kinds);
   if (sort) next.set('sort', sort);
   if (time) next.set('time', time);
+  if (span) next.set('to', formatSpanEnd(span.to));
   const text = next.toString();
   return text ? `?${text}` : '';
 }

@@ -200,11 +200,14 @@ describe('settings', () => {
     );
     await waitFor(() => expect(statusText()).toContain('250 events loaded'));
     expect(api.requests.some((path) => path.includes('limit=250'))).toBe(true);
-    await waitFor(() => expect(document.querySelector('td time')?.textContent).toMatch(/UTC$/));
+    // Exact times, their zone said once, in the column's header.
+    const exact = /^\d{1,2} \w{3,4} \d{4}, \d\d:\d\d:\d\d$/;
+    await waitFor(() => expect(document.querySelector('td time')?.textContent).toMatch(exact));
+    expect(screen.getByRole('columnheader', { name: /^Time \(UTC\)/ })).toBeInTheDocument();
     view.unmount();
     renderAt(`/contracts/${contract.address}`);
     await screen.findByRole('table');
-    await waitFor(() => expect(document.querySelector('td time')?.textContent).toMatch(/UTC$/));
+    await waitFor(() => expect(document.querySelector('td time')?.textContent).toMatch(exact));
     expect(JSON.parse(localStorage.getItem('token-activity-settings')!)).toMatchObject({
       timeDisplay: 'absolute',
       pageSize: 250,

@@ -2,7 +2,7 @@ import { createContext, useContext } from 'react';
 import type { TokenEvent } from '../../lib/token-event';
 import type { TimeDisplay } from '../../lib/view-state';
 import { Address, type AddressFilter } from '../address';
-import { TimeCell } from '../time-cell';
+import { TimeCell, timeHeading } from '../time-cell';
 import { TokenIdLink } from '../token-id';
 
 /**
@@ -70,4 +70,10 @@ export const ToCell = addressCell('to');
 export function EventTimeCell({ row }: EventCellProps) {
   const { display, nowMs, zone } = useContext(EventViewContext);
   return <TimeCell seconds={row.original.timestamp} display={display} nowMs={nowMs} zone={zone} />;
+}
+
+/** The time column's name, with the zone of exact times. */
+export function TimeHeader() {
+  const { display, zone } = useContext(EventViewContext);
+  return timeHeading(display, zone);
 }

@@ -4,7 +4,7 @@ import type { TimeDisplay } from '../../lib/view-state';
 import { EventKindBadge } from '../event-kind-badge';
 import { Hash } from '../hash';
 import type { ListColumn } from '../table-features';
-import { EventTimeCell, FromCell, TokenCell, ToCell } from './event-cells';
+import { EventTimeCell, FromCell, TimeHeader, TokenCell, ToCell } from './event-cells';
 import styles from './event-columns.module.css';
 
 /**
@@ -17,8 +17,8 @@ import styles from './event-columns.module.css';
  */
 /** The time column's width for each way of showing times: exact times are longer. */
 const TIME_WIDTHS: Record<TimeDisplay, { time: number }> = {
-  relative: { time: 9.5 },
-  absolute: { time: 14 },
+  relative: { time: 11.5 },
+  absolute: { time: 13.5 },
 };
 export const eventColumnWidths = (display: TimeDisplay) => TIME_WIDTHS[display];
 
@@ -27,7 +27,7 @@ const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
     id: 'kind',
     header: 'Event',
     accessorFn: (row) => row.kind,
-    meta: { className: styles.kind, width: 6.5, cardLabel: false },
+    meta: { className: styles.kind, width: 6.25, cardLabel: false },
     cell: ({ row }) => <EventKindBadge event={row.original} />,
   },
   {
@@ -41,19 +41,19 @@ const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
     id: 'from',
     header: 'From',
     accessorFn: (row) => row.from,
-    meta: { className: styles.from, minWidth: 8.5 },
+    meta: { className: styles.from, minWidth: 8.25 },
     cell: FromCell,
   },
   {
     id: 'to',
     header: 'To',
     accessorFn: (row) => row.to,
-    meta: { className: styles.to, minWidth: 8.5 },
+    meta: { className: styles.to, minWidth: 8.25 },
     cell: ToCell,
   },
   {
     id: 'time',
-    header: 'Time',
+    header: TimeHeader,
     accessorFn: (row) => row.timestamp,
     sortDescFirst: true,
     meta: { className: styles.time, width: TIME_WIDTHS.relative.time, cardLabel: false },

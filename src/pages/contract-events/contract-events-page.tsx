@@ -17,11 +17,14 @@ import { ListFooter } from '../../components/list-footer';
 import { LoadStatus } from '../../components/load-status';
 import { useSettings } from '../../components/settings';
 import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../components/states';
+import { contractName, useContract } from '../../components/use-contract';
 import { useNow } from '../../components/use-now';
+import { useTitle } from '../../components/use-title';
 import { parseAddress } from '../../lib/address';
 import { eventExportColumns, eventExportRow } from '../../lib/event-export';
 import { EVENT_SORTS, filterEvents, sortEvents, type EventSort } from '../../lib/event-list';
 import { hrefs } from '../../lib/routes';
+import { formatSpanEnd, inSpan, parseTimeSpan, type TimeSpan } from '../../lib/time-span';
 import type { TokenEvent } from '../../lib/token-event';
 import {
   canonicalEventSearch,
@@ -78,11 +81,16 @@ export function ContractEventsPage({ address }: { address: string }) {
     readAhead,
   });
   const live = useLiveEvents(address, list.items, pageSize);
+  const contract = useContract(address);
+  useTitle(`${contractName(contract, address)} · activity`);
   const [traced, setTraced] = useState<string | null>(null);
 
   const kindParam = params.get('kind');
   const kinds = useMemo(() => parseKinds(kindParam), [kindParam]);
   const filterAddress = parseAddressFilter(params.get('address'));
+  const fromParam = params.get('from');
+  const toParam = params.get('to');
+  const span = useMemo(() => parseTimeSpan(fromParam, toParam), [fromParam, toParam]);
   const sort = parseSort(params.get('sort'), EVENT_SORTS);
   const display = parseTimeDisplay(params.get('time')) ?? timeDisplay;
   // The table, chart and filters follow the loaded events at a lower priority: while
@@ -93,10 +101,12 @@ export function ContractEventsPage({ address }: { address: string }) {
     () => (live.added.length ? [...live.added, ...items] : items),
     [live.added, items],
   );
-  const rows = useMemo(
-    () => filterEvents(loaded, kinds, filterAddress),
-    [loaded, kinds, filterAddress],
-  );
+  const rows = useMemo(() => {
+    const matching = filterEvents(loaded, kinds, filterAddress);
+    return span ? matching.filter(inSpan(span)) : matching;
+  }, [loaded, kinds, filterAddress, span]);
+  // The service lists no burns for a contract (upstream-notes): the chart says so.
+  const burnsUnlisted = useMemo(() => !loaded.some((event) => event.kind === 'burn'), [loaded]);
 
   const set = useCallback(
     (changes: Record<string, string | null>) =>
@@ -108,6 +118,14 @@ export function ContractEventsPage({ address }: { address: string }) {
     [set],
   );
   const setAddress = useCallback((next: string | null) => set({ address: next }), [set]);
+  const setSpan = useCallback(
+    (next: TimeSpan | null) =>
+      set({
+        from: next && formatSpanEnd(next.from),
+        to: next && formatSpanEnd(next.to),
+      }),
+    [set],
+  );
   const openToken = useCallback(
     (event: TokenEvent) => void navigate(hrefs.tokenHistory(event.contractAddress, event.tokenId)),
     [navigate],
@@ -133,18 +151,26 @@ export function ContractEventsPage({ address }: { address: string }) {
     }),
     [display, timeZone, nowMs, filterAddress, addressFilter, traced, openToken],
   );
-  const filtered = kinds.length > 0 || filterAddress !== null;
+  const knownAddresses = useCallback(() => {
+    const known = new Set<string>();
+    for (const event of loaded) known.add(event.from).add(event.to);
+    return known;
+  }, [loaded]);
+  const filtered = kinds.length > 0 || filterAddress !== null || span !== null;
   const firstType = list.items[0]?.contractType;
   const exportRows = () => sortEvents(rows, sort).map(eventExportRow);
 
   return (
     <section aria-labelledby="contract-title">
-      <ContractHeader address={address} fallbackType={firstType} />
+      <ContractHeader address={address} contract={contract} fallbackType={firstType} />
       <EventFilters
         kinds={kinds}
         onKindsChange={(next) => set({ kind: formatKinds(next) })}
         address={filterAddress}
         onAddressChange={setAddress}
+        knownAddresses={knownAddresses}
+        span={span}
+        onSpanChange={setSpan}
         display={display}
         onDisplayChange={(next: TimeDisplay) => set({ time: formatTimeDisplay(next) })}
       />
@@ -153,9 +179,20 @@ export function ContractEventsPage({ address }: { address: string }) {
         <SkeletonRows columns={7} />
       ) : query.isError && list.items.length === 0 ? (
         <ErrorState error={query.error} onRetry={() => void query.refetch()} />
+      ) : list.items.length === 0 && live.added.length === 0 && !list.hasMore ? (
+        // One statement for an empty contract: no count of nothing, no end of nothing.
+        <EmptyState title="No events">
+          The service lists no mints, transfers or sales for this contract.
+        </EmptyState>
       ) : (
         <>
-          <ActivityChart events={loaded} partial={list.hasMore} />
+          <ActivityChart
+            events={rows}
+            partial={list.hasMore}
+            filtered={filtered}
+            onSelect={setSpan}
+            burnsUnlisted={burnsUnlisted}
+          />
           <div className={toolbar.toolbar}>
             <LoadAll
               walk={walk}
@@ -185,17 +222,12 @@ export function ContractEventsPage({ address }: { address: string }) {
             shown={filtered ? rows.length : undefined}
             sortedBy={sort?.id}
           />
-          {list.items.length === 0 && !list.hasMore && (
-            <EmptyState title="No events">
-              This contract has no recorded mints, transfers or sales.
-            </EmptyState>
-          )}
-          {list.items.length > 0 && rows.length === 0 && (
+          {loaded.length > 0 && rows.length === 0 && (
             <EmptyState title="No loaded event matches the filters">
               <button
                 type="button"
                 className={button.button}
-                onClick={() => set({ kind: null, address: null })}
+                onClick={() => set({ kind: null, address: null, from: null, to: null })}
               >
                 Reset filters
               </button>

@@ -1,29 +1,22 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
-import { contractsQueryOptions } from '../../api/contracts';
 import { Address } from '../../components/address';
-import { ContractImage } from '../../components/contract-image';
 import { Badge } from '../../components/badge';
+import { ContractImage } from '../../components/contract-image';
+import type { Contract } from '../../lib/contract';
 import styles from './contract-header.module.css';
 
 /**
- * The contract's name, image, symbol and type. The service has no "one contract"
- * endpoint, so they come from the contract list (usually cached from the list page);
+ * The contract's name, image, symbol and type (from the contract list, see useContract);
  * until it is found the header shows the address, and `fallbackType` from the events.
  */
 export function ContractHeader({
   address,
+  contract,
   fallbackType,
 }: {
   address: string;
+  contract: Contract | undefined;
   fallbackType?: string;
 }) {
-  const contracts = useInfiniteQuery(contractsQueryOptions());
-  const contract = useMemo(
-    () =>
-      contracts.data?.pages.flatMap((page) => page.items).find((item) => item.address === address),
-    [contracts.data, address],
-  );
   const name = contract?.name ?? 'Contract';
   const type = contract?.type ?? fallbackType;
   return (
@@ -36,7 +29,7 @@ export function ContractHeader({
         </h1>
         <p className={styles.meta}>
           {type && <Badge>{type}</Badge>}
-          <Address value={address} copy />
+          <Address value={address} copy explore />
         </p>
       </div>
     </header>

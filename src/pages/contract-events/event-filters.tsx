@@ -1,6 +1,9 @@
 import { useState } from 'react';
+import { ExplorerLink } from '../../components/explorer-link';
 import { TimeDisplayToggle } from '../../components/time-display-toggle';
-import { parseAddress, shortenHex } from '../../lib/address';
+import { shortenHex } from '../../lib/address';
+import { resolveAddress } from '../../lib/address-match';
+import { formatSpan, type TimeSpan } from '../../lib/time-span';
 import { EVENT_KIND_NAMES, EVENT_KINDS, type EventKind } from '../../lib/token-event';
 import type { TimeDisplay } from '../../lib/view-state';
 import { kindTones } from '../../components/badge';
@@ -14,6 +17,11 @@ interface EventFiltersProps {
   onKindsChange: (kinds: EventKind[]) => void;
   address: string | null;
   onAddressChange: (address: string | null) => void;
+  /** The addresses of the loaded events: a short form or first digits name one of them. */
+  knownAddresses: () => Iterable<string>;
+  /** The time span of a chart's bar, when one was chosen. */
+  span: TimeSpan | null;
+  onSpanChange: (span: TimeSpan | null) => void;
   display: TimeDisplay;
   onDisplayChange: (display: TimeDisplay) => void;
 }
@@ -21,13 +29,14 @@ interface EventFiltersProps {
 /** Event-kind toggles, the address filter (input and removable chip) and the time toggle. */
 export function EventFilters(props: EventFiltersProps) {
   const { kinds, onKindsChange, address, onAddressChange, display, onDisplayChange } = props;
+  const { knownAddresses, span, onSpanChange } = props;
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string | null>(null);
   const toggle = (kind: EventKind) =>
     onKindsChange(kinds.includes(kind) ? kinds.filter((k) => k !== kind) : [...kinds, kind]);
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    const parsed = parseAddress(draft);
+    const parsed = resolveAddress(draft, knownAddresses());
     if (!parsed.ok) {
       setError(parsed.error);
       return;
@@ -60,7 +69,7 @@ export function EventFilters(props: EventFiltersProps) {
             id="address-filter-input"
             type="text"
             value={draft}
-            placeholder="0x… address"
+            placeholder="0x… or 0x7b84…7481"
             spellCheck={false}
             autoComplete="off"
             aria-invalid={error ? true : undefined}
@@ -80,11 +89,25 @@ export function EventFilters(props: EventFiltersProps) {
       {address && (
         <span className={styles.active}>
           <span title={address}>Address {shortenHex(address)}</span>
+          <ExplorerLink page="contract" value={address} />
           <button
             type="button"
             className={button.iconButton}
             aria-label={`Remove the address filter ${address}`}
             onClick={() => onAddressChange(null)}
+          >
+            ×
+          </button>
+        </span>
+      )}
+      {span && (
+        <span className={styles.active}>
+          <span>Time {formatSpan(span)} UTC</span>
+          <button
+            type="button"
+            className={button.iconButton}
+            aria-label={`Remove the time filter ${formatSpan(span)}`}
+            onClick={() => onSpanChange(null)}
           >
             ×
           </button>

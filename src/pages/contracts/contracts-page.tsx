@@ -7,6 +7,7 @@ import { DataTable } from '../../components/data-table';
 import { ListFooter } from '../../components/list-footer';
 import { LoadStatus } from '../../components/load-status';
 import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../components/states';
+import { useTitle } from '../../components/use-title';
 import type { Contract } from '../../lib/contract';
 import {
   CONTRACT_SORTS,
@@ -30,6 +31,7 @@ export function ContractsPage() {
     (contract: Contract) => void navigate(hrefs.contractEvents(contract.address)),
     [navigate],
   );
+  useTitle('Token contracts');
   const query = useInfiniteQuery(contractsQueryOptions());
   const list = useInfiniteList(query, contractKey);
   const text = params.get('q') ?? '';
@@ -66,6 +68,8 @@ export function ContractsPage() {
         <SkeletonRows columns={4} />
       ) : query.isError && list.items.length === 0 ? (
         <ErrorState error={query.error} onRetry={() => void query.refetch()} />
+      ) : list.items.length === 0 && !list.hasMore ? (
+        <EmptyState title="No contracts yet">The service lists no token contracts.</EmptyState>
       ) : (
         <>
           <LoadStatus
@@ -74,9 +78,7 @@ export function ContractsPage() {
             shown={text ? rows.length : undefined}
             sortedBy={sort?.id}
           />
-          {list.items.length === 0 && !list.hasMore ? (
-            <EmptyState title="No contracts yet">The service lists no token contracts.</EmptyState>
-          ) : rows.length === 0 && text ? (
+          {rows.length === 0 && text ? (
             <EmptyState title="No loaded contract matches">
               <button type="button" className={button.button} onClick={() => setText('')}>
                 Clear the filter

@@ -1,5 +1,5 @@
 import type { EventKind, TokenEvent } from '../../lib/token-event';
-import { Address } from '../../components/address';
+import { Address, type AddressFilter } from '../../components/address';
 import { EventKindBadge } from '../../components/event-kind-badge';
 import { formatUnits } from '../../lib/format';
 import type { Provenance } from '../../lib/provenance';
@@ -24,12 +24,16 @@ export function ProvenanceTimeline({
   provenance,
   complete,
   zone,
+  filter,
 }: {
   provenance: Provenance<TokenEvent>;
   complete: boolean;
   zone: 'utc' | 'local';
+  filter: AddressFilter;
 }) {
   const { holdings, burned, currentOwner } = provenance;
+  // Every address links and copies as it does elsewhere.
+  const address = (value: string) => <Address value={value} filter={filter} copy />;
   return (
     <section aria-labelledby="timeline-title" className={styles.section}>
       <h2 id="timeline-title">Provenance</h2>
@@ -42,16 +46,12 @@ export function ProvenanceTimeline({
             </div>
             <div className={styles.body}>
               {event.kind === 'mint' ? (
-                <>
-                  Minted to <Address value={event.to} />
-                </>
+                <>Minted to {address(event.to)}</>
               ) : event.kind === 'burn' ? (
-                <>
-                  Burned by <Address value={event.from} />
-                </>
+                <>Burned by {address(event.from)}</>
               ) : (
                 <>
-                  <Address value={event.from} /> → <Address value={event.to} />
+                  {address(event.from)} → {address(event.to)}
                 </>
               )}
               {event.price && (
@@ -75,7 +75,8 @@ export function ProvenanceTimeline({
               <strong>Burned: the token no longer exists.</strong>
             ) : currentOwner ? (
               <>
-                <strong>Held now by</strong> <Address value={currentOwner} copy />
+                <strong>Held now by</strong>{' '}
+                <Address value={currentOwner} filter={filter} copy explore />
               </>
             ) : (
               <span className="muted">No holder known.</span>

@@ -1,7 +1,8 @@
 import { useCallback, useMemo } from 'react';
-import { Link, Navigate, useLocation, useParams, useSearchParams } from 'react-router';
+import { Navigate, useLocation, useParams, useSearchParams } from 'react-router';
 import { readAheadTokenEvents, tokenEventsQueryOptions } from '../../api/token-events';
 import { useWalkedList } from '../../api/use-walk';
+import type { AddressFilter } from '../../components/address';
 import { BadParam } from '../../components/bad-param';
 import { DataTable } from '../../components/data-table';
 import { EventViewContext } from '../../components/event-table/event-cells';
@@ -16,14 +17,16 @@ import { LoadStatus } from '../../components/load-status';
 import { useSettings } from '../../components/settings';
 import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../components/states';
 import { TimeDisplayToggle } from '../../components/time-display-toggle';
+import { contractName, useContract } from '../../components/use-contract';
 import { useNow } from '../../components/use-now';
-import { parseAddress, shortenHex } from '../../lib/address';
+import { useTitle } from '../../components/use-title';
+import { parseAddress } from '../../lib/address';
 import { eventExportColumns, eventExportRow } from '../../lib/event-export';
 import { EVENT_SORTS, sortByTime, sortEvents, type EventSort } from '../../lib/event-list';
 import { buildProvenance } from '../../lib/provenance';
 import { hrefs } from '../../lib/routes';
 import type { TokenEvent } from '../../lib/token-event';
-import { parseTokenId, tokenIdToDecimal, tokenIdToHex } from '../../lib/token-id';
+import { parseTokenId, tokenIdToDecimal } from '../../lib/token-id';
 import {
   canonicalEventSearch,
   formatSort,
@@ -35,6 +38,7 @@ import {
 } from '../../lib/view-state';
 import { ProvenanceSummary } from './provenance-summary';
 import { ProvenanceTimeline } from './provenance-timeline';
+import { shortTokenId, TokenHeader } from './token-header';
 import button from '../../components/button.module.css';
 import notice from '../../components/notice.module.css';
 import toolbar from '../../components/toolbar.module.css';
@@ -96,28 +100,27 @@ export function TokenHistoryPage({ address, tokenId }: { address: string; tokenI
       setParams((old) => updateSearch(old, { sort: formatSort(next) }), { replace: true }),
     [setParams],
   );
+  const contract = useContract(address);
+  const type = contract?.type ?? list.items[0]?.contractType;
+  useTitle(`Token ${shortTokenId(tokenId)} · ${contractName(contract, address)}`);
+  // An address leads to the contract's events with it, as it filters them there.
+  const addressFilter = useMemo<AddressFilter>(
+    () => ({
+      href: (value) => hrefs.contractEvents(address, `?address=${value}`),
+      title: 'show the contract’s events with this address',
+    }),
+    [address],
+  );
   const view = useMemo(
-    () => ({ display, zone: timeZone, nowMs, activeAddress: null }),
-    [display, timeZone, nowMs],
+    () => ({ display, zone: timeZone, nowMs, activeAddress: null, addressFilter }),
+    [display, timeZone, nowMs, addressFilter],
   );
   const complete = !list.hasMore && !query.isPending;
   const loading = list.hasMore && !paused && !query.isFetchNextPageError;
 
   return (
     <section aria-labelledby="token-title">
-      <nav aria-label="Breadcrumb" className={styles.breadcrumb}>
-        <Link to={hrefs.contracts()}>Contracts</Link> ›{' '}
-        <Link to={hrefs.contractEvents(address)}>{shortenHex(address)}</Link> › Token
-      </nav>
-      <h1 id="token-title" className={styles.title}>
-        Token{' '}
-        <span className="mono">
-          {tokenId.length > 24 ? `${tokenId.slice(0, 10)}…${tokenId.slice(-10)}` : tokenId}
-        </span>
-      </h1>
-      <p className={`muted small mono ${styles.hex}`} title="The same token id in hexadecimal">
-        {tokenIdToHex(BigInt(tokenId))}
-      </p>
+      <TokenHeader address={address} contract={contract} tokenId={tokenId} type={type} />
       <RetryingNotice error={query.failureReason} failureCount={query.failureCount} />
       {query.isPending ? (
         <SkeletonRows columns={6} rows={4} />
@@ -151,38 +154,52 @@ export function TokenHistoryPage({ address, tokenId }: { address: string; tokenI
             </EmptyState>
           ) : (
             <>
-              <ProvenanceSummary provenance={provenance} complete={complete} />
-              <ProvenanceTimeline provenance={provenance} complete={complete} zone={timeZone} />
-              <div className={toolbar.toolbar}>
-                <ExportButtons
-                  rows={() => sortEvents(ordered, sort).map(eventExportRow)}
-                  columns={eventExportColumns}
-                  fileName={`token-${tokenId.slice(0, 20)}`}
-                  meta={{ contract: address, tokenId, complete }}
-                />
-                <TimeDisplayToggle
-                  display={display}
-                  onChange={(next) =>
-                    setParams((old) => updateSearch(old, { time: formatTimeDisplay(next) }), {
-                      replace: true,
-                    })
-                  }
+              <ProvenanceSummary
+                provenance={provenance}
+                complete={complete}
+                filter={addressFilter}
+                quantities={type === 'ERC1155'}
+              />
+              <div className={styles.columns}>
+                <div className={styles.events}>
+                  <div className={toolbar.toolbar}>
+                    <ExportButtons
+                      rows={() => sortEvents(ordered, sort).map(eventExportRow)}
+                      columns={eventExportColumns}
+                      fileName={`token-${tokenId.slice(0, 20)}`}
+                      meta={{ contract: address, tokenId, complete }}
+                    />
+                    <TimeDisplayToggle
+                      display={display}
+                      onChange={(next) =>
+                        setParams((old) => updateSearch(old, { time: formatTimeDisplay(next) }), {
+                          replace: true,
+                        })
+                      }
+                    />
+                  </div>
+                  <LoadStatus noun="events" list={list} sortedBy={sort?.id} />
+                  <EventViewContext.Provider value={view}>
+                    <DataTable
+                      caption={`History of token ${tokenId}, oldest first`}
+                      rows={ordered}
+                      columns={tokenEventColumns}
+                      widths={eventColumnWidths(display)}
+                      className={eventTableClass}
+                      getRowKey={eventKey}
+                      sort={sort}
+                      onSortChange={setSort}
+                      sortRows={sortEvents}
+                    />
+                  </EventViewContext.Provider>
+                </div>
+                <ProvenanceTimeline
+                  provenance={provenance}
+                  complete={complete}
+                  zone={timeZone}
+                  filter={addressFilter}
                 />
               </div>
-              <LoadStatus noun="events" list={list} sortedBy={sort?.id} />
-              <EventViewContext.Provider value={view}>
-                <DataTable
-                  caption={`History of token ${tokenId}, oldest first`}
-                  rows={ordered}
-                  columns={tokenEventColumns}
-                  widths={eventColumnWidths(display)}
-                  className={eventTableClass}
-                  getRowKey={eventKey}
-                  sort={sort}
-                  onSortChange={setSort}
-                  sortRows={sortEvents}
-                />
-              </EventViewContext.Provider>
             </>
           )}
           {(query.isFetchNextPageError || (paused && list.hasMore)) && (

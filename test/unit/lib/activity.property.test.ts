@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { activityTransform, createActivityBuilder } from '../../../src/lib/activity';
+import {
+  activityTransform,
+  bucketName,
+  createActivityBuilder,
+  MAX_BUCKETS,
+} from '../../../src/lib/activity';
 import { EVENT_KINDS, type TokenEvent } from '../../../src/lib/token-event';
 
 type ChartEvent = Pick<TokenEvent, 'kind' | 'timestamp'>;
@@ -63,6 +68,43 @@ describe('activity chart geometry', () => {
         expect(activity.max).toBe(Math.max(...activity.buckets.map((bucket) => bucket.total)));
       }),
     );
+  });
+});
+
+describe('bucket sizes', () => {
+  it('never make more bars than the chart has room for, and count every event', () => {
+    fc.assert(
+      fc.property(events, fc.integer({ min: 1, max: 600 }), (list, room) => {
+        const activity = createActivityBuilder()(list, room)!;
+        expect(activity.buckets.length).toBeLessThanOrEqual(Math.min(room, MAX_BUCKETS));
+        expect(activity.buckets.reduce((sum, bucket) => sum + bucket.total, 0)).toBe(list.length);
+        // Every bucket starts on a whole multiple of its size: growing lists keep their bars.
+        for (const bucket of activity.buckets) expect(bucket.start % activity.size).toBe(0);
+      }),
+    );
+  });
+
+  it('687 days in a phone’s chart are two-week bars, not 687 slivers', () => {
+    const list = Array.from({ length: 687 }, (_, day) => ({
+      kind: 'transfer' as const,
+      timestamp: 1_750_000_000 - day * DAY,
+    }));
+    const activity = createActivityBuilder()(list, 58)!;
+    expect(bucketName(activity.size)).toBe('2 weeks');
+    expect(activity.buckets.length).toBeLessThanOrEqual(58);
+    expect(createActivityBuilder()(list)!.size).toBe(2 * DAY);
+  });
+
+  it.each([
+    [3600, 'hour'],
+    [6 * 3600, '6 hours'],
+    [DAY, 'day'],
+    [2 * DAY, '2 days'],
+    [7 * DAY, 'week'],
+    [28 * DAY, '4 weeks'],
+    [91 * DAY, '91 days'],
+  ])('a bucket of %i s is a %s', (size, name) => {
+    expect(bucketName(size)).toBe(name);
   });
 });
 

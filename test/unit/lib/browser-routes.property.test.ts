@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseAddress } from '../../../src/lib/address';
 import { parseLookup } from '../../../src/lib/lookup';
+import { repairPercentEncoding } from '../../../src/lib/routes';
 import { parseTokenId } from '../../../src/lib/token-id';
 import { canonicalEventSearch, parseKinds, parseSort } from '../../../src/lib/view-state';
 
@@ -57,6 +58,27 @@ describe('browser route inputs', () => {
         } else {
           expect(parsed.error).not.toBe('');
         }
+      }),
+    );
+  });
+});
+
+describe('repairPercentEncoding', () => {
+  it.each([
+    ['/contracts/0x12%zz', '/contracts/0x12%25zz'],
+    ['/contracts/%E0%A4%A', '/contracts/%25E0%25A4%25A'],
+    ['/contracts/0xab/tokens/%', '/contracts/0xab/tokens/%25'],
+  ])('%s → %s', (path, repaired) => {
+    expect(repairPercentEncoding(path)).toBe(repaired);
+    // Repaired, it decodes to the text that was typed.
+    expect(decodeURIComponent(repaired)).toBe(path);
+  });
+
+  it('leaves every decodable path as it is', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string(), { maxLength: 4 }), (segments) => {
+        const path = `/${segments.map(encodeURIComponent).join('/')}`;
+        expect(repairPercentEncoding(path)).toBe(path);
       }),
     );
   });

@@ -21,10 +21,13 @@ describe('explorer links', () => {
     expect(parseExplorerUrl(input)).toEqual({ ok: true, value: base });
   });
 
-  it.each(['http://voyager.online', 'javascript:alert(1)', 'voyager.online', '', 'https://u:p@x.io'])(
-    'refuses %j',
-    (input) => {
-      expect(parseExplorerUrl(input).ok).toBe(false);
-    },
-  );
+  it.each([
+    'http://voyager.online',
+    'javascript:alert(1)',
+    'voyager.online',
+    '',
+    'https://u:p@x.io',
+  ])('refuses %j', (input) => {
+    expect(parseExplorerUrl(input).ok).toBe(false);
+  });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   formatAbsolute,
+  formatAxisDate,
   formatDay,
   formatDuration,
   formatRelative,
@@ -53,5 +54,15 @@ describe('other formats', () => {
     expect(formatDuration(3 * DAY + 5)).toBe('3 days');
     expect(formatDuration(59)).toBe('59 s');
     expect(formatDuration(61)).toBe('1 minute');
+  });
+});
+
+describe('formatAxisDate', () => {
+  it.each([
+    [DAY, '23:30'],
+    [30 * DAY, '29 Jun'],
+    [800 * DAY, 'Jun 2025'],
+  ])('on an axis of %i s: %s', (range, text) => {
+    expect(formatAxisDate(ago(0), range)).toBe(text);
   });
 });

@@ -1,0 +1,54 @@
+import { formatClock, formatDay } from './time';
+
+/**
+ * A span of time the events are narrowed to (a bar of the activity chart), from `from`
+ * up to but not including `to`, in unix seconds. In the URL each end is a UTC date,
+ * `2025-06-29`, or a date and minute, `2025-06-29T14:00Z`.
+ */
+export interface TimeSpan {
+  from: number;
+  to: number;
+}
+
+const DAY = 86_400;
+const PARAM = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})Z)?$/;
+
+function parseEnd(value: string | null): number | null {
+  const match = value ? PARAM.exec(value) : null;
+  if (!match) return null;
+  const [, year, month, day, hour = '0', minute = '0'] = match;
+  const ms = Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute));
+  const date = new Date(ms);
+  // 2025-02-30 is no date: Date.UTC would quietly make it 2 March.
+  if (date.getUTCDate() !== Number(day) || Number(hour) > 23 || Number(minute) > 59) return null;
+  return ms / 1000;
+}
+
+/** The span of the URL's `from` and `to`, or null when either is missing or wrong. */
+export function parseTimeSpan(from: string | null, to: string | null): TimeSpan | null {
+  const start = parseEnd(from);
+  const end = parseEnd(to);
+  return start !== null && end !== null && start < end ? { from: start, to: end } : null;
+}
+
+/** One end as the URL writes it: the date alone at midnight, else the minute too. */
+export function formatSpanEnd(seconds: number): string {
+  const iso = new Date(Math.floor(seconds / 60) * 60_000).toISOString();
+  return seconds % DAY === 0 ? iso.slice(0, 10) : `${iso.slice(0, 16)}Z`;
+}
+
+export function inSpan(span: TimeSpan): (event: { timestamp: number }) => boolean {
+  return (event) => event.timestamp >= span.from && event.timestamp < span.to;
+}
+
+/** "29 Jun 2025", "2 Jun 2025 – 15 Jun 2025", "29 Jun 2025, 14:00–15:00", all UTC. */
+export function formatSpan({ from, to }: TimeSpan): string {
+  const last = to - 1;
+  if (from % DAY === 0 && to % DAY === 0) {
+    return to - from === DAY ? formatDay(from) : `${formatDay(from)} – ${formatDay(last)}`;
+  }
+  if (formatDay(from) === formatDay(last)) {
+    return `${formatDay(from)}, ${formatClock(from)}–${to % DAY === 0 ? '24:00' : formatClock(to)}`;
+  }
+  return `${formatDay(from)}, ${formatClock(from)} – ${formatDay(to)}, ${formatClock(to)}`;
+}

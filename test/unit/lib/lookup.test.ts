@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import { addressMatcher, resolveAddress } from '../../../src/lib/address-match';
+import type { Contract } from '../../../src/lib/contract';
+import { filterContracts } from '../../../src/lib/contract-list';
+import { resolveLookup, type KnownContracts } from '../../../src/lib/lookup';
+
+const A = (digits: string) => `0x${digits.padStart(64, '0')}`;
+const GALLERY = A('60582df2cd4ad2c988b11fdede5c43f56a432e895df255ccd1af129160044b8');
+const PILOTS = A('5a4d05cb49c7da3cd557e214462d866dacad68f8d9a3473f43e5b0bb50b1194');
+const FOXES = A('1e66aa0000000000000000000000000000000000000000000000000000cc36');
+const WALLET = A('7b84aa11112222333344445555666677778888999900001111222233337481');
+const contracts: Contract[] = [
+  { address: GALLERY, name: 'StarkVerse Gallery', symbol: 'SVG', type: 'ERC721' },
+  { address: PILOTS, name: 'Frozen Pilots', symbol: 'FRPI', type: 'ERC721' },
+  { address: FOXES, name: 'Frozen Foxes', symbol: 'FRFO', type: 'ERC1155' },
+];
+const known: KnownContracts = { contracts, complete: true };
+
+describe('resolveLookup', () => {
+  it.each([
+    ['a contract address', GALLERY, { kind: 'go', address: GALLERY }],
+    [
+      'its short spelling',
+      '0x60582DF2CD4AD2C988B11FDEDE5C43F56A432E895DF255CCD1AF129160044B8',
+      { kind: 'go', address: GALLERY },
+    ],
+    [
+      'an address and a token id',
+      `${GALLERY} 0x0c`,
+      { kind: 'go', address: GALLERY, tokenId: '12' },
+    ],
+    ['an address/token', `${GALLERY}/858324`, { kind: 'go', address: GALLERY, tokenId: '858324' }],
+    [
+      'a link to a token page',
+      `https://dash.example/contracts/${GALLERY}/tokens/12?sort=time`,
+      { kind: 'go', address: GALLERY, tokenId: '12' },
+    ],
+    ['the displayed short form', '0x6058…44b8', { kind: 'go', address: GALLERY }],
+    [
+      'the short form with three dots',
+      '0x6058...44B8 858324',
+      { kind: 'go', address: GALLERY, tokenId: '858324' },
+    ],
+    ['the first digits', '0x6058', { kind: 'go', address: GALLERY }],
+    ['the first digits with its zero', '0x06058', { kind: 'go', address: GALLERY }],
+    ['a name', 'starkverse gallery', { kind: 'go', address: GALLERY }],
+    [
+      'a name and a token',
+      'StarkVerse Gallery #858324',
+      { kind: 'go', address: GALLERY, tokenId: '858324' },
+    ],
+    ['a symbol', 'frpi', { kind: 'go', address: PILOTS }],
+    ['part of a name', 'verse', { kind: 'go', address: GALLERY }],
+  ])('%s', (_what, input, expected) => {
+    expect(resolveLookup(input, known)).toEqual(expected);
+  });
+
+  it('lets the reader choose when several contracts fit', () => {
+    expect(resolveLookup('Frozen', known)).toEqual({
+      kind: 'choose',
+      matches: [PILOTS, FOXES].map((a) => contracts.find((c) => c.address === a)),
+    });
+    expect(resolveLookup('0x5a4d…1194', known)).toMatchObject({ kind: 'go', address: PILOTS });
+  });
+
+  it('tells a wallet or a transaction from a contract', () => {
+    expect(resolveLookup(WALLET, known)).toEqual({ kind: 'not-listed', address: WALLET });
+    expect(resolveLookup(`${WALLET} 5`, known)).toEqual({
+      kind: 'not-listed',
+      address: WALLET,
+      tokenId: '5',
+    });
+  });
+
+  it('goes to any address when the contract list could not be read', () => {
+    expect(resolveLookup(WALLET, { contracts: [], complete: false })).toEqual({
+      kind: 'go',
+      address: WALLET,
+    });
+  });
+
+  it.each([
+    ['', /Paste a contract address/],
+    ['hello', /No collection named “hello” among the 3 contracts\./],
+    ['0x1234…9999', /No contract matches 0x1234…9999: paste its whole address/],
+    ['0xzz', /An address is 0x/],
+    [`${GALLERY} twelve`, /token id/],
+  ])('explains %j', (input, message) => {
+    const result = resolveLookup(input, known);
+    expect(result.kind).toBe('error');
+    expect(result.kind === 'error' && result.message).toMatch(message);
+  });
+
+  it('says when only part of the contract list is loaded', () => {
+    const partial = { contracts, complete: false };
+    expect(resolveLookup('0x1234…9999', partial)).toMatchObject({
+      message: expect.stringMatching(/No loaded contract matches/),
+    });
+  });
+});
+
+describe('short forms of addresses', () => {
+  it('match their two ends, or the first digits with or without zeros', () => {
+    expect(addressMatcher('0x6058…44b8')?.(GALLERY)).toBe(true);
+    expect(addressMatcher('0x6058…44b9')?.(GALLERY)).toBe(false);
+    expect(addressMatcher('0x06058')?.(GALLERY)).toBe(true);
+    expect(addressMatcher('0x6058')?.(GALLERY)).toBe(true);
+    expect(addressMatcher('0x44b8')?.(GALLERY)).toBe(false);
+    expect(addressMatcher('StarkVerse')).toBeNull();
+  });
+
+  it('the contracts filter finds what the list displays', () => {
+    for (const typed of ['0x6058', '0x6058…44b8', '0x06058', 'SVG', 'gallery'])
+      expect(filterContracts(contracts, typed)).toEqual([contracts[0]]);
+  });
+
+  it('the sender filter takes a short form only when one loaded address has it', () => {
+    const loaded = [GALLERY, WALLET, PILOTS];
+    expect(resolveAddress('0x7b84…7481', loaded)).toEqual({ ok: true, value: WALLET });
+    expect(resolveAddress('0x7B84', loaded)).toEqual({ ok: true, value: WALLET });
+    expect(resolveAddress(WALLET.replace(/^0x0+/, '0x'), [])).toEqual({ ok: true, value: WALLET });
+    // Never padded into an address nobody has.
+    expect(resolveAddress('0x7b85', loaded)).toEqual({
+      ok: false,
+      error: expect.stringMatching(/No loaded event has an address like 0x7b85/),
+    });
+    expect(resolveAddress('0x', loaded)).toMatchObject({ ok: false });
+    expect(resolveAddress('0x5', [A('51'), A('52')])).toEqual({
+      ok: false,
+      error: expect.stringMatching(/fits 2 addresses/),
+    });
+    expect(resolveAddress('not an address', loaded)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/An address is 0x/),
+    });
+  });
+});
