@@ -1,6 +1,7 @@
 import type { MouseEvent } from 'react';
 import { hrefs } from '../lib/routes';
 import { isPlainClick } from './plain-click';
+import styles from './token-id.module.css';
 
 interface TokenIdLinkProps {
   contract: string;
@@ -27,7 +28,7 @@ export function TokenIdLink({ contract, tokenId, onOpen }: TokenIdLinkProps) {
   };
   return (
     <a
-      className="mono"
+      className={`${styles.link} mono`}
       href={hrefs.tokenHistory(contract, tokenId)}
       title={`Token ${tokenId}`}
       onClick={follow}

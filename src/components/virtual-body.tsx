@@ -264,3 +264,35 @@ const TableRow = memo(function TableRow<T extends RowData>({
     </tr>
   );
 }) as <T extends RowData>(props: TableRowProps<T>) => ReactNode;
+
+/** Where a row in view was: its index in the sorted rows, its text and its top on screen. */
+export interface RowPlace {
+  index: number;
+  text: string;
+  top: number;
+}
+
+/** The first row in view, to put it back on the same spot after rows come in above it. */
+export function rowInView(): RowPlace | null {
+  for (const row of document.querySelectorAll<HTMLElement>('tbody > tr[data-index]')) {
+    const top = row.getBoundingClientRect().top;
+    if (top >= 0) return { index: Number(row.dataset.index), text: row.textContent ?? '', top };
+  }
+  return null;
+}
+
+/**
+ * Scrolls the window so that the row of `place`, now as far down the list as the rows
+ * added above it (or as far as before, when a filter hides them all), is where it was.
+ * It is found by its text among the rendered rows, the first one at or after its old
+ * index: rows carry no key in the DOM, which would cost an attribute per row scrolled in.
+ * The browser's own scroll anchoring may have moved the page already, by part of the way
+ * or all of it: the row's position says what is left to do.
+ */
+export function restoreRow(place: RowPlace): void {
+  for (const row of document.querySelectorAll<HTMLElement>('tbody > tr[data-index]')) {
+    if (Number(row.dataset.index) < place.index || row.textContent !== place.text) continue;
+    window.scrollBy(0, row.getBoundingClientRect().top - place.top);
+    return;
+  }
+}

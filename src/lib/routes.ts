@@ -17,7 +17,7 @@ export const hrefs = {
 };
 
 /**
- * The path with every `%` that does not begin a decodable escape written as `%25`, so a
+ * The path with the `%` of every segment that does not decode written as `%25`, so a
  * pasted or cut URL ("/contracts/0x12%zz", "%E0%A4%A") reaches the page as the text it
  * shows, which then says what is wrong with it, instead of failing to decode (the router
  * warns and matches the raw text). Well-formed paths come back unchanged.
@@ -25,13 +25,26 @@ export const hrefs = {
 export function repairPercentEncoding(path: string): string {
   return path
     .split('/')
-    .map((segment) => {
-      try {
-        decodeURIComponent(segment);
-        return segment;
-      } catch {
-        return segment.replace(/%/g, '%25');
-      }
-    })
+    .map((segment) => (decodable(segment) ? segment : segment.replace(/%/g, '%25')))
     .join('/');
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Whether `decodeURIComponent` would take the segment: every `%` starts two hex digits, and
+ * each run of escapes is UTF-8. Checked without calling it, because a minifier may drop a
+ * call whose value is unused, taking the exception it would throw along with it.
+ */
+function decodable(segment: string): boolean {
+  if (/%(?![0-9a-f]{2})/i.test(segment)) return false;
+  for (const run of segment.match(/(?:%[0-9a-f]{2})+/gi) ?? []) {
+    const bytes = Uint8Array.from(run.slice(1).split('%'), (hex) => parseInt(hex, 16));
+    try {
+      utf8.decode(bytes);
+    } catch {
+      return false;
+    }
+  }
+  return true;
 }

@@ -1,7 +1,10 @@
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
+import {
+  expectNoSidewaysScroll,
+  expectRowsFitTheirHeight,
+  seriousViolations,
+} from './support/layout';
 import { APP_PAGES, imagesInViewDecoded } from './support/pages';
 import { SCREENSHOTS_DIR } from './support/servers';
 
@@ -17,47 +20,6 @@ test.describe.configure({ mode: 'parallel' });
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
-
-/** Serious and critical violations, one readable line per element. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .flatMap((violation) =>
-      violation.nodes.map(
-        (node) =>
-          `${violation.id} (${violation.impact}) ${node.target.join(' ')}: ${node.failureSummary?.replace(/\s+/g, ' ')}`,
-      ),
-    );
-}
-
-/**
- * Every rendered row is as tall as the height the table gives it (the virtualiser counts on
- * it), and on a phone every card's content fits inside it: the CSS fits the row heights
- * set in TypeScript (DataTable's ROW_HEIGHT and CARD_HEIGHT, or the page's own).
- */
-async function expectRowsFitTheirHeight(page: Page, phone: boolean) {
-  const rows = await page.locator('tbody tr:not([aria-hidden="true"])').evaluateAll((elements) =>
-    elements.map((row) => ({
-      set: parseFloat((row as HTMLElement).style.height),
-      drawn: row.getBoundingClientRect().height,
-      content: row.scrollHeight,
-      inside: row.clientHeight,
-    })),
-  );
-  for (const row of rows) {
-    expect(row.drawn, 'row height').toBeCloseTo(row.set, 0);
-    if (phone) expect(row.content, 'card content height').toBeLessThanOrEqual(row.inside);
-  }
-}
-
-async function expectNoSidewaysScroll(page: Page) {
-  const width = await page.evaluate(() => ({
-    scroll: document.documentElement.scrollWidth,
-    client: document.documentElement.clientWidth,
-  }));
-  expect(width.scroll, 'page width at 390 px').toBeLessThanOrEqual(width.client);
-}
 
 for (const appPage of APP_PAGES) {
   test(`${appPage.name} page: accessible in light and dark; screenshots`, async ({
@@ -90,7 +52,7 @@ for (const appPage of APP_PAGES) {
     await page.evaluate(() => window.scrollTo(0, 0));
     await appPage.ready(page, servers);
     await shot('phone');
-    await expectNoSidewaysScroll(page);
+    await expectNoSidewaysScroll(page, `${appPage.name} at 390 px`);
     await expectRowsFitTheirHeight(page, true);
   });
 }

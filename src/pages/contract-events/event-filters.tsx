@@ -62,7 +62,7 @@ export function EventFilters(props: EventFiltersProps) {
           </button>
         ))}
       </fieldset>
-      <form className={field.field} onSubmit={submit} noValidate>
+      <form className={`${field.field} ${field.anchored}`} onSubmit={submit} noValidate>
         <label htmlFor="address-filter-input">Sender or receiver</label>
         <div className={field.inline}>
           <input
@@ -81,7 +81,7 @@ export function EventFilters(props: EventFiltersProps) {
           </button>
         </div>
         {error && (
-          <span id="address-filter-error" className={field.error} role="alert">
+          <span id="address-filter-error" className={field.floatingError} role="alert">
             {error}
           </span>
         )}

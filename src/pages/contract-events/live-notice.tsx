@@ -1,3 +1,4 @@
+import { restoreRow, rowInView } from '../../components/virtual-body';
 import { formatCount } from '../../lib/format';
 import button from '../../components/button.module.css';
 import notice from '../../components/notice.module.css';
@@ -10,20 +11,14 @@ interface LiveNoticeProps {
 
 /**
  * "N new events": adds them above the loaded rows on request. When the reader has
- * scrolled down, the page is moved by what the page grew above them (the rows added, less
- * this notice, which goes), so the row they read stays put.
+ * scrolled down, the row they read is put back where it was on the screen.
  */
 export function LiveNotice({ count, gap, onAdd }: LiveNoticeProps) {
   if (count === 0) return null;
   const add = () => {
-    const scrolled = window.scrollY > 0;
-    const before = document.documentElement.scrollHeight;
+    const place = window.scrollY > 0 ? rowInView() : null;
     onAdd();
-    if (scrolled) {
-      requestAnimationFrame(() =>
-        window.scrollBy(0, document.documentElement.scrollHeight - before),
-      );
-    }
+    if (place) requestAnimationFrame(() => restoreRow(place));
   };
   return (
     <div className={notice.live} role="status">

@@ -22,7 +22,9 @@ export const contractColumns: ListColumn<Contract>[] = [
       return (
         <Link className={styles.link} to={hrefs.contractEvents(contract.address)}>
           <ContractImage image={contract.image} name={name} />
-          <span className={contract.name ? '' : 'muted'}>{name}</span>
+          <span className={contract.name ? '' : 'muted'} title={name}>
+            {name}
+          </span>
         </Link>
       );
     },

@@ -28,8 +28,9 @@ export interface SampleControl {
 }
 
 /**
- * Console output and uncaught errors of every page of the test. Errors fail the test
- * unless they are the browser's own log of an API answer the test asked for.
+ * Console output and uncaught errors of every page of the test. Errors and warnings fail
+ * the test (a clean console: React's and the router's warnings included) unless they are
+ * the browser's own log of an API answer the test asked for.
  */
 export interface ConsoleWatch {
   /** Allows the "Failed to load resource" log of /api/ answers with these statuses. */
@@ -93,7 +94,7 @@ export const test = base.extend<Fixtures>({
         );
       };
       context.on('console', (message) => {
-        if (message.type() !== 'error' && message.type() !== 'assert') return;
+        if (!['error', 'assert', 'warning'].includes(message.type())) return;
         if (expected(message)) return;
         errors.push(`console.${message.type()}: ${message.text()} (${message.location().url})`);
       });
@@ -103,7 +104,7 @@ export const test = base.extend<Fixtures>({
       await use({
         allowApiFailures: (...statuses) => statuses.forEach((status) => allowed.add(status)),
       });
-      expect(errors, 'errors in the browser console').toEqual([]);
+      expect(errors, 'errors and warnings in the browser console').toEqual([]);
     },
     { auto: true },
   ],

@@ -74,6 +74,24 @@ describe('repairPercentEncoding', () => {
     expect(decodeURIComponent(repaired)).toBe(path);
   });
 
+  it('repairs exactly the segments decodeURIComponent refuses', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[0-9a-fA-FxzZ%-]{0,12}$/), (segment) => {
+        let refused = false;
+        try {
+          decodeURIComponent(segment);
+        } catch {
+          refused = true;
+        }
+        expect(repairPercentEncoding(segment) !== segment).toBe(refused && segment.includes('%'));
+        // Repaired, it always decodes, to the text it was.
+        expect(decodeURIComponent(repairPercentEncoding(segment))).toBe(
+          refused ? segment : decodeURIComponent(segment),
+        );
+      }),
+    );
+  });
+
   it('leaves every decodable path as it is', () => {
     fc.assert(
       fc.property(fc.array(fc.string(), { maxLength: 4 }), (segments) => {

@@ -1,0 +1,244 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { shortenHex } from '../../src/lib/address';
+import { tokenIdToHex } from '../../src/lib/token-id';
+import { dataRows, installSampleApi, renderAt, smallDataset, statusText } from './harness';
+
+/*
+ * The dashboard as a person uses it: what they type, the keys they press, what each page
+ * is called and says. Layout, widths and touch are the browser tests' (use.spec.ts).
+ */
+afterEach(() => {
+  vi.restoreAllMocks();
+  localStorage.clear();
+});
+
+const contracts = () => [...smallDataset().contracts].sort((a, b) => b.eventCount - a.eventCount);
+const busiest = () => contracts()[0]!;
+const lookup = () => screen.getByRole('textbox', { name: /^Go to a contract/ });
+
+describe('titles', () => {
+  it('names each page by what it shows', async () => {
+    const contract = busiest();
+    installSampleApi({ profile: 'documented' });
+    const { router } = renderAt('/contracts');
+    await screen.findByRole('table');
+    expect(document.title).toBe('Token contracts');
+    await router.navigate(`/contracts/${contract.address}`);
+    await screen.findByRole('table', { name: 'Events of this contract' });
+    await waitFor(() => expect(document.title).toBe(`${contract.name} · activity`));
+    const tokenId = dataRows()[0]!.querySelector('a')!.title.replace('Token ', '');
+    await router.navigate(`/contracts/${contract.address}/tokens/${tokenId}`);
+    await waitFor(() => expect(document.title).toBe(`Token ${tokenId} · ${contract.name}`));
+  });
+});
+
+describe('the lookup box', () => {
+  it('goes to a contract by its short form or its name, and with a token id', async () => {
+    const contract = busiest();
+    installSampleApi({ profile: 'documented' });
+    const { router } = renderAt('/contracts');
+    await screen.findByRole('table');
+    await userEvent.type(lookup(), `${shortenHex(contract.address)}{Enter}`);
+    await waitFor(() =>
+      expect(router.state.location.pathname).toBe(`/contracts/${contract.address}`),
+    );
+    await userEvent.type(lookup(), `${contract.name!.toLowerCase()} 0x0c{Enter}`);
+    await waitFor(() =>
+      expect(router.state.location.pathname).toBe(`/contracts/${contract.address}/tokens/12`),
+    );
+  });
+
+  it('explains a wallet, and offers the current contract’s events with it', async () => {
+    const contract = busiest();
+    installSampleApi({ profile: 'documented' });
+    const { router } = renderAt(`/contracts/${contract.address}`);
+    await screen.findByRole('table');
+    const wallet = dataRows()[0]!
+      .querySelectorAll('[data-address]')[1]!
+      .getAttribute('data-address')!;
+    await userEvent.type(lookup(), `${wallet}{Enter}`);
+    const answer = await within(screen.getByRole('search')).findByRole('alert');
+    expect(answer).toHaveTextContent(
+      /is none of the \d+ token contracts the service lists: it may be a wallet or a transaction\. The service has no lookup by wallet or transaction\./,
+    );
+    expect(router.state.location.pathname).toBe(`/contracts/${contract.address}`);
+    await userEvent.click(
+      within(answer).getByRole('link', {
+        name: `Show ${contract.name}’s events with this address`,
+      }),
+    );
+    await waitFor(() => expect(router.state.location.search).toBe(`?address=${wallet}`));
+    // The answer goes with the page it was about.
+    expect(within(screen.getByRole('search')).queryByRole('alert')).toBeNull();
+  });
+
+  it('lets the reader pick among the contracts a name fits', async () => {
+    installSampleApi({ profile: 'documented' });
+    renderAt('/contracts');
+    await screen.findByRole('table');
+    // Part of two names: StarkVerse Gallery and Starknet Quest.
+    const shared = 'stark';
+    const fit = contracts().filter((contract) => contract.name!.toLowerCase().includes(shared));
+    expect(fit.length).toBeGreaterThan(1);
+    await userEvent.type(lookup(), `${shared}{Enter}`);
+    const choices = await within(screen.getByRole('search')).findByRole('status');
+    expect(choices).toHaveTextContent('Several contracts fit; pick one:');
+    expect(
+      within(choices)
+        .getAllByRole('link')
+        .map((link) => link.getAttribute('href')),
+    ).toEqual(fit.map((contract) => `/contracts/${contract.address}`));
+  });
+});
+
+describe('the sender or receiver filter', () => {
+  it('takes the short form of a loaded address, and never pads one into nothing', async () => {
+    const contract = busiest();
+    installSampleApi({ profile: 'documented' });
+    const { router } = renderAt(`/contracts/${contract.address}`);
+    await screen.findByRole('table');
+    const address = dataRows()[0]!
+      .querySelectorAll('[data-address]')[1]!
+      .getAttribute('data-address')!;
+    const box = screen.getByRole('textbox', { name: 'Sender or receiver' });
+    await userEvent.type(box, '0xfffff{Enter}');
+    expect(
+      await screen.findByText(/No loaded event has an address like 0xfffff/),
+    ).toBeInTheDocument();
+    expect(router.state.location.search).toBe('');
+    await userEvent.clear(box);
+    await userEvent.type(box, `${shortenHex(address)}{Enter}`);
+    await waitFor(() => expect(router.state.location.search).toBe(`?address=${address}`));
+  });
+});
+
+describe('keyboard', () => {
+  it('the keys dialog takes the focus, keeps Tab inside and gives the focus back', async () => {
+    installSampleApi();
+    renderAt('/contracts');
+    await screen.findByRole('table');
+    const sortByName = screen.getByRole('button', { name: /Name/ });
+    sortByName.focus();
+    await userEvent.keyboard('?');
+    const dialog = screen.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    const close = within(dialog).getByRole('button', { name: 'Close' });
+    expect(close).toHaveFocus();
+    // The only control: Tab and Shift+Tab stay on it.
+    await userEvent.tab();
+    expect(close).toHaveFocus();
+    await userEvent.tab({ shift: true });
+    expect(close).toHaveFocus();
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(sortByName).toHaveFocus();
+  });
+
+  it('Enter opens the row j moved to, even with the focus on a button just clicked', async () => {
+    const contract = busiest();
+    installSampleApi({ profile: 'documented' });
+    const { router } = renderAt(`/contracts/${contract.address}`);
+    await screen.findByRole('table');
+    await userEvent.click(screen.getByRole('button', { name: 'Show exact times' }));
+    await userEvent.keyboard('j');
+    const first = dataRows()[0]!;
+    expect(first).toHaveAttribute('aria-current', 'true');
+    expect(first).toHaveFocus();
+    const tokenId = first.querySelector('a')!.title.replace('Token ', '');
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() =>
+      expect(router.state.location.pathname).toBe(
+        `/contracts/${contract.address}/tokens/${tokenId}`,
+      ),
+    );
+  });
+
+  it('Settings close on Esc, giving the focus back, and on a click outside', async () => {
+    installSampleApi();
+    renderAt('/contracts');
+    await screen.findByRole('table');
+    const toggle = screen.getByRole('button', { name: 'Settings' });
+    await userEvent.click(toggle);
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByRole('combobox', { name: 'Times' })).toBeVisible();
+    await userEvent.keyboard('{Escape}');
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(toggle).toHaveFocus();
+    await userEvent.click(toggle);
+    // Outside the panel lies a backdrop that takes the click (browsers: use.spec.ts).
+    const backdrop = document.querySelector('[aria-hidden="true"][class*="backdrop"]')!;
+    fireEvent.click(backdrop);
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  });
+});
+
+describe('the activity chart', () => {
+  it('a bar’s Enter shows its time in the table, and the URL keeps it', async () => {
+    const contract = busiest();
+    installSampleApi({ profile: 'documented' });
+    const { router } = renderAt(`/contracts/${contract.address}`);
+    await screen.findByRole('table');
+    const slider = screen.getByRole('slider');
+    slider.focus();
+    await userEvent.keyboard('{Home}{Enter}');
+    await waitFor(() => expect(router.state.location.search).toMatch(/^\?from=.+&to=.+$/));
+    const params = new URLSearchParams(router.state.location.search);
+    const from = Date.parse(params.get('from')!);
+    const to = Date.parse(params.get('to')!);
+    for (const row of dataRows()) {
+      const time = Date.parse(row.querySelector('time')!.dateTime);
+      expect(time >= from && time < to).toBe(true);
+    }
+    expect(statusText()).toMatch(/match the filters/);
+    await userEvent.click(screen.getByRole('button', { name: /^Remove the time filter/ }));
+    expect(router.state.location.search).toBe('');
+  });
+});
+
+describe('an empty contract', () => {
+  it('says one thing', async () => {
+    const empty = smallDataset().contracts.find((contract) => contract.eventCount === 0)!;
+    installSampleApi();
+    renderAt(`/contracts/${empty.address}`);
+    expect(await screen.findByText('No events')).toBeInTheDocument();
+    expect(screen.queryByText(/0 events loaded/)).toBeNull();
+    expect(screen.queryByText('End of the list.')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Load full history' })).toBeNull();
+  });
+});
+
+describe('the token page', () => {
+  it('names its collection, copies both ids and links its addresses', async () => {
+    const contract = busiest();
+    const dataset = smallDataset();
+    let token;
+    for (let index = 0; index < dataset.tokenCount && !token; index++) {
+      const candidate = dataset.token(index);
+      if (candidate.contract === contract && dataset.tokenEvents(candidate).length >= 2) {
+        token = candidate;
+      }
+    }
+    installSampleApi({ profile: 'documented' });
+    renderAt(`/contracts/${contract.address}/tokens/${token!.id}`);
+    await screen.findByRole('table');
+    expect(screen.getAllByRole('link', { name: contract.name })[0]).toHaveAttribute(
+      'href',
+      `/contracts/${contract.address}`,
+    );
+    expect(screen.getByRole('button', { name: `Copy token id ${token!.id}` })).toBeInTheDocument();
+    expect(
+      screen.getByRole('button', {
+        name: `Copy token id in hexadecimal ${tokenIdToHex(token!.id)}`,
+      }),
+    ).toBeInTheDocument();
+    // The rows' and the timeline's addresses lead to the contract's events with them.
+    const links = screen
+      .getAllByTitle(/show the contract’s events with this address/)
+      .map((link) => link.getAttribute('href'));
+    expect(links.length).toBeGreaterThan(2);
+    for (const href of links)
+      expect(href).toMatch(new RegExp(`^/contracts/${contract.address}\\?address=0x[0-9a-f]{64}$`));
+    expect(screen.getAllByRole('button', { name: /^Copy address 0x/ }).length).toBeGreaterThan(2);
+  });
+});

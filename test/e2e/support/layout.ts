@@ -1,0 +1,125 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect } from './fixtures';
+
+/** Serious and critical axe violations, one readable line per element. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .flatMap((violation) =>
+      violation.nodes.map(
+        (node) =>
+          `${violation.id} (${violation.impact}) ${node.target.join(' ')}: ${node.failureSummary?.replace(/\s+/g, ' ')}`,
+      ),
+    );
+}
+
+/** The page is no wider than the window: nothing to scroll sideways to. */
+export async function expectNoSidewaysScroll(page: Page, where: string): Promise<void> {
+  const width = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    client: document.documentElement.clientWidth,
+  }));
+  expect(width.scroll, `page width, ${where}`).toBeLessThanOrEqual(width.client);
+}
+
+/**
+ * Every shown column of every table is readable: each header and each rendered cell shows
+ * its content whole (nothing cut off or spilling over its edge), and no column is narrower
+ * than a short word.
+ */
+export async function expectReadableColumns(page: Page, where: string): Promise<void> {
+  const problems = await page.evaluate(() => {
+    const found: string[] = [];
+    const cells = document.querySelectorAll<HTMLElement>(
+      'table thead th, table tbody tr:not([aria-hidden="true"]) td',
+    );
+    for (const cell of cells) {
+      const box = cell.getBoundingClientRect();
+      if (box.width === 0 || box.bottom < 0 || box.top > window.innerHeight) continue;
+      const label = `${cell.tagName} "${cell.textContent?.trim().slice(0, 30)}"`;
+      if (cell.scrollWidth > cell.clientWidth + 1) {
+        found.push(`${label}: content ${cell.scrollWidth} px in ${cell.clientWidth} px`);
+      }
+      const inTable = getComputedStyle(cell).display === 'table-cell';
+      if (cell.tagName === 'TH' && inTable && box.width < 60) {
+        found.push(`${label}: ${box.width} px wide`);
+      }
+      // What a cell shows with an ellipsis is cut too.
+      for (const inner of cell.querySelectorAll<HTMLElement>('*')) {
+        const style = getComputedStyle(inner);
+        if (style.textOverflow === 'ellipsis' && inner.scrollWidth > inner.clientWidth + 1) {
+          found.push(`${label}: "${inner.textContent?.slice(0, 30)}" cut short`);
+        }
+      }
+    }
+    return found;
+  });
+  expect(problems, `readable columns, ${where}`).toEqual([]);
+}
+
+/**
+ * Rows are as tall as the virtualiser counts them: a table row as tall as its set height,
+ * a phone's card as tall as its content (no blank below it, nothing outside it).
+ */
+export async function expectRowsFitTheirHeight(page: Page, phone: boolean): Promise<void> {
+  const rows = await page.locator('tbody tr:not([aria-hidden="true"])').evaluateAll((elements) =>
+    elements.map((row) => {
+      const box = row.getBoundingClientRect();
+      const style = getComputedStyle(row);
+      const cells = [...row.children].map((cell) => cell.getBoundingClientRect());
+      return {
+        set: (row as HTMLElement).style.height,
+        drawn: box.height,
+        content: row.scrollHeight,
+        inside: row.clientHeight,
+        // From the card's top edge to its first line, and from its last line to its bottom.
+        above: Math.min(...cells.map((cell) => cell.top)) - box.top - parseFloat(style.paddingTop),
+        below:
+          box.bottom -
+          Math.max(...cells.map((cell) => cell.bottom)) -
+          parseFloat(style.paddingBottom) -
+          parseFloat(style.borderBottomWidth),
+      };
+    }),
+  );
+  expect(rows.length, 'rows rendered').toBeGreaterThan(0);
+  for (const row of rows) {
+    if (!phone) {
+      expect(row.drawn, 'row height').toBeCloseTo(parseFloat(row.set), 0);
+      continue;
+    }
+    expect(row.set, 'a card has no set height: it is measured').toBe('');
+    expect(row.content, 'card content height').toBeLessThanOrEqual(row.inside);
+    expect(Math.abs(row.above), 'blank above a card’s first line').toBeLessThanOrEqual(2);
+    expect(Math.abs(row.below), 'blank below a card’s last line').toBeLessThanOrEqual(2);
+  }
+}
+
+/**
+ * Every control in view is at least 44 px each way, as a finger needs; links inside
+ * sentences are left out, as WCAG leaves them (their line is their size).
+ */
+export async function expectTapTargets(page: Page, where: string): Promise<void> {
+  const small = await page.evaluate(() =>
+    [
+      ...document.querySelectorAll<HTMLElement>(
+        'a[href], button, input, select, [role="slider"], [tabindex="0"]',
+      ),
+    ]
+      .filter((element) => {
+        const box = element.getBoundingClientRect();
+        if (box.width === 0 || box.bottom < 0 || box.top > window.innerHeight) return false;
+        if (box.right < 0 || getComputedStyle(element).visibility === 'hidden') return false;
+        if (element.closest('p, footer, li > div > p')) return false;
+        return box.height < 44 || box.width < 44;
+      })
+      .map((element) => {
+        const box = element.getBoundingClientRect();
+        const name = element.getAttribute('aria-label') ?? element.textContent ?? '';
+        return `${element.tagName} "${name.trim().slice(0, 30)}" ${Math.round(box.width)}×${Math.round(box.height)}`;
+      }),
+  );
+  expect(small, `controls smaller than 44 px, ${where}`).toEqual([]);
+}

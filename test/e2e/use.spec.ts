@@ -1,0 +1,465 @@
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
+import {
+  expectNoSidewaysScroll,
+  expectReadableColumns,
+  expectRowsFitTheirHeight,
+  expectTapTargets,
+  seriousViolations,
+} from './support/layout';
+import { imagesInViewDecoded } from './support/pages';
+import { SCREENSHOTS_DIR } from './support/servers';
+import { contractsTable, dataRows, eventsTable, loadStatus } from './support/ui';
+
+/*
+ * The dashboard as a person uses it: every width from a small phone to a large screen,
+ * light and dark, mouse, keyboard and touch. The walk through the three pages takes the
+ * screenshots (test/e2e/artifacts/screenshots/use-*.png). Both profiles render the same
+ * components, so these run in the deployed one, the real service's behaviour.
+ */
+test.describe.configure({ mode: 'parallel' });
+test.beforeEach(({}, testInfo) => {
+  test.skip(testInfo.project.name !== 'deployed', 'layout and input do not depend on the profile');
+});
+
+const PHONE_WIDTH = 720;
+const heading = (page: Page) => page.getByRole('heading', { level: 1 });
+
+/** What must hold on every page at every width: no sideways scroll, readable columns. */
+async function expectLayout(page: Page, where: string): Promise<void> {
+  await expectNoSidewaysScroll(page, where);
+  await expectReadableColumns(page, where);
+  const width = page.viewportSize()?.width ?? 0;
+  if (await page.locator('tbody tr:not([aria-hidden="true"])').count()) {
+    await expectRowsFitTheirHeight(page, width <= PHONE_WIDTH);
+  }
+}
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  await imagesInViewDecoded(page);
+  await page.screenshot({
+    path: join(SCREENSHOTS_DIR, `use-${name}.png`),
+    animations: 'disabled',
+    caret: 'hide',
+  });
+}
+
+for (const width of [390, 768, 1024, 1440]) {
+  test(`contracts → contract → token at ${width} px, light and dark`, async ({ page, servers }) => {
+    test.setTimeout(90_000);
+    const busiest = servers.contracts.deep[0]!;
+    for (const scheme of ['light', 'dark'] as const) {
+      const where = (name: string) => `${name} at ${width} px, ${scheme}`;
+      await page.setViewportSize({ width, height: 900 });
+      await page.emulateMedia({ colorScheme: scheme });
+
+      await page.goto('/contracts');
+      await expect(loadStatus(page)).toHaveText(`all ${servers.contracts.count} contracts loaded`);
+      await expect(page).toHaveTitle('Token contracts');
+      await expectLayout(page, where('contracts'));
+      await screenshot(page, `contracts-${width}-${scheme}`);
+      expect.soft(await seriousViolations(page), where('axe, contracts')).toEqual([]);
+
+      await contractsTable(page).getByRole('link', { name: busiest.name }).click();
+      await expect(page).toHaveTitle(`${busiest.name} · activity`);
+      await expect(dataRows(eventsTable(page)).first()).toBeVisible();
+      await expect(page.getByRole('img', { name: /events per/ })).toBeVisible();
+      await expectLayout(page, where('contract'));
+      // Who sent to whom is on screen whatever the width.
+      const firstRow = dataRows(eventsTable(page)).first();
+      await expect(firstRow.locator('td').nth(2)).toBeVisible();
+      await expect(firstRow.locator('td').nth(3)).toBeVisible();
+      await screenshot(page, `contract-${width}-${scheme}`);
+      expect.soft(await seriousViolations(page), where('axe, contract')).toEqual([]);
+
+      // Exact times are longer: the columns make room for them, or give way.
+      await page.getByRole('button', { name: 'Show exact times' }).click();
+      await expect(
+        eventsTable(page).getByRole('columnheader', { name: /Time \(UTC\)/ }),
+      ).toBeVisible();
+      await expectLayout(page, where('contract, exact times'));
+      await page.getByRole('button', { name: 'Show relative times' }).click();
+
+      const link = firstRow.locator('a[href*="/tokens/"]');
+      const tokenId = (await link.getAttribute('href'))!.split('/').pop()!;
+      await link.click();
+      await expect(heading(page)).toHaveText(`Token ${tokenId}`);
+      await expect(page).toHaveTitle(`Token ${tokenId} · ${busiest.name}`);
+      await expect(loadStatus(page)).toHaveText(/^all [\d,]+ events loaded/);
+      await expect(page.getByRole('link', { name: busiest.name }).first()).toBeVisible();
+      await expectLayout(page, where('token'));
+      if (width >= 1280) {
+        // The table and the timeline side by side, not one under the other.
+        const table = (await page.getByRole('table').boundingBox())!;
+        const timeline = (await page.getByRole('region', { name: 'Provenance' }).boundingBox())!;
+        expect(timeline.x).toBeGreaterThanOrEqual(table.x + table.width);
+        expect(timeline.y).toBeLessThan(table.y + table.height);
+      }
+      await screenshot(page, `token-${width}-${scheme}`);
+      expect.soft(await seriousViolations(page), where('axe, token')).toEqual([]);
+    }
+  });
+}
+
+test('no sideways scroll and readable columns from 320 to 2560 px', async ({ page, servers }) => {
+  test.setTimeout(90_000);
+  const busiest = servers.contracts.deep[0]!;
+  const { contract, id } = servers.token;
+  for (const [path, ready] of [
+    [
+      `/contracts/${busiest.address}`,
+      () => expect(dataRows(eventsTable(page)).first()).toBeVisible(),
+    ],
+    [
+      `/contracts/${busiest.address}?time=abs`,
+      () => expect(dataRows(eventsTable(page)).first()).toBeVisible(),
+    ],
+    [`/contracts/${contract}/tokens/${id}`, () => expect(loadStatus(page)).toHaveText(/^all/)],
+    ['/contracts', () => expect(dataRows(contractsTable(page)).first()).toBeVisible()],
+  ] as const) {
+    await page.goto(path);
+    await ready();
+    for (const width of [320, 360, 600, 720, 721, 800, 900, 1100, 1280, 1920, 2560]) {
+      await page.setViewportSize({ width, height: 800 });
+      // The table takes its columns before the next frame.
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+      await expectNoSidewaysScroll(page, `${path} at ${width} px`);
+      await expectReadableColumns(page, `${path} at ${width} px`);
+    }
+  }
+});
+
+test('columns that give way say so, and come back with the room', async ({ page, servers }) => {
+  await page.setViewportSize({ width: 768, height: 800 });
+  await page.goto(`/contracts/${servers.contracts.deep[0]!.address}`);
+  const table = eventsTable(page);
+  await expect(dataRows(table).first()).toBeVisible();
+  await expect(page.getByText(/^Not shown at this width: .*Transaction\.$/)).toBeVisible();
+  await expect(table.getByRole('columnheader', { name: 'Transaction' })).toHaveCount(0);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect(table.getByRole('columnheader', { name: 'Transaction' })).toBeVisible();
+  await expect(page.getByText(/Not shown at this width/)).toHaveCount(0);
+});
+
+test.describe('on a touch screen', () => {
+  test.use({ hasTouch: true, viewport: { width: 390, height: 844 } });
+
+  test('cards are as tall as their content, and every control is a finger’s size', async ({
+    page,
+    servers,
+  }) => {
+    const busiest = servers.contracts.deep[0]!;
+    await page.goto('/contracts');
+    await expect(dataRows(contractsTable(page)).first()).toBeVisible();
+    await expectRowsFitTheirHeight(page, true);
+    await expectTapTargets(page, 'contracts');
+    await page.goto(`/contracts/${busiest.address}`);
+    await expect(dataRows(eventsTable(page)).first()).toBeVisible();
+    await expectRowsFitTheirHeight(page, true);
+    await expectTapTargets(page, 'contract');
+    // Cards of three lines, not 200 px of seven: more than four to a screen.
+    const heights = await dataRows(eventsTable(page)).evaluateAll((rows) =>
+      rows.map((row) => row.getBoundingClientRect().height),
+    );
+    expect(Math.max(...heights)).toBeLessThan(844 / 5);
+    await page.evaluate(() => window.scrollTo(0, 1200));
+    await expectTapTargets(page, 'contract, scrolled');
+    await page.goto(`/contracts/${servers.token.contract}/tokens/${servers.token.id}`);
+    await expect(loadStatus(page)).toHaveText(/^all/);
+    await expectTapTargets(page, 'token');
+  });
+});
+
+test('the keys dialog keeps the focus inside and gives it back; Esc closes it', async ({
+  page,
+  servers,
+}) => {
+  await page.goto(`/contracts/${servers.contracts.deep[0]!.address}`);
+  await expect(dataRows(eventsTable(page)).first()).toBeVisible();
+  const toggle = page.getByRole('button', { name: 'Show exact times' });
+  await toggle.focus();
+  await page.keyboard.press('?');
+  const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(dialog).toBeVisible();
+  for (let presses = 0; presses < 6; presses++) {
+    await page.keyboard.press(presses % 2 ? 'Shift+Tab' : 'Tab');
+    expect(await dialog.evaluate((element) => element.contains(document.activeElement))).toBe(true);
+  }
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(toggle).toBeFocused();
+  await page.keyboard.press('?');
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(toggle).toBeFocused();
+});
+
+test('j, k and Enter open a row after a button was clicked', async ({ page, servers }) => {
+  const busiest = servers.contracts.deep[0]!;
+  await page.goto(`/contracts/${busiest.address}`);
+  const rows = dataRows(eventsTable(page));
+  await expect(rows.first()).toBeVisible();
+  // A click leaves the focus on the button: Enter must still open the row, not press it.
+  await page.getByRole('button', { name: 'Show exact times' }).click();
+  await page.keyboard.press('j');
+  await page.keyboard.press('j');
+  const second = rows.nth(1);
+  await expect(second).toHaveAttribute('aria-current', 'true');
+  await expect(second).toBeFocused();
+  const href = (await second.locator('a[href*="/tokens/"]').getAttribute('href'))!;
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(href);
+});
+
+test('Settings close on Esc and on a click outside, which follows nothing', async ({
+  page,
+  servers,
+}) => {
+  const busiest = servers.contracts.deep[0]!;
+  await page.goto(`/contracts/${busiest.address}`);
+  await expect(dataRows(eventsTable(page)).first()).toBeVisible();
+  const toggle = page.getByRole('button', { name: 'Settings' });
+  const times = page.getByRole('combobox', { name: 'Times' });
+  await toggle.click();
+  await expect(times).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(times).toBeHidden();
+  await expect(toggle).toBeFocused();
+
+  await toggle.click();
+  await expect(times).toBeVisible();
+  // A click on a token link under the open panel closes the panel and stays on the page.
+  const link = dataRows(eventsTable(page)).first().locator('a[href*="/tokens/"]');
+  const box = (await link.boundingBox())!;
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await expect(times).toBeHidden();
+  await expect(page).toHaveURL(`/contracts/${busiest.address}`);
+});
+
+test('explorer links: a new tab without this page, to the explorer of the settings', async ({
+  page,
+  servers,
+}) => {
+  const busiest = servers.contracts.deep[0]!;
+  await page.goto(`/contracts/${busiest.address}`);
+  const tx = dataRows(eventsTable(page)).first().locator('a[target="_blank"]').first();
+  await expect(tx).toHaveAttribute('href', /^https:\/\/voyager\.online\/tx\/0x[0-9a-f]{64}$/);
+  await expect(tx).toHaveAttribute('rel', 'noopener noreferrer');
+  await expect(
+    page.getByRole('link', { name: `Open address ${busiest.address} in voyager.online (new tab)` }),
+  ).toHaveAttribute('href', `https://voyager.online/contract/${busiest.address}`);
+
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const explorer = page.getByRole('textbox', { name: 'Starknet explorer' });
+  await explorer.fill('http://starkscan.co');
+  await explorer.press('Enter');
+  await expect(page.getByRole('alert')).toContainText('https://');
+  await explorer.fill('https://starkscan.co/');
+  await explorer.press('Enter');
+  await page.keyboard.press('Escape');
+  await expect(tx).toHaveAttribute('href', /^https:\/\/starkscan\.co\/tx\/0x/);
+});
+
+test('the lookup knows short forms, names and wallets, and its answer moves nothing', async ({
+  page,
+  servers,
+}) => {
+  const busiest = servers.contracts.deep[0]!;
+  await page.goto(`/contracts/${busiest.address}`);
+  await expect(dataRows(eventsTable(page)).first()).toBeVisible();
+  const box = page.getByRole('textbox', { name: /Go to a contract/ });
+  const main = page.locator('main');
+  const top = async () => (await main.boundingBox())!.y;
+  const before = await top();
+
+  // Something it cannot read: the answer lies over the page, the page stays where it was.
+  await box.fill('no such collection anywhere');
+  await box.press('Enter');
+  await expect(page.getByRole('search').getByRole('alert')).toContainText('No collection named');
+  expect(await top()).toBe(before);
+  // Nor does the address filter's complaint move the table.
+  const table = async () => (await eventsTable(page).boundingBox())!.y;
+  const tableBefore = await table();
+  const filter = page.getByRole('textbox', { name: 'Sender or receiver' });
+  await filter.fill('0xfffff');
+  await filter.press('Enter');
+  await expect(page.locator('#address-filter-error')).toContainText('No loaded event');
+  expect(await table()).toBe(tableBefore);
+  await filter.fill('');
+
+  // A wallet: no lookup by wallet, but this contract's events with it are one click away.
+  const wallet = (await dataRows(eventsTable(page))
+    .first()
+    .locator('[data-address]')
+    .last()
+    .getAttribute('data-address'))!;
+  await box.fill(wallet);
+  await box.press('Enter');
+  const answer = page.getByRole('search').getByRole('alert');
+  await expect(answer).toContainText('no lookup by wallet or transaction');
+  await answer.getByRole('link', { name: /events with this address/ }).click();
+  await expect(page).toHaveURL(`/contracts/${busiest.address}?address=${wallet}`);
+
+  // The contract by the name the list shows, and by its short form.
+  await page.goto('/contracts');
+  await box.fill(busiest.name.toUpperCase());
+  await box.press('Enter');
+  await expect(page).toHaveURL(`/contracts/${busiest.address}`);
+  const digits = busiest.address.slice(2).replace(/^0+/, '');
+  await box.fill(`0x${digits.slice(0, 4)}…${digits.slice(-4)} ${servers.token.id}`);
+  await box.press('Enter');
+  await expect(page).toHaveURL(`/contracts/${busiest.address}/tokens/${servers.token.id}`);
+});
+
+test('a bar of the chart shows its time in the table, by click and by key', async ({
+  page,
+  servers,
+}) => {
+  const busiest = servers.contracts.deep[0]!;
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`/contracts/${busiest.address}`);
+  const rows = dataRows(eventsTable(page));
+  await expect(rows.first()).toBeVisible();
+  const slider = page.getByRole('slider');
+  await slider.focus();
+  await page.keyboard.press('End');
+  const valuetext = (await slider.getAttribute('aria-valuetext'))!;
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/[?&]from=[^&]+&to=/);
+  await expect(loadStatus(page)).toHaveText(/match the filters/);
+  const span = valuetext.split(': ')[0]!;
+  await expect(
+    page.getByRole('button', { name: new RegExp(`Remove the time filter ${span}`) }),
+  ).toBeVisible();
+  // Every row shown is in the bar's time.
+  const url = new URL(page.url());
+  const from = Date.parse(url.searchParams.get('from')!);
+  const to = Date.parse(url.searchParams.get('to')!);
+  const times = await rows.evaluateAll((elements) =>
+    elements.map((row) => Date.parse(row.querySelector('time')!.dateTime)),
+  );
+  for (const time of times) expect(time >= from && time < to).toBe(true);
+  // The URL keeps it: a reload shows the same.
+  await page.reload();
+  await expect(loadStatus(page)).toHaveText(/match the filters/);
+
+  // A click on a bar does the same.
+  await page.getByRole('button', { name: /Remove the time filter/ }).click();
+  await expect(page).not.toHaveURL(/from=/);
+  const area = (await slider.boundingBox())!;
+  await page.mouse.click(area.x + 5, area.y + area.height - 5);
+  await expect(page).toHaveURL(/[?&]from=[^&]+&to=/);
+});
+
+test('"Load full history" moves nothing on the page, and claims no share done', async ({
+  page,
+  servers,
+}) => {
+  test.setTimeout(60_000);
+  const contract = servers.contracts.deep[2]!;
+  await page.addInitScript(() =>
+    localStorage.setItem('token-activity-settings', JSON.stringify({ pageSize: 1000 })),
+  );
+  await page.setViewportSize({ width: 1024, height: 900 });
+  await page.goto(`/contracts/${contract.address}`);
+  const table = eventsTable(page);
+  await expect(dataRows(table).first()).toBeVisible();
+  const top = async () => (await table.boundingBox())!.y;
+  const before = await top();
+  // Slow pages at first, so the walk is seen under way.
+  let slow = true;
+  await page.route(/cursor=/, async (route) => {
+    if (slow) await new Promise((resolve) => setTimeout(resolve, 300));
+    await route.continue();
+  });
+  await page.getByRole('button', { name: 'Load full history' }).click();
+  const bar = page.getByRole('progressbar', { name: 'Loading the full history' });
+  await expect(bar).toBeVisible();
+  expect(await bar.getAttribute('value')).toBeNull();
+  expect(await top()).toBe(before);
+  slow = false;
+  await expect(loadStatus(page)).toHaveText(/^all [\d,]+ events loaded/, { timeout: 30_000 });
+  await expect(page.getByText('the whole history')).toBeVisible();
+  expect(await top()).toBe(before);
+});
+
+for (const width of [1280, 390]) {
+  test(`new events added while scrolled down leave the row being read where it was, ${width} px`, async ({
+    page,
+    servers,
+  }) => {
+    const contract = servers.contracts.deep[1]!;
+    await page.setViewportSize({ width, height: 800 });
+    await page.clock.install();
+    await page.goto(`/contracts/${contract.address}`);
+    const rows = dataRows(eventsTable(page));
+    await expect(rows.first()).toBeVisible();
+    await page.route(
+      (url) =>
+        url.pathname === `/api/v1/events/${contract.address}` && !url.searchParams.has('cursor'),
+      async (route) => {
+        const response = await route.fetch();
+        const body = (await response.json()) as { result: Array<Record<string, unknown>> };
+        const [newest] = body.result;
+        const fresh = [2, 1].map((n) => ({
+          ...newest,
+          event_id: `0x${'f'.repeat(63)}${n}`,
+          transaction_hash: `0x${'e'.repeat(63)}${n}`,
+          timestamp: String(Number(newest!.timestamp) + 60 * n),
+        }));
+        await route.fulfill({ response, json: { ...body, result: [...fresh, ...body.result] } });
+      },
+    );
+    await page.clock.fastForward(31_000);
+    const notice = page.getByRole('button', { name: '2 new events' });
+    await expect(notice).toBeAttached();
+    await page.evaluate(() => window.scrollTo(0, 900));
+    const row = rows.nth(3);
+    const text = (await row.textContent())!;
+    const y = (await row.boundingBox())!.y;
+    // Clicked where it is, without scrolling to it first as a pointer would have to.
+    await notice.evaluate((button) => (button as HTMLButtonElement).click());
+    await expect(notice).toBeHidden();
+    // The page moves on the next frame, which the installed clock holds until it runs.
+    await page.clock.runFor(100);
+    // Two rows came in above it: the same row (the same text) is on the same spot.
+    const topOf = (wanted: string) =>
+      page.evaluate(
+        (rowText) =>
+          [...document.querySelectorAll('tbody > tr[data-index]')]
+            .find((candidate) => candidate.textContent === rowText)
+            ?.getBoundingClientRect().top,
+        wanted,
+      );
+    await expect.poll(() => topOf(text)).toBeCloseTo(y, 0);
+  });
+}
+
+test('an ERC1155 token says what its holder and owner counts leave out', async ({
+  page,
+  request,
+}) => {
+  const listed = (await (await request.get('/api/v1/contracts?limit=100')).json()) as {
+    result: Array<{ contract_address: string; contract_type: string }>;
+  };
+  const multi = listed.result.find((contract) => contract.contract_type === 'ERC1155')!;
+  const events = (await (
+    await request.get(`/api/v1/events/${multi.contract_address}?limit=100`)
+  ).json()) as { result: Array<{ token_id?: string }> };
+  const tokenId = BigInt(events.result.find((event) => event.token_id)!.token_id!).toString();
+  await page.goto(`/contracts/${multi.contract_address}/tokens/${tokenId}`);
+  await expect(page.getByText(/neither counts quantities/)).toBeVisible();
+  // Both ids copy.
+  await expect(page.getByRole('button', { name: `Copy token id ${tokenId}` })).toBeVisible();
+  await expect(
+    page.getByRole('button', { name: /^Copy token id in hexadecimal 0x/ }),
+  ).toBeVisible();
+});
+
+test('a malformed escape in the address is explained, with a clean console', async ({ page }) => {
+  await page.goto('/contracts/0x12%zz');
+  await expect(heading(page)).toHaveText('This is not a contract address');
+  await expect(page.getByRole('alert')).toContainText('0x12%zz');
+  await expect(page).toHaveTitle('This is not a contract address');
+});
