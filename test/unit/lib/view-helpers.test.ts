@@ -112,6 +112,26 @@ describe('formatting', () => {
 });
 
 describe('sortEvents', () => {
+  it('sorts by Event as the rows show it, not by the upstream’s label', () => {
+    // The later serializer labels mints and burns `transfer` too.
+    const rows = [
+      { kind: 'transfer' as const, label: 'transfer' },
+      { kind: 'mint' as const, label: 'transfer' },
+      { kind: 'sale' as const, label: 'sale' },
+      { kind: 'burn' as const, label: 'transfer' },
+      { kind: 'other' as const, label: 'approval' },
+      { kind: 'mint' as const, label: 'mint' },
+    ].map((row, index) => ({ ...row, from: A('1'), to: A('2'), tokenId: '1', timestamp: index }));
+    expect(sortEvents(rows, { id: 'kind', desc: false }).map((row) => row.kind)).toEqual([
+      'other',
+      'burn',
+      'mint',
+      'mint',
+      'sale',
+      'transfer',
+    ]);
+  });
+
   const make = (tokenId: string, timestamp: number, price?: string) => ({
     kind: 'transfer' as const,
     label: 'transfer',
