@@ -9,7 +9,7 @@ export interface ListShape<T> {
   keyOf(item: T): string;
   /**
    * For a list in time order, newest first (a contract's events): an item's time. Rows
-   * then wait for their twin at the end of the loaded pages (see below), and a list read
+   * then wait for their twin at the end of a walk's pages (see below), and a list read
    * again from its head skips what is newer than the rows it had.
    */
   timeOf?(item: T): number;
@@ -95,17 +95,18 @@ function take<T>(shape: ListShape<T>, state: State<T>, item: T): void {
 }
 
 /**
- * How many rows can be shown once a page is taken: all of them at the end of the list;
- * in a newest-first list with more pages to come, all but the rows of the last time that
- * still wait for a twin (twins share their time, so the twin of such a row can only be on
- * the next page). Shown rows never change, so the list only grows at its end and what
- * folds over it (the table's rows, the chart's counts) only adds. In a list in no order
- * (a token's) a twin can come on any page: a row shown then changes into the joined row,
- * which is never counted twice.
+ * How many rows can be shown once a page is taken: all of them, except while a
+ * newest-first list is walked to its end with more pages to come ("Load full history"):
+ * then the rows of the last time that still wait for a twin wait with it (twins share
+ * their time, so the twin of such a row can only be on the next page). Shown rows then
+ * never change, so the list only grows at its end and what folds over it (the table's
+ * rows, the chart's counts) only adds, page after page. Elsewhere (browsing, or a
+ * token's list in no order) a row shown may change into the row joined with its twin
+ * when the twin arrives: a few rows are built again, and nothing is ever counted twice.
  */
-function shownRows<T>(shape: ListShape<T>, state: State<T>, more: boolean): number {
+function shownRows<T>(shape: ListShape<T>, state: State<T>, walkingOn: boolean): number {
   const { rows, shown, open } = state;
-  if (!more || !shape.timeOf || !shape.pairOf || rows.length === 0) return rows.length;
+  if (!walkingOn || !shape.timeOf || !shape.pairOf || rows.length === 0) return rows.length;
   const last = shape.timeOf(rows[rows.length - 1]!);
   let first = rows.length;
   for (let index = rows.length - 1; index >= shown; index--) {
@@ -153,7 +154,7 @@ export function createFlattener<T>(shape: ListShape<T>) {
       if (rewalk && (rewalk.met >= rewalk.of || state.rows.length > rewalk.of)) {
         state.list.rewalk = null;
       }
-      state.shown = shownRows(shape, state, page.cursor !== null);
+      state.shown = shownRows(shape, state, page.cursor !== null && param?.readAhead === true);
       state.list.items = state.rows.slice(0, state.shown);
       state.list.skipped += page.skipped;
       state.list.pages = index + 1;

@@ -95,10 +95,16 @@ function paged(records: readonly TokenEvent[], lengths: readonly number[]): Page
   return pages;
 }
 
-const data = (pages: Page<TokenEvent>[]): InfiniteData<Page<TokenEvent>, unknown> => ({
+/** Pages as a walk to the end asks for them ("Load full history"), or as browsing does. */
+const data = (
+  pages: Page<TokenEvent>[],
+  walked: boolean,
+): InfiniteData<Page<TokenEvent>, unknown> => ({
   pages,
   pageParams: pages.map((_page, index): PageParam =>
-    index === 0 ? firstPage(100) : { cursor: pages[index - 1]!.cursor, limit: 100 },
+    index === 0
+      ? firstPage(100)
+      : { cursor: pages[index - 1]!.cursor, limit: 100, readAhead: walked },
   ),
 });
 
@@ -124,9 +130,9 @@ function expectNoDouble(rows: readonly TokenEvent[]) {
   expect(new Set(txs).size).toBe(txs.length);
 }
 
-function growingWalk(shape: ListShape<TokenEvent>, pages: Page<TokenEvent>[]) {
+function growingWalk(shape: ListShape<TokenEvent>, pages: Page<TokenEvent>[], walked: boolean) {
   const flatten = createFlattener(shape);
-  const answers = pages.map((_page, index) => flatten(data(pages.slice(0, index + 1))));
+  const answers = pages.map((_page, index) => flatten(data(pages.slice(0, index + 1), walked)));
   return { answers, last: answers[answers.length - 1]! };
 }
 
@@ -134,17 +140,24 @@ describe('one row per change of hands', () => {
   it('joins twins in a contract’s list, side by side, across any page split', () => {
     fc.assert(
       fc.property(walks, cuts, (changes, lengths) => {
-        const { answers, last } = growingWalk(
-          contractEventRows,
-          paged(contractRecords(changes), lengths),
-        );
-        answers.forEach((answer, index) => {
+        const pages = paged(contractRecords(changes), lengths);
+        const walk = growingWalk(contractEventRows, pages, true);
+        walk.answers.forEach((answer, index) => {
           expectNoDouble(answer.items);
-          // Rows shown never change: the list only grows, so what folds over it only adds.
-          const next = answers[index + 1];
-          if (next) answer.items.forEach((row, at) => expect(next.items[at]).toBe(row));
+          // Walked, rows shown never change: the list only grows, what folds over it only
+          // adds (rows the first page showed, as browsing asked for it, may still change).
+          const next = walk.answers[index + 1];
+          const browsed = walk.answers[0]!.items.length;
+          if (next)
+            answer.items
+              .slice(browsed)
+              .forEach((row, at) => expect(next.items[browsed + at]).toBe(row));
         });
-        expectOneRowPerChange(last.items, changes);
+        expectOneRowPerChange(walk.last.items, changes);
+        // Browsed, every record is shown as it comes; a row may then change into its sale.
+        const browse = growingWalk(contractEventRows, pages, false);
+        for (const answer of browse.answers) expectNoDouble(answer.items);
+        expectOneRowPerChange(browse.last.items, changes);
       }),
     );
   });
@@ -161,7 +174,7 @@ describe('one row per change of hands', () => {
             .map((item, index) => ({ item, rank: order[index % order.length]! + index / 1000 }))
             .sort((a, b) => a.rank - b.rank)
             .map(({ item }) => item);
-          const { answers, last } = growingWalk(tokenEventRows, paged(records, lengths));
+          const { answers, last } = growingWalk(tokenEventRows, paged(records, lengths), true);
           for (const answer of answers) expectNoDouble(answer.items);
           expectOneRowPerChange(last.items, changes);
         },
@@ -193,19 +206,26 @@ describe('one row per change of hands', () => {
           const pages = [...kept, ...rewalked];
           const flatten = createFlattener(contractEventRows);
           let previous: TokenEvent[] = [];
+          let browsed = 0;
           for (let index = 0; index < pages.length; index++) {
             const answer = flatten({
               pages: pages.slice(0, index + 1),
-              pageParams: pages
-                .slice(0, index + 1)
-                .map((_page, at) =>
-                  at === 0 || at === kept.length
-                    ? firstPage(100)
-                    : { cursor: pages[at - 1]!.cursor, limit: 100 },
-                ),
+              pageParams: pages.slice(0, index + 1).map((_page, at) =>
+                at === 0
+                  ? firstPage(100)
+                  : {
+                      // From the head again after the kept pages, as a walk asks for it.
+                      cursor: at === kept.length ? null : pages[at - 1]!.cursor,
+                      limit: 100,
+                      readAhead: true,
+                    },
+              ),
             });
             expectNoDouble(answer.items);
-            previous.forEach((row, at) => expect(answer.items[at]).toBe(row));
+            if (index === 0) browsed = answer.items.length;
+            previous
+              .slice(browsed)
+              .forEach((row, at) => expect(answer.items[browsed + at]).toBe(row));
             previous = answer.items;
           }
           // Read from the head with nothing loaded before, new changes are the list's too.
