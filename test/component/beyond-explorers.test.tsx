@@ -77,7 +77,9 @@ describe('export', () => {
     };
     const lines = csv.trim().split('\r\n');
     expect(lines[0]).toBe(
-      'kind,label,token_id,from,to,timestamp,time_utc,transaction_hash,event_id,price,price_units,quantity,marketplace,contract_address',
+      'kind,label,token_id,from,to,timestamp,time_utc,transaction_hash,event_id,' +
+        'price_amount,price_symbol,currency_address,currency_assumed,price_base_units,' +
+        'price_as_sent,quantity,marketplace,marketplace_address,contract_address',
     );
     expect(json.count).toBe(lines.length - 1);
     expect(json.count).toBeGreaterThanOrEqual(shown);
