@@ -151,9 +151,8 @@ export function createFlattener<T>(shape: ListShape<T>) {
       }
       for (const item of page.items) take(shape, state, item);
       const { rewalk } = state.list;
-      if (rewalk && (rewalk.met >= rewalk.of || state.rows.length > rewalk.of)) {
-        state.list.rewalk = null;
-      }
+      // Past the rows it had once it has a new one: browsing then goes on as before.
+      if (rewalk && state.rows.length > rewalk.of) state.list.rewalk = null;
       state.shown = shownRows(shape, state, page.cursor !== null && param?.readAhead === true);
       state.list.items = state.rows.slice(0, state.shown);
       state.list.skipped += page.skipped;
