@@ -6,6 +6,7 @@ import type { FullConfig } from '@playwright/test';
 import {
   generateDataset,
   HOSTILE_CONTRACT_NAME,
+  servedEventCount,
   servedRecordCount,
   STARKVERSE_EXAMPLE_MINT,
   STARKVERSE_GALLERY_ADDRESS,
@@ -296,6 +297,7 @@ function pickData(dataset: Dataset, profile: Profile): Pick<ProfileServers, 'con
     address: contract.address,
     name: contract.name,
     eventCount: servedRecordCount(dataset, profile, { contract }),
+    rowCount: servedEventCount(dataset, profile, { contract }),
   });
   const byEvents = [...dataset.contracts].sort((a, b) => b.eventCount - a.eventCount);
   const deep = byEvents.slice(0, 3);
@@ -318,6 +320,7 @@ function pickData(dataset: Dataset, profile: Profile): Pick<ProfileServers, 'con
       contract: busiest.address,
       id: STARKVERSE_EXAMPLE_MINT.tokenId.toString(),
       events: servedRecordCount(dataset, profile, { token }),
+      rows: servedEventCount(dataset, profile, { token }),
     },
   };
 }
