@@ -26,7 +26,7 @@ export interface LoadedList<T> {
   pages: number;
   /**
    * While the list is read again from its head (its cursor died, or its end was not
-   * sure): how many of the rows loaded before have been met again, of how many.
+   * sure): how many of the records read before have been met again, of how many.
    */
   rewalk: { met: number; of: number } | null;
   /** The last page had no cursor but was full: the service may have more. */
@@ -52,6 +52,8 @@ interface State<T> {
   open: Map<string, number>;
   /** While a newest-first list is read again: the time of the last row before; newer is skipped. */
   after: number | null;
+  /** While a list is read again: its rows before; one more ends the reading again. */
+  rowsBefore: number;
 }
 
 function startState<T>(): State<T> {
@@ -62,6 +64,7 @@ function startState<T>(): State<T> {
     seen: new Set(),
     open: new Map(),
     after: null,
+    rowsBefore: 0,
   };
 }
 
@@ -146,13 +149,14 @@ export function createFlattener<T>(shape: ListShape<T>) {
       if (index > 0 && param?.cursor === null) {
         // Read again from the head: skip what was loaded, and what is newer than it.
         const last = state.rows[state.rows.length - 1];
-        state.list.rewalk = { met: 0, of: state.rows.length };
+        state.list.rewalk = { met: 0, of: state.seen.size };
+        state.rowsBefore = state.rows.length;
         state.after = last !== undefined && shape.timeOf ? shape.timeOf(last) : null;
       }
       for (const item of page.items) take(shape, state, item);
       const { rewalk } = state.list;
       // Past the rows it had once it has a new one: browsing then goes on as before.
-      if (rewalk && state.rows.length > rewalk.of) state.list.rewalk = null;
+      if (rewalk && state.rows.length > state.rowsBefore) state.list.rewalk = null;
       state.shown = shownRows(shape, state, page.cursor !== null && param?.readAhead === true);
       state.list.items = state.rows.slice(0, state.shown);
       state.list.skipped += page.skipped;

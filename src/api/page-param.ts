@@ -45,10 +45,18 @@ export function readAgainAfter(page: Page<unknown>): void {
 export const nextPage =
   (limit: number | undefined, walking: boolean) =>
   (last: Page<unknown>): PageParam | undefined => {
-    const again = headAfter.has(last);
-    if (!again && !last.cursor) return undefined;
-    const cursor = again ? null : last.cursor;
-    return walking ? { cursor, limit: WALK_PAGE_LIMIT, readAhead: true } : { cursor, limit };
+    // Read again in the largest pages: the rows already loaded are passed in as few
+    // requests as can be, and the first is not the page a shared cache may still hold
+    // (whose cursor is the dead one).
+    if (headAfter.has(last)) {
+      return walking
+        ? { cursor: null, limit: WALK_PAGE_LIMIT, readAhead: true }
+        : { cursor: null, limit: WALK_PAGE_LIMIT };
+    }
+    if (!last.cursor) return undefined;
+    return walking
+      ? { cursor: last.cursor, limit: WALK_PAGE_LIMIT, readAhead: true }
+      : { cursor: last.cursor, limit };
   };
 
 /** Whether a page ended its list while full: as many records as asked, or the byte cap. */

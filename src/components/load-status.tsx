@@ -23,7 +23,7 @@ export function LoadStatus(props: LoadStatusProps) {
   const parts: string[] = [];
   parts.push(
     rewalk
-      ? `${formatCount(loaded)} ${noun} loaded · reading the list again from the newest: ${formatCount(rewalk.met)} of them passed…`
+      ? `${formatCount(loaded)} ${noun} loaded · reading the list again from the newest: ${formatCount(rewalk.met)} of the ${formatCount(rewalk.of)} records read before passed…`
       : hasMore
         ? `${formatCount(loaded)} ${noun} loaded · ${isLoadingMore ? 'loading more…' : 'more available'}`
         : endUnsure

@@ -1,11 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  servedEventCount,
-  servedRecordCount,
-  type Dataset,
-} from '../../src/server/sample-service';
+import { servedEventCount, servedRecordCount, type Dataset } from '../../src/server/sample-service';
 import {
   advanceUntil,
   dataRows,
