@@ -1,8 +1,8 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { freePort } from '../../support/free-port';
 
 /**
  * The servers under test, each in a process of its own so that the load generator (this
@@ -216,19 +216,6 @@ export function processCpuMs(pid: number | undefined): number | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** A port free at this moment on 127.0.0.1 (Vite's preview treats port 0 as "default"). */
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = address && typeof address === 'object' ? address.port : 0;
-      server.close(() => done(port));
-    });
-  });
 }
 
 export async function stopAll(): Promise<void> {
