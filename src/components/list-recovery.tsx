@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { InfiniteList } from '../api/use-infinite-list';
 import { formatCount } from '../lib/format';
 import button from './button.module.css';
@@ -23,14 +24,7 @@ export function DeadCursorNotice({ noun, list }: RecoveryProps) {
         {formatCount(list.items.length)} {noun} already loaded and carries on after the last of
         them.
       </span>
-      <button
-        type="button"
-        className={button.button}
-        onClick={list.continueFromNewest}
-        disabled={list.isLoadingMore}
-      >
-        Continue from the newest
-      </button>
+      <ReadOnButton list={list}>Continue from the newest</ReadOnButton>
     </div>
   );
 }
@@ -46,14 +40,21 @@ export function EndUnsureNotice({ noun, list }: RecoveryProps) {
         The service reported no more {noun} after a full page. It does so too when it cannot reach
         its record of places in lists, so the list may go on.
       </span>
-      <button
-        type="button"
-        className={button.button}
-        onClick={list.continueFromNewest}
-        disabled={list.isLoadingMore}
-      >
-        Check again
-      </button>
+      <ReadOnButton list={list}>Check again</ReadOnButton>
     </div>
+  );
+}
+
+/** Reads the list again from its head, past the loaded rows (useInfiniteList). */
+function ReadOnButton({ list, children }: { list: InfiniteList<unknown>; children: ReactNode }) {
+  return (
+    <button
+      type="button"
+      className={button.button}
+      onClick={list.continueFromNewest}
+      disabled={list.isLoadingMore}
+    >
+      {children}
+    </button>
   );
 }

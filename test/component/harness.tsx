@@ -160,3 +160,15 @@ export async function advanceUntil(
     observer.disconnect();
   }
 }
+
+/** The files the page downloads (the export's CSV and JSON), as the blobs it made. */
+export function captureDownloads(): Blob[] {
+  const blobs: Blob[] = [];
+  URL.createObjectURL = vi.fn((blob: Blob) => {
+    blobs.push(blob);
+    return 'blob:test';
+  });
+  URL.revokeObjectURL = vi.fn();
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+  return blobs;
+}

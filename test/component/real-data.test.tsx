@@ -5,7 +5,14 @@ import { createQueryClient } from '../../src/app/query-client';
 import { keepLists } from '../../src/app/persistence';
 import type { PersistedClient, Persister } from '@tanstack/react-query-persist-client';
 import { servedEventCount, type Dataset } from '../../src/server/sample-service';
-import { dataRows, installSampleApi, renderAt, smallDataset, statusText } from './harness';
+import {
+  captureDownloads,
+  dataRows,
+  installSampleApi,
+  renderAt,
+  smallDataset,
+  statusText,
+} from './harness';
 
 /**
  * What the real service sends (upstream-notes): sales as two records, prices in their
@@ -107,13 +114,7 @@ describe('one row per sale', () => {
   it('exports a sale once, with its price in its currency and both records', async () => {
     const contract = busiest();
     installSampleApi();
-    const blobs: Blob[] = [];
-    URL.createObjectURL = vi.fn((blob: Blob) => {
-      blobs.push(blob);
-      return 'blob:test';
-    });
-    URL.revokeObjectURL = vi.fn();
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    const blobs = captureDownloads();
     renderAt(`/contracts/${contract.address}?kind=sale`);
     await screen.findByRole('table');
     await userEvent.click(screen.getByRole('button', { name: 'Export JSON' }));
