@@ -134,12 +134,7 @@ export function storeBehaviour(engines: EngineFactory) {
       clock.now += 10_000;
       const before = fake.pagesServed();
       const fresh = served(fake, await store.serve(EVENTS, null, 10));
-      expect(fresh.ids).toEqual(
-        fake
-          .all()
-          .slice(0, 10)
-          .map((record) => record.id),
-      );
+      expect(fresh.ids).toEqual(fake.all().slice(0, 10).map((record) => record.id));
       // Three head pages read, kept as the new copy's start: none is read twice.
       expect(fake.pagesServed() - before).toBe(3);
       expect(await store.serve(EVENTS, first.next, 10)).toEqual({ kind: 'expired_cursor' });
