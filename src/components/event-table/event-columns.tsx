@@ -1,7 +1,7 @@
-import { formatUnits } from '../../lib/format';
 import type { TokenEvent } from '../../lib/token-event';
 import { EventKindBadge } from '../event-kind-badge';
 import { Hash } from '../hash';
+import { Price } from '../price';
 import type { ListColumn } from '../table-features';
 import { EventTimeCell, FromCell, TokenCell, ToCell } from './event-cells';
 import styles from './event-columns.module.css';
@@ -53,17 +53,14 @@ const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
     accessorFn: (row) => row.price ?? '',
     sortDescFirst: true,
     meta: { className: styles.price },
-    cell: ({ row }) =>
-      row.original.price ? (
-        <span title={`${row.original.price} (smallest unit)`}>
-          {formatUnits(row.original.price)}
-          {row.original.marketplaceName && (
-            <span className="muted small"> on {row.original.marketplaceName}</span>
-          )}
-        </span>
-      ) : (
-        <span className="muted">—</span>
-      ),
+    cell: ({ row }) => (
+      <>
+        <Price event={row.original} />
+        {row.original.marketplaceName && (
+          <span className="muted small"> on {row.original.marketplaceName}</span>
+        )}
+      </>
+    ),
   },
   {
     id: 'tx',

@@ -1,5 +1,7 @@
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
+import { Hint } from '../../components/hint';
 import { TimeDisplayToggle } from '../../components/time-display-toggle';
+import { BURNS_NOT_LISTED } from '../../lib/event-list';
 import { parseAddress, shortenHex } from '../../lib/address';
 import { EVENT_KIND_NAMES, EVENT_KINDS, type EventKind } from '../../lib/token-event';
 import type { TimeDisplay } from '../../lib/view-state';
@@ -16,6 +18,8 @@ interface EventFiltersProps {
   onAddressChange: (address: string | null) => void;
   display: TimeDisplay;
   onDisplayChange: (display: TimeDisplay) => void;
+  /** The loaded events hold no burn: the Burn toggle says why that proves nothing. */
+  burnsUnlisted?: boolean;
 }
 
 /** Event-kind toggles, the address filter (input and removable chip) and the time toggle. */
@@ -42,15 +46,21 @@ export function EventFilters(props: EventFiltersProps) {
       <fieldset className={styles.kinds}>
         <legend>Event kinds</legend>
         {EVENT_KINDS.map((kind) => (
-          <button
-            key={kind}
-            type="button"
-            className={`${styles.chip} ${kindTones[kind] ?? ''}`}
-            aria-pressed={kinds.includes(kind)}
-            onClick={() => toggle(kind)}
-          >
-            {EVENT_KIND_NAMES[kind]}
-          </button>
+          <Fragment key={kind}>
+            <button
+              type="button"
+              className={`${styles.chip} ${kindTones[kind] ?? ''}`}
+              aria-pressed={kinds.includes(kind)}
+              onClick={() => toggle(kind)}
+            >
+              {EVENT_KIND_NAMES[kind]}
+            </button>
+            {kind === 'burn' && props.burnsUnlisted && (
+              <Hint note={BURNS_NOT_LISTED}>
+                <span className="muted small">not listed</span>
+              </Hint>
+            )}
+          </Fragment>
         ))}
       </fieldset>
       <form className={field.field} onSubmit={submit} noValidate>

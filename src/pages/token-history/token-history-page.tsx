@@ -1,5 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import { Link, Navigate, useLocation, useParams, useSearchParams } from 'react-router';
+import { tokenEventRows } from '../../api/list-shapes';
 import { readAheadTokenEvents, tokenEventsQueryOptions } from '../../api/token-events';
 import { useWalkedList } from '../../api/use-walk';
 import { BadParam } from '../../components/bad-param';
@@ -66,7 +67,13 @@ export function TokenHistoryRoute() {
   if (address.value !== rawAddress || decimal !== rawTokenId || search !== location.search) {
     return <Navigate replace to={hrefs.tokenHistory(address.value, decimal, search)} />;
   }
-  return <TokenHistoryPage address={address.value} tokenId={decimal} />;
+  return (
+    <TokenHistoryPage
+      key={`${address.value}/${decimal}`}
+      address={address.value}
+      tokenId={decimal}
+    />
+  );
 }
 
 export function TokenHistoryPage({ address, tokenId }: { address: string; tokenId: string }) {
@@ -77,7 +84,7 @@ export function TokenHistoryPage({ address, tokenId }: { address: string; tokenI
   const readAhead = useCallback(() => readAheadTokenEvents(address, tokenId), [address, tokenId]);
   const { query, list, walk } = useWalkedList({
     query: (walking) => tokenEventsQueryOptions(address, tokenId, walking),
-    keyOf: eventKey,
+    shape: tokenEventRows,
     readAhead,
     auto: true,
   });
@@ -179,7 +186,7 @@ export function TokenHistoryPage({ address, tokenId }: { address: string; tokenI
               </EventViewContext.Provider>
             </>
           )}
-          {(query.isFetchNextPageError || (paused && list.hasMore)) && (
+          {(query.isFetchNextPageError || (paused && list.hasMore) || list.endUnsure) && (
             <ListFooter noun="events" list={list} />
           )}
         </>
