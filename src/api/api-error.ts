@@ -12,7 +12,8 @@ const DEFAULT_MESSAGES: Record<ClientErrorKind, string> = {
   timeout: 'The Token Events Service took too long to answer.',
   unreachable: 'The Token Events Service cannot be reached.',
   invalid_response: 'The Token Events Service sent a response that could not be read.',
-  expired_cursor: 'The list changed since this page was asked for: load it again from the top.',
+  expired_cursor:
+    'The service no longer knows where this list had got to: it forgets its place in a list after a while.',
   network: 'The dashboard’s server cannot be reached. Check your connection.',
 };
 

@@ -24,8 +24,17 @@ export async function getResponse(path: string, signal?: AbortSignal): Promise<R
 
 /** The body of a successful response as JSON. */
 export async function readJson(response: Response, signal?: AbortSignal): Promise<unknown> {
+  return (await readSizedJson(response, signal)).body;
+}
+
+/** The body as JSON and its length in characters (to tell a page cut at the service's cap). */
+export async function readSizedJson(
+  response: Response,
+  signal?: AbortSignal,
+): Promise<{ body: unknown; chars: number }> {
   try {
-    return await response.json();
+    const text = await response.text();
+    return { body: JSON.parse(text) as unknown, chars: text.length };
   } catch (error) {
     if (signal?.aborted) throw error;
     throw new ApiError('invalid_response', undefined, response.status);

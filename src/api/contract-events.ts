@@ -4,8 +4,8 @@ import type { TokenEvent } from '../lib/token-event';
 import { normaliseEvent } from './normalise';
 import { firstPage, nextPage, type PageParam } from './page-param';
 import { queryKeys } from './query-keys';
-import { getListPage, startReadAhead } from './read-ahead';
-import { readPage } from './read-page';
+import { startReadAhead } from './read-ahead';
+import { fetchListPage } from './read-page';
 
 const eventsPath = (address: string) => `/api/v1/events/${address}`;
 
@@ -14,8 +14,7 @@ export async function fetchContractEventsPage(
   page: PageParam,
   signal?: AbortSignal,
 ): Promise<Page<TokenEvent>> {
-  const body = await getListPage(eventsPath(address), page, signal);
-  return readPage(body, (item) => normaliseEvent(item, address));
+  return fetchListPage(eventsPath(address), page, (item) => normaliseEvent(item, address), signal);
 }
 
 /** While a contract's events are walked to the end: their walked pages read ahead. */

@@ -1,18 +1,16 @@
 import { infiniteQueryOptions } from '@tanstack/react-query';
 import type { Contract } from '../lib/contract';
 import type { Page } from '../lib/page';
-import { getJson, withPageParams } from './client';
 import { normaliseContract } from './normalise';
 import { firstPage, nextPage, type PageParam } from './page-param';
 import { queryKeys } from './query-keys';
-import { readPage } from './read-page';
+import { fetchListPage } from './read-page';
 
 export async function fetchContractsPage(
   page: PageParam,
   signal?: AbortSignal,
 ): Promise<Page<Contract>> {
-  const body = await getJson(withPageParams('/api/v1/contracts', page.cursor, page.limit), signal);
-  return readPage(body, normaliseContract);
+  return fetchListPage('/api/v1/contracts', page, normaliseContract, signal);
 }
 
 /** Contracts change rarely: a loaded list stays fresh for ten minutes. */

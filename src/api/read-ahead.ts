@@ -1,4 +1,4 @@
-import { getResponse, readJson, withPageParams } from './client';
+import { getResponse, readSizedJson, withPageParams } from './client';
 import type { PageParam } from './page-param';
 
 /**
@@ -21,13 +21,15 @@ import type { PageParam } from './page-param';
  * the query function call that started them.
  */
 
+type SizedBody = Awaited<ReturnType<typeof readSizedJson>>;
+
 /** Pages asked for ahead of the reader at most (1MB each at the walk's page size). */
 export const READ_AHEAD_PAGES = 3;
 
 interface Early {
   controller: AbortController;
   response: Promise<Response>;
-  body: Promise<unknown>;
+  body: Promise<SizedBody>;
   /** The limit it asked for; the page after it asks for the same. */
   limit: number | undefined;
   /** The next cursor once the headers are in; null when there is none or the page failed. */
@@ -66,14 +68,14 @@ export function startReadAhead(list: string): () => void {
 }
 
 /**
- * One page of a list as JSON, as its param says; taken from the read-ahead when it was
- * asked for early.
+ * One page of a list as JSON (and its length), as its param says; taken from the
+ * read-ahead when it was asked for early.
  */
 export async function getListPage(
   list: string,
   { cursor, limit, readAhead }: PageParam,
   signal?: AbortSignal,
-): Promise<unknown> {
+): Promise<SizedBody> {
   const walk = walks.get(list);
   const path = withPageParams(list, cursor, limit);
   const ready = walk?.early.get(path);
@@ -85,7 +87,7 @@ export async function getListPage(
       const next = response.headers.get('x-next-cursor');
       if (next) askEarly(list, walk, next, limit);
     }
-    return readJson(response, signal);
+    return readSizedJson(response, signal);
   }
   walk.early.delete(path);
   pump(list, walk);
@@ -109,7 +111,7 @@ function askEarly(list: string, walk: Walk, cursor: string, limit: number | unde
   const entry: Early = {
     controller,
     response,
-    body: response.then((later) => readJson(later, controller.signal)),
+    body: response.then((later) => readSizedJson(later, controller.signal)),
     limit,
   };
   // Nobody may ever ask for it (the walk stops); its failure is then nobody's to hear.

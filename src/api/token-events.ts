@@ -4,8 +4,8 @@ import type { TokenEvent } from '../lib/token-event';
 import { normaliseEvent } from './normalise';
 import { firstPage, nextPage, type PageParam } from './page-param';
 import { queryKeys } from './query-keys';
-import { getListPage, startReadAhead } from './read-ahead';
-import { readPage } from './read-page';
+import { startReadAhead } from './read-ahead';
+import { fetchListPage } from './read-page';
 
 const tokenPath = (address: string, tokenId: string) => `/api/v1/events/${address}/${tokenId}`;
 
@@ -15,8 +15,8 @@ export async function fetchTokenEventsPage(
   page: PageParam,
   signal?: AbortSignal,
 ): Promise<Page<TokenEvent>> {
-  const body = await getListPage(tokenPath(address, tokenId), page, signal);
-  return readPage(body, (item) => normaliseEvent(item, address));
+  const path = tokenPath(address, tokenId);
+  return fetchListPage(path, page, (item) => normaliseEvent(item, address), signal);
 }
 
 /** While a token's history is walked to the end: its walked pages read ahead. */

@@ -5,10 +5,18 @@ import {
   type QueryKey,
   type UseInfiniteQueryOptions,
 } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Page } from '../lib/page';
+import { ApiError } from './api-error';
+import type { ListShape } from './flatten';
 import type { PageParam } from './page-param';
 import { useInfiniteList } from './use-infinite-list';
+
+/**
+ * Times in a row a walk reads its list again from the head by itself without a new row
+ * in between; then it stops and leaves the choice to the reader, rather than loop.
+ */
+const MAX_UNFRUITFUL_CONTINUES = 2;
 
 type ListQueryOptions<T, K extends QueryKey> = UseInfiniteQueryOptions<
   Page<T>,
@@ -21,7 +29,7 @@ type ListQueryOptions<T, K extends QueryKey> = UseInfiniteQueryOptions<
 interface WalkOptions<T, K extends QueryKey> {
   /** The list's query options; while `walking`, its next pages are the walk's (see page-param.ts). */
   query: (walking: boolean) => ListQueryOptions<T, K>;
-  keyOf: (item: T) => string;
+  shape: ListShape<T>;
   /**
    * Lets the list's walked pages read ahead until the function returned is called; the
    * same function from render to render (useCallback), as read-ahead restarts when it changes.
@@ -35,11 +43,13 @@ interface WalkOptions<T, K extends QueryKey> {
  * A list that can be walked to its end, page after page, with Cancel: "Load full
  * history" of a contract's events, and a token's history. While the walk is on the next
  * pages are the largest and read ahead; a failure, a run of empty pages or the end stops
- * it, and Cancel drops the page in flight and goes back to browsing.
+ * it, and Cancel drops the page in flight and goes back to browsing. A cursor the service
+ * has forgotten does not stop it: a first 502 is asked again, and a dead cursor is
+ * walked round from the list's head (see useInfiniteList's `continueFromNewest`).
  */
 export function useWalkedList<T, K extends QueryKey>({
   query: options,
-  keyOf,
+  shape,
   readAhead,
   auto = false,
 }: WalkOptions<T, K>) {
@@ -50,7 +60,7 @@ export function useWalkedList<T, K extends QueryKey>({
   );
   const queryOptions = options(started !== null);
   const query = useInfiniteQuery(queryOptions);
-  const list = useInfiniteList(query, keyOf);
+  const list = useInfiniteList(query, shape);
   const failed = query.isFetchNextPageError || list.pausedOnEmptyPages;
   const running = started !== null && list.hasMore && !failed;
 
@@ -61,6 +71,30 @@ export function useWalkedList<T, K extends QueryKey>({
   useEffect(() => {
     if (running) loadMoreAuto();
   }, [running, loadMoreAuto, list.pages]);
+
+  // A dead cursor, or a first 502 that may be one (a second makes it dead, see
+  // read-page.ts), while the walk is on: it goes on by itself, asking once more, then
+  // from the head, as long as that gets it somewhere.
+  const tries = useRef({ retriedAfter: null as unknown, rows: -1, times: 0 });
+  const { nextPageError, deadCursor, continueFromNewest, loadMore } = list;
+  const rows = list.items.length;
+  const lastPage = query.data?.pages[query.data.pages.length - 1];
+  const busy = query.isFetchingNextPage;
+  const on = started !== null;
+  useEffect(() => {
+    if (!on || busy || !nextPageError) return;
+    const done = tries.current;
+    if (isUpstream502(nextPageError)) {
+      if (done.retriedAfter === lastPage) return;
+      done.retriedAfter = lastPage;
+      loadMore();
+      return;
+    }
+    if (!deadCursor || (done.rows === rows && done.times >= MAX_UNFRUITFUL_CONTINUES)) return;
+    done.times = done.rows === rows ? done.times + 1 : 1;
+    done.rows = rows;
+    continueFromNewest();
+  }, [on, busy, nextPageError, deadCursor, rows, lastPage, loadMore, continueFromNewest]);
 
   const walk = {
     /** Asked for and not cancelled: the walk goes on once a failure is retried. */
@@ -79,3 +113,6 @@ export function useWalkedList<T, K extends QueryKey>({
 }
 
 export type Walk = ReturnType<typeof useWalkedList>['walk'];
+
+const isUpstream502 = (error: unknown) =>
+  error instanceof ApiError && error.kind === 'upstream' && error.status === 502;

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link, Outlet } from 'react-router';
+import { Link, Outlet, ScrollRestoration } from 'react-router';
 import { metaQueryOptions } from '../api/meta';
 import { LookupBox } from '../components/lookup-box';
 import { KeyboardShortcuts } from './keyboard-shortcuts';
@@ -37,6 +37,8 @@ export function Layout() {
         )}{' '}
         · Press <kbd>?</kbd> for keyboard shortcuts.
       </footer>
+      {/* Back, forward and reload give the scroll position back; a new page starts at the top. */}
+      <ScrollRestoration />
     </>
   );
 }

@@ -6,6 +6,7 @@ import {
   type Activity,
   type ActivityBucket,
 } from '../lib/activity';
+import { BURNS_NOT_LISTED } from '../lib/event-list';
 import { formatCount, plural } from '../lib/format';
 import { formatAxisDate } from '../lib/time';
 import { formatSpan, type TimeSpan } from '../lib/time-span';
@@ -186,10 +187,7 @@ export function ActivityChart({
             <span className={`${styles.swatch} ${KIND_CLASSES[kind]}`} aria-hidden="true" />{' '}
             {EVENT_KIND_NAMES[kind]} {formatCount(totals[kind] ?? 0)}
             {kind === 'burn' && burnsUnlisted && (
-              <span className={styles.note}>
-                {' '}
-                (the service lists no burns for a contract; a token’s page shows its burn)
-              </span>
+              <span className={styles.note}> ({BURNS_NOT_LISTED})</span>
             )}
           </li>
         ))}

@@ -1,3 +1,4 @@
+import { DeadCursorNotice, EndUnsureNotice } from './list-recovery';
 import { ErrorState } from './states';
 import type { InfiniteList } from '../api/use-infinite-list';
 import button from './button.module.css';
@@ -22,6 +23,7 @@ export function ListFooter(props: ListFooterProps) {
     loadMore: onLoadMore,
   } = list;
   const loaded = list.items.length;
+  if (list.deadCursor) return <DeadCursorNotice noun={noun} list={list} />;
   if (error && hasMore) {
     return (
       <ErrorState
@@ -32,6 +34,7 @@ export function ListFooter(props: ListFooterProps) {
       />
     );
   }
+  if (!hasMore && list.endUnsure) return <EndUnsureNotice noun={noun} list={list} />;
   if (!hasMore) return <p className={`${styles.end} muted`}>End of the list.</p>;
   return (
     <div className={styles.more}>

@@ -18,16 +18,20 @@ interface LoadStatusProps {
  */
 export function LoadStatus(props: LoadStatusProps) {
   const { noun, list, shown, sortedBy } = props;
-  const { hasMore, isLoadingMore, skipped } = list;
+  const { hasMore, isLoadingMore, skipped, rewalk, endUnsure } = list;
   const loaded = props.loaded ?? list.items.length;
   const parts: string[] = [];
   parts.push(
-    hasMore
-      ? `${formatCount(loaded)} ${noun} loaded · ${isLoadingMore ? 'loading more…' : 'more available'}`
-      : `all ${formatCount(loaded)} ${noun} loaded`,
+    rewalk
+      ? `${formatCount(loaded)} ${noun} loaded · reading the list again from the newest: ${formatCount(rewalk.met)} of the ${formatCount(rewalk.of)} records read before passed…`
+      : hasMore
+        ? `${formatCount(loaded)} ${noun} loaded · ${isLoadingMore ? 'loading more…' : 'more available'}`
+        : endUnsure
+          ? `${formatCount(loaded)} ${noun} loaded · the service reported no more after a full page`
+          : `all ${formatCount(loaded)} ${noun} loaded`,
   );
   if (shown !== undefined && shown !== loaded)
-    parts.push(`${formatCount(shown)} match the filters`);
+    parts.push(`${formatCount(shown)} match the filters among the ${formatCount(loaded)} scanned`);
   if (sortedBy && hasMore)
     parts.push(`sorted by ${sortedBy} among ${formatCount(loaded)} loaded ${noun}`);
   return (

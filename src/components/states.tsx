@@ -18,7 +18,7 @@ const TITLES: Record<ClientErrorKind, string> = {
   timeout: 'The service took too long',
   unreachable: 'The service cannot be reached',
   invalid_response: 'The service sent something unreadable',
-  expired_cursor: 'The list has moved on',
+  expired_cursor: 'The service lost its place in this list',
   network: 'No connection to the dashboard server',
 };
 

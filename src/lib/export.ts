@@ -2,7 +2,9 @@
  * CSV and JSON of the rows on screen. Ids, prices and hashes stay strings, so nothing
  * passes through a float: a 256-bit token id comes out exactly as it went in.
  */
-export type ExportRow = Record<string, string | number | undefined>;
+export type ExportRow = { [column: string]: ExportValue };
+/** A cell; a list of rows (the records a row was made of) goes into the JSON export only. */
+type ExportValue = string | number | undefined | ExportRow[];
 
 export function toCsv(rows: readonly ExportRow[], columns: readonly string[]): string {
   const lines = [columns.map(csvField).join(',')];
@@ -10,8 +12,8 @@ export function toCsv(rows: readonly ExportRow[], columns: readonly string[]): s
   return `${lines.join('\r\n')}\r\n`;
 }
 
-function csvField(value: string | number | undefined): string {
-  if (value === undefined) return '';
+function csvField(value: ExportValue): string {
+  if (value === undefined || Array.isArray(value)) return '';
   let text = String(value);
   // A leading =, +, - or @ would be run as a formula by spreadsheet programs.
   if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;

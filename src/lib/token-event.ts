@@ -17,6 +17,11 @@ export const EVENT_KIND_NAMES: Record<EventKind, string> = {
   other: 'Other',
 };
 
+/** The kind as a row shows it: its name, or the upstream's own label for kinds we do not know. */
+export function kindName(event: Pick<TokenEvent, 'kind' | 'label'>): string {
+  return event.kind === 'other' ? event.label : EVENT_KIND_NAMES[event.kind];
+}
+
 export function isEventKind(value: string): value is EventKind {
   return (EVENT_KINDS as readonly string[]).includes(value);
 }
@@ -42,4 +47,9 @@ export interface TokenEvent {
   marketplaceName?: string;
   marketplaceAddress?: string;
   currencyAddress?: string;
+  /**
+   * The records this row was made of, when more than one: a sale's transfer and sale
+   * records (see twins.ts). Kept so the export can give them as they came.
+   */
+  records?: readonly TokenEvent[];
 }

@@ -111,7 +111,7 @@ describe('ActivityChart', () => {
 
   it('says where burns show when the service lists none for a contract', () => {
     render(<ActivityChart events={days(1, 2)} partial burnsUnlisted />);
-    expect(screen.getByText(/the service lists no burns for a contract/)).toBeInTheDocument();
+    expect(screen.getByText(/does not list burns in a contract’s events/)).toBeInTheDocument();
   });
 
   it('adding older days redraws only the bars that changed; the rest keep every attribute', () => {

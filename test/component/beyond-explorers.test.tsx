@@ -2,7 +2,14 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { queryKeys } from '../../src/api/query-keys';
-import { dataRows, installSampleApi, renderAt, smallDataset, statusText } from './harness';
+import {
+  captureDownloads,
+  dataRows,
+  installSampleApi,
+  renderAt,
+  smallDataset,
+  statusText,
+} from './harness';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -57,13 +64,7 @@ describe('export', () => {
   it('downloads the rows shown, in the order shown, with exact ids', async () => {
     const contract = busiest();
     installSampleApi({ profile: 'documented' });
-    const blobs: Blob[] = [];
-    URL.createObjectURL = vi.fn((blob: Blob) => {
-      blobs.push(blob);
-      return 'blob:test';
-    });
-    URL.revokeObjectURL = vi.fn();
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    const blobs = captureDownloads();
     renderAt(`/contracts/${contract.address}?kind=transfer&sort=token`);
     await screen.findByRole('table');
     const shown = dataRows().length;
@@ -77,7 +78,9 @@ describe('export', () => {
     };
     const lines = csv.trim().split('\r\n');
     expect(lines[0]).toBe(
-      'kind,label,token_id,from,to,timestamp,time_utc,transaction_hash,event_id,price,price_units,quantity,marketplace,contract_address',
+      'kind,label,token_id,from,to,timestamp,time_utc,transaction_hash,event_id,' +
+        'price_amount,price_symbol,currency_address,currency_assumed,price_base_units,' +
+        'price_as_sent,quantity,marketplace,marketplace_address,contract_address',
     );
     expect(json.count).toBe(lines.length - 1);
     expect(json.count).toBeGreaterThanOrEqual(shown);

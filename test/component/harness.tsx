@@ -58,11 +58,15 @@ export function installSampleApi(
     /** Rewrites successful JSON pages on their way to the browser (e.g. to add new events). */
     rewrite: null as
       null | ((path: string, body: Record<string, unknown>) => Record<string, unknown>),
+    /** Answers a request in the proxy's stead when it returns a response (e.g. our 410). */
+    intercept: null as null | ((path: string) => Response | null),
   };
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input), 'http://localhost');
     const path = url.pathname + url.search;
     requests.push(path);
+    const intercepted = api.intercept?.(path);
+    if (intercepted) return intercepted;
     const response = await proxy.request(path, {
       ...init,
       headers: { 'accept-encoding': 'identity' },
@@ -73,9 +77,8 @@ export function installSampleApi(
   return api;
 }
 
-export function renderAt(url: string) {
+export function renderAt(url: string, queryClient = createQueryClient()) {
   const router = createMemoryRouter(routes, { initialEntries: [url] });
-  const queryClient = createQueryClient();
   const view = render(<App queryClient={queryClient} router={router} />);
   return { ...view, router, queryClient };
 }
@@ -156,4 +159,16 @@ export async function advanceUntil(
   } finally {
     observer.disconnect();
   }
+}
+
+/** The files the page downloads (the export's CSV and JSON), as the blobs it made. */
+export function captureDownloads(): Blob[] {
+  const blobs: Blob[] = [];
+  URL.createObjectURL = vi.fn((blob: Blob) => {
+    blobs.push(blob);
+    return 'blob:test';
+  });
+  URL.revokeObjectURL = vi.fn();
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+  return blobs;
 }

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tokenIdToHex } from '../../src/lib/token-id';
-import { servedRecordCount } from '../../src/server/sample-service';
+import { servedEventCount } from '../../src/server/sample-service';
 import { installSampleApi, renderAt, smallDataset } from './harness';
 
 afterEach(() => vi.restoreAllMocks());
@@ -25,8 +25,8 @@ describe('token history page', () => {
     'loads every page, orders by time and tells the provenance (%s)',
     async (profile) => {
       const { contract, token } = busyToken();
-      // Deployed: each sale is two records (until the dashboard merges them).
-      const records = servedRecordCount(smallDataset(), profile, { token });
+      // Deployed: each sale is two records, one row.
+      const records = servedEventCount(smallDataset(), profile, { token });
       installSampleApi({ profile });
       renderAt(`/contracts/${contract.address}/tokens/${token.id}`);
       await screen.findByRole('table');

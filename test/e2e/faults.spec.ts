@@ -67,13 +67,20 @@ async function openContract(page: Page, contract: ContractInfo) {
   return { pages, loaded: await loadedCount(page) };
 }
 
-/** The loaded count is the number of distinct events received, and none was received twice. */
-async function expectNoDuplicates(page: Page, pages: ReturnType<typeof recordPages>) {
+/**
+ * The loaded count is the number of changes of hands received (a sale's two records one),
+ * and no record was received twice (unless the list was read again from its head).
+ */
+async function expectNoDuplicates(
+  page: Page,
+  pages: ReturnType<typeof recordPages>,
+  readAgain = false,
+) {
   await expect(async () => {
     const loaded = await loadedCount(page);
     const records = await pages.records();
-    expect(records.distinct, 'distinct events received').toBe(loaded);
-    expect(records.total, 'events received in all').toBe(loaded);
+    expect(records.changes, 'changes of hands received').toBe(loaded);
+    if (!readAgain) expect(records.total, 'records received in all').toBe(records.distinct);
   }).toPass({ timeout: 10_000 });
   await expectRenderedRowsDistinct(eventsTable(page));
 }
@@ -318,7 +325,7 @@ test.describe('a failing upstream', () => {
     await expect(async () => {
       await scrollToBottom(page);
       await expect(loadStatus(page)).toHaveText(
-        `all ${contract.eventCount.toLocaleString('en')} events loaded`,
+        `all ${contract.rowCount.toLocaleString('en')} events loaded`,
         {
           timeout: 1_000,
         },
@@ -326,5 +333,143 @@ test.describe('a failing upstream', () => {
     }).toPass({ timeout: 20_000 });
     await expectNoDuplicates(page, pages);
     await expect(page.getByText('End of the list.')).toBeVisible();
+  });
+});
+
+/*
+ * The deployed service forgets its cursors (a cursor cache that evicts them): every
+ * request with a forgotten cursor is answered 502 for ever. With no store in front, the
+ * browser meets it itself: a cursor that fails twice is dead, and the list is read again
+ * from its head, past the rows it has.
+ */
+test.describe('a service that forgets its cursors', () => {
+  test.beforeEach(async ({ sample, servers }) => {
+    test.skip(servers.profile !== 'deployed', 'the documented service keeps no cursors');
+    await sample.setFaults(null);
+  });
+
+  /** The smallest contracts of two pages or more: no other test opens them. */
+  const forgetful = (servers: ProfileServers, index: number): ContractInfo =>
+    servers.contracts.forFaults[servers.contracts.forFaults.length - 1 - index]!;
+
+  test('browsing: a dead cursor is said in words, and Continue from the newest goes on', async ({
+    page,
+    sample,
+    servers,
+    consoleWatch,
+  }) => {
+    const contract = forgetful(servers, 0);
+    consoleWatch.allowApiFailures(502);
+    const { pages } = await openContract(page, contract);
+    await sample.forgetCursors();
+    const alert = footerAlert(page);
+    await expect(async () => {
+      await scrollToBottom(page);
+      await expect(alert).toContainText('The service failed', { timeout: 2_000 });
+    }).toPass({ timeout: 15_000 });
+    const kept = await loadedCount(page);
+    // Asking again with the same cursor fails again: it is dead.
+    await alert.getByRole('button', { name: 'Retry' }).click();
+    await expect(alert).toContainText('The service lost its place in this list');
+    await expect(alert).toContainText(
+      `skips the ${kept.toLocaleString('en')} events already loaded`,
+    );
+    await alert.getByRole('button', { name: 'Continue from the newest' }).click();
+    await expect.poll(() => loadedCount(page)).toBeGreaterThan(kept);
+    await expect(alert).toBeHidden();
+    await expectNoDuplicates(page, pages, true);
+    await expect(async () => {
+      await scrollToBottom(page);
+      await expect(loadStatus(page)).toHaveText(
+        `all ${contract.rowCount.toLocaleString('en')} events loaded`,
+        { timeout: 1_000 },
+      );
+    }).toPass({ timeout: 20_000 });
+    await expectNoDuplicates(page, pages, true);
+  });
+
+  test('"Load full history" walks round cursors forgotten mid-way by itself', async ({
+    page,
+    sample,
+    servers,
+    consoleWatch,
+  }) => {
+    const contract = servers.contracts.forFaults[0]!;
+    consoleWatch.allowApiFailures(502);
+    const { pages } = await openContract(page, contract);
+    // Once the walk's first page is in, the service forgets every cursor, the one that
+    // page names too.
+    let forgot = false;
+    await page.route(
+      (url) =>
+        url.pathname === `/api/v1/events/${contract.address}` && url.searchParams.has('cursor'),
+      async (route) => {
+        const response = await route.fetch();
+        if (!forgot) {
+          forgot = true;
+          await sample.forgetCursors();
+        }
+        await route.fulfill({ response });
+      },
+    );
+    await page.getByRole('button', { name: 'Load full history' }).click();
+    await expect(loadStatus(page)).toHaveText(
+      `all ${contract.rowCount.toLocaleString('en')} events loaded`,
+      { timeout: 30_000 },
+    );
+    expect(forgot).toBe(true);
+    await expect(footerAlert(page)).toHaveCount(0);
+    await expectNoDuplicates(page, pages, true);
+  });
+
+  test('a token’s page walks round a forgotten cursor by itself', async ({
+    page,
+    sample,
+    servers,
+    consoleWatch,
+  }) => {
+    const { contract, id, rows } = servers.longToken;
+    consoleWatch.allowApiFailures(502);
+    // The history's first page asks for two records; then the service forgets its cursors.
+    await page.route(
+      (url) => url.pathname === `/api/v1/events/${contract}/${id}` && url.search === '',
+      async (route) => {
+        const response = await route.fetch({ url: `${route.request().url()}?limit=2` });
+        await sample.forgetCursors();
+        await route.fulfill({ response });
+      },
+    );
+    await page.goto(`/contracts/${contract}/tokens/${id}`);
+    await expect(loadStatus(page)).toHaveText(`all ${rows} events loaded`);
+    await expect(page.getByRole('main').getByRole('alert')).toHaveCount(0);
+    const timeline = page.getByRole('region', { name: 'Provenance' }).getByRole('list');
+    await expect(timeline.getByRole('listitem')).toHaveCount(rows + 1);
+  });
+
+  test('a full page without a cursor is not taken for the end: Check again reads on', async ({
+    page,
+    sample,
+    servers,
+  }) => {
+    // A walk's pages are cut at the service's 1MB: the first of them comes without its
+    // cursor, as when the service cannot reach its cursor cache.
+    const contract = servers.contracts.deep[2]!;
+    await openContract(page, contract);
+    await sample.setFaults({
+      fault: { type: 'no-cursor' },
+      pathIncludes: `/v1/events/${contract.address}?cursor=`,
+      nth: 1,
+      times: 1,
+    });
+    await page.getByRole('button', { name: 'Load full history' }).click();
+    await expect(loadStatus(page)).toHaveText(
+      /^[\d,]+ events loaded · the service reported no more after a full page/,
+      { timeout: 15_000 },
+    );
+    await expect(page.getByText('End of the list.')).toHaveCount(0);
+    const unsure = await loadedCount(page);
+    await page.getByRole('button', { name: 'Check again' }).click();
+    await expect.poll(() => loadedCount(page), { timeout: 15_000 }).toBeGreaterThan(unsure);
+    await expectRenderedRowsDistinct(eventsTable(page));
   });
 });

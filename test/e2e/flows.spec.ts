@@ -178,9 +178,9 @@ test('event-kind and address filters', async ({ page, servers }) => {
   await transfer.click();
   await expect(sale).toHaveAttribute('aria-pressed', 'false');
   await expect(page).not.toHaveURL(/kind=/);
-  await expect(loadStatus(page)).toHaveText(
-    new RegExp(`^${loaded.toLocaleString('en')} events loaded`),
-  );
+  // Under the filter the list may have read on for a screenful of matches.
+  await expect(loadStatus(page)).toHaveText(/^[\d,]+ events loaded/);
+  expect(await loadedCount(page)).toBeGreaterThanOrEqual(loaded);
 
   // Clicking an address in a row shows only the events with that address.
   const addressButton = dataRows(table)
@@ -250,7 +250,7 @@ test('a copied URL opens the same view in a new page', async ({ page, context, s
 });
 
 test('hex and decimal token URLs show the same history', async ({ page, servers }) => {
-  const { contract, id, events } = servers.token;
+  const { contract, id, rows: events } = servers.token;
   const canonical = `/contracts/${contract}/tokens/${id}`;
   const history = page.getByRole('table', { name: `History of token ${id}, oldest first` });
   await page.goto(canonical);

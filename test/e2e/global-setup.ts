@@ -6,6 +6,7 @@ import type { FullConfig } from '@playwright/test';
 import {
   generateDataset,
   HOSTILE_CONTRACT_NAME,
+  servedEventCount,
   servedRecordCount,
   STARKVERSE_EXAMPLE_MINT,
   STARKVERSE_GALLERY_ADDRESS,
@@ -26,6 +27,7 @@ import {
   type Profile,
   type ProfileServers,
   type Servers,
+  type TokenInfo,
 } from './support/servers';
 
 const LOG_DIR = join(ARTIFACTS_DIR, 'logs');
@@ -176,7 +178,7 @@ async function startApp(
   sampleUrl: string,
   appPort: number,
   children: ChildProcess[],
-): Promise<Omit<ProfileServers, 'contracts' | 'token'>> {
+): Promise<Omit<ProfileServers, 'contracts' | 'token' | 'longToken'>> {
   const dataDir = join(ARTIFACTS_DIR, 'store', profile);
   rmSync(dataDir, { recursive: true, force: true });
   const [appUrl, directUrl] = await Promise.all([
@@ -291,11 +293,15 @@ async function waitForReady(url: string): Promise<void> {
  * The same dataset as the sample services generate, to pick contracts for each kind of test,
  * with what one profile serves of them.
  */
-function pickData(dataset: Dataset, profile: Profile): Pick<ProfileServers, 'contracts' | 'token'> {
+function pickData(
+  dataset: Dataset,
+  profile: Profile,
+): Pick<ProfileServers, 'contracts' | 'token' | 'longToken'> {
   const info = (contract: Dataset['contracts'][number]): ContractInfo => ({
     address: contract.address,
     name: contract.name,
     eventCount: servedRecordCount(dataset, profile, { contract }),
+    rowCount: servedEventCount(dataset, profile, { contract }),
   });
   const byEvents = [...dataset.contracts].sort((a, b) => b.eventCount - a.eventCount);
   const deep = byEvents.slice(0, 3);
@@ -314,12 +320,29 @@ function pickData(dataset: Dataset, profile: Profile): Pick<ProfileServers, 'con
       hostile: info(hostile),
       forFaults: forFaults.map(info),
     },
-    token: {
-      contract: busiest.address,
-      id: STARKVERSE_EXAMPLE_MINT.tokenId.toString(),
-      events: servedRecordCount(dataset, profile, { token }),
-    },
+    token: tokenInfo(token),
+    longToken: tokenInfo(longHistory(dataset, busiest)),
   };
+
+  function tokenInfo(of: NonNullable<ReturnType<Dataset['findToken']>>): TokenInfo {
+    return {
+      contract: of.contract.address,
+      id: of.id.toString(),
+      events: servedRecordCount(dataset, profile, { token: of }),
+      rows: servedEventCount(dataset, profile, { token: of }),
+    };
+  }
+}
+
+/** A token of the contract with a history of ten events or more, sales among them. */
+function longHistory(dataset: Dataset, contract: Dataset['contracts'][number]) {
+  for (let index = 0; index < dataset.tokenCount; index++) {
+    const token = dataset.token(index);
+    if (token.contract !== contract) continue;
+    const seqs = [...dataset.tokenEvents(token)];
+    if (seqs.length >= 10 && seqs.some((seq) => dataset.sale(seq))) return token;
+  }
+  throw new Error('The dataset has no token with a long history.');
 }
 
 function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {

@@ -1,29 +1,8 @@
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, DEBIAN_CHROMIUM, findChromium } from './support/chromium';
 import { APP_PORTS_ENV, ARTIFACTS_DIR, E2E_DIR, PROFILES, type Profile } from './support/servers';
-
-/**
- * Browser tests against the production server, one project per sample-service profile:
- *   npx playwright test -c test/e2e/playwright.config.ts     (or npm run test:e2e)
- * The global setup builds the app and starts the servers; see global-setup.ts.
- */
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
-}
+import { freePort } from '../support/free-port';
 
 // Each project's baseURL must be known when the config is read, before the global setup
 // starts the servers. The ports are chosen once, by the runner; its workers inherit them.

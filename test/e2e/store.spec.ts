@@ -33,7 +33,7 @@ test('a walk goes on by itself when the service has forgotten its cursors', asyn
   await sample.forgetCursors();
   await page.getByRole('button', { name: 'Load full history' }).click();
   await expect(loadStatus(page)).toHaveText(
-    `all ${contract.eventCount.toLocaleString('en')} events loaded`,
+    `all ${contract.rowCount.toLocaleString('en')} events loaded`,
     { timeout: 20_000 },
   );
   await expect(page.getByRole('main').getByRole('alert')).toHaveCount(0);

@@ -19,6 +19,8 @@ import { contractsTable, dataRows, eventsTable, loadStatus } from './support/ui'
  * components, so these run in the deployed one, the real service's behaviour.
  */
 test.describe.configure({ mode: 'parallel' });
+// Playwright reads the fixtures a function needs from its first parameter's pattern.
+// eslint-disable-next-line no-empty-pattern
 test.beforeEach(({}, testInfo) => {
   test.skip(testInfo.project.name !== 'deployed', 'layout and input do not depend on the profile');
 });

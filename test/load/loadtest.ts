@@ -62,6 +62,8 @@ async function startServer(dir: string) {
       HOST: '127.0.0.1',
       PORT: '0',
       CLIENT_DIR: dir,
+      // A store of its own, empty at each run.
+      DATA_DIR: join(dir, 'store'),
       ...(RATE_LIMIT_ON ? {} : { RATE_LIMIT_PER_MINUTE: '0' }),
       // Every connection comes from 127.0.0.1: a per-address cap would be what is measured.
       MAX_CONNECTIONS_PER_ADDRESS: '0',

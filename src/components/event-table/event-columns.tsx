@@ -1,8 +1,8 @@
-import { formatUnits } from '../../lib/format';
 import type { TokenEvent } from '../../lib/token-event';
 import type { TimeDisplay } from '../../lib/view-state';
 import { EventKindBadge } from '../event-kind-badge';
 import { Hash } from '../hash';
+import { Price } from '../price';
 import type { ListColumn } from '../table-features';
 import { EventTimeCell, FromCell, TimeHeader, TokenCell, ToCell } from './event-cells';
 import styles from './event-columns.module.css';
@@ -64,18 +64,15 @@ const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
     header: 'Price',
     accessorFn: (row) => row.price ?? '',
     sortDescFirst: true,
-    meta: { className: styles.price, width: 10, priority: 2 },
-    cell: ({ row }) =>
-      row.original.price ? (
-        <span title={`${row.original.price} (smallest unit)`}>
-          {formatUnits(row.original.price)}
-          {row.original.marketplaceName && (
-            <span className="muted small"> on {row.original.marketplaceName}</span>
-          )}
-        </span>
-      ) : (
-        <span className="muted">—</span>
-      ),
+    meta: { className: styles.price, width: 12, priority: 2 },
+    cell: ({ row }) => (
+      <>
+        <Price event={row.original} />
+        {row.original.marketplaceName && (
+          <span className="muted small"> on {row.original.marketplaceName}</span>
+        )}
+      </>
+    ),
   },
   {
     id: 'tx',

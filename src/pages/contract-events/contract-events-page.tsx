@@ -1,6 +1,7 @@
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { contractEventsQueryOptions, readAheadContractEvents } from '../../api/contract-events';
+import { contractEventRows } from '../../api/list-shapes';
 import { useWalkedList } from '../../api/use-walk';
 import { ActivityChart } from '../../components/activity-chart';
 import type { AddressFilter } from '../../components/address';
@@ -22,7 +23,15 @@ import { useNow } from '../../components/use-now';
 import { useTitle } from '../../components/use-title';
 import { parseAddress } from '../../lib/address';
 import { eventExportColumns, eventExportRow } from '../../lib/event-export';
-import { EVENT_SORTS, filterEvents, sortEvents, type EventSort } from '../../lib/event-list';
+import {
+  BURNS_NOT_LISTED,
+  EVENT_SORTS,
+  filterEvents,
+  holdsBurn,
+  sortEvents,
+  type EventSort,
+} from '../../lib/event-list';
+import { formatCount } from '../../lib/format';
 import { hrefs } from '../../lib/routes';
 import { formatSpanEnd, inSpan, parseTimeSpan, type TimeSpan } from '../../lib/time-span';
 import type { TokenEvent } from '../../lib/token-event';
@@ -43,6 +52,7 @@ import { ContractHeader } from './contract-header';
 import { EventFilters } from './event-filters';
 import { LiveNotice } from './live-notice';
 import { LoadAll } from './load-all';
+import { SCAN_BUDGET_EVENTS, useFilterScan } from './use-filter-scan';
 import { useLiveEvents } from './use-live-events';
 import button from '../../components/button.module.css';
 import toolbar from '../../components/toolbar.module.css';
@@ -66,7 +76,9 @@ export function ContractEventsRoute() {
   if (parsed.value !== raw || search !== location.search) {
     return <Navigate replace to={hrefs.contractEvents(parsed.value, search)} />;
   }
-  return <ContractEventsPage address={parsed.value} />;
+  // Keyed on the address: another contract is another page, with none of this one's
+  // state (events added live, filter drafts, the walk, tracing).
+  return <ContractEventsPage key={parsed.value} address={parsed.value} />;
 }
 
 export function ContractEventsPage({ address }: { address: string }) {
@@ -77,7 +89,7 @@ export function ContractEventsPage({ address }: { address: string }) {
   const readAhead = useCallback(() => readAheadContractEvents(address), [address]);
   const { query, list, walk } = useWalkedList({
     query: (walking) => contractEventsQueryOptions(address, pageSize, walking),
-    keyOf: eventKey,
+    shape: contractEventRows,
     readAhead,
   });
   const live = useLiveEvents(address, list.items, pageSize);
@@ -105,8 +117,14 @@ export function ContractEventsPage({ address }: { address: string }) {
     const matching = filterEvents(loaded, kinds, filterAddress);
     return span ? matching.filter(inSpan(span)) : matching;
   }, [loaded, kinds, filterAddress, span]);
-  // The service lists no burns for a contract (upstream-notes): the chart says so.
-  const burnsUnlisted = useMemo(() => !loaded.some((event) => event.kind === 'burn'), [loaded]);
+  // The service lists no burns by contract: where the loaded events hold none, the Burn
+  // filter (and the chart's legend) say where burns are found.
+  const burnsListed = useMemo(() => holdsBurn(loaded), [loaded]);
+  const filterKey =
+    kinds.length > 0 || filterAddress || span
+      ? `${kindParam}|${filterAddress}|${fromParam}|${toParam}`
+      : '';
+  const scan = useFilterScan(list, filterKey, rows.length);
 
   const set = useCallback(
     (changes: Record<string, string | null>) =>
@@ -173,6 +191,7 @@ export function ContractEventsPage({ address }: { address: string }) {
         onSpanChange={setSpan}
         display={display}
         onDisplayChange={(next: TimeDisplay) => set({ time: formatTimeDisplay(next) })}
+        burnsUnlisted={!burnsListed}
       />
       <RetryingNotice error={query.failureReason} failureCount={query.failureCount} />
       {query.isPending ? (
@@ -191,7 +210,7 @@ export function ContractEventsPage({ address }: { address: string }) {
             partial={list.hasMore}
             filtered={filtered}
             onSelect={setSpan}
-            burnsUnlisted={burnsUnlisted}
+            burnsUnlisted={!burnsListed}
           />
           <div className={toolbar.toolbar}>
             <LoadAll
@@ -222,8 +241,17 @@ export function ContractEventsPage({ address }: { address: string }) {
             shown={filtered ? rows.length : undefined}
             sortedBy={sort?.id}
           />
+          {scan.paused && (
+            <p className="muted small" role="status">
+              No screenful of matches in the last {formatCount(SCAN_BUDGET_EVENTS)} events read.{' '}
+              <button type="button" className={button.secondary} onClick={scan.more}>
+                Keep looking
+              </button>
+            </p>
+          )}
           {loaded.length > 0 && rows.length === 0 && (
             <EmptyState title="No loaded event matches the filters">
+              {kinds.includes('burn') && !burnsListed && <span>{BURNS_NOT_LISTED}</span>}
               <button
                 type="button"
                 className={button.button}
@@ -245,7 +273,7 @@ export function ContractEventsPage({ address }: { address: string }) {
                 sort={sort}
                 onSortChange={setSort}
                 sortRows={sortEvents}
-                onNearEnd={filtered ? undefined : list.loadMoreAuto}
+                onNearEnd={filtered ? scan.more : list.loadMoreAuto}
                 onRowOpen={openToken}
               />
             </EventViewContext.Provider>

@@ -1,8 +1,10 @@
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { ExplorerLink } from '../../components/explorer-link';
+import { Hint } from '../../components/hint';
 import { TimeDisplayToggle } from '../../components/time-display-toggle';
 import { shortenHex } from '../../lib/address';
 import { resolveAddress } from '../../lib/address-match';
+import { BURNS_NOT_LISTED } from '../../lib/event-list';
 import { formatSpan, type TimeSpan } from '../../lib/time-span';
 import { EVENT_KIND_NAMES, EVENT_KINDS, type EventKind } from '../../lib/token-event';
 import type { TimeDisplay } from '../../lib/view-state';
@@ -24,6 +26,8 @@ interface EventFiltersProps {
   onSpanChange: (span: TimeSpan | null) => void;
   display: TimeDisplay;
   onDisplayChange: (display: TimeDisplay) => void;
+  /** The loaded events hold no burn: the Burn toggle says why that proves nothing. */
+  burnsUnlisted?: boolean;
 }
 
 /** Event-kind toggles, the address filter (input and removable chip) and the time toggle. */
@@ -51,15 +55,21 @@ export function EventFilters(props: EventFiltersProps) {
       <fieldset className={styles.kinds}>
         <legend>Event kinds</legend>
         {EVENT_KINDS.map((kind) => (
-          <button
-            key={kind}
-            type="button"
-            className={`${styles.chip} ${kindTones[kind] ?? ''}`}
-            aria-pressed={kinds.includes(kind)}
-            onClick={() => toggle(kind)}
-          >
-            {EVENT_KIND_NAMES[kind]}
-          </button>
+          <Fragment key={kind}>
+            <button
+              type="button"
+              className={`${styles.chip} ${kindTones[kind] ?? ''}`}
+              aria-pressed={kinds.includes(kind)}
+              onClick={() => toggle(kind)}
+            >
+              {EVENT_KIND_NAMES[kind]}
+            </button>
+            {kind === 'burn' && props.burnsUnlisted && (
+              <Hint note={BURNS_NOT_LISTED}>
+                <span className="muted small">not listed</span>
+              </Hint>
+            )}
+          </Fragment>
         ))}
       </fieldset>
       <form className={`${field.field} ${field.anchored}`} onSubmit={submit} noValidate>

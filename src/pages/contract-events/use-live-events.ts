@@ -1,12 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { contractHeadQueryOptions } from '../../api/contract-events';
+import { rowsOf } from '../../api/flatten';
+import { contractEventRows } from '../../api/list-shapes';
 import type { TokenEvent } from '../../lib/token-event';
+import { keysOf } from '../../lib/twins';
 
 /**
  * New events at the head of a contract's list. The newest page is polled (see
  * contractHeadQueryOptions); events in it that are not loaded yet are offered as
  * "N new events", and only added when the reader asks, so nothing moves under them.
+ * The page's sale twins are joined as the list's are, and a row is known when it or any
+ * record it was made of is loaded, so a sale is never offered again as its other half.
  */
 export function useLiveEvents(address: string, loaded: readonly TokenEvent[], pageSize: number) {
   const [added, setAdded] = useState<TokenEvent[]>([]);
@@ -14,24 +19,30 @@ export function useLiveEvents(address: string, loaded: readonly TokenEvent[], pa
     ...contractHeadQueryOptions(address, pageSize),
     enabled: loaded.length > 0,
   });
+  const headRows = useMemo(
+    () => (head.data ? rowsOf(contractEventRows, head.data.items) : []),
+    [head.data],
+  );
 
   const fresh = useMemo(() => {
     const newest = loaded[0]?.timestamp;
-    if (!head.data || newest === undefined) return [];
+    if (headRows.length === 0 || newest === undefined) return [];
     // Only loaded events as new as the head page can be in it: the list is newest first,
     // so the scan stops early instead of walking 100,000 loaded events on every poll.
-    const oldestInHead = Math.min(...head.data.items.map((event) => event.timestamp));
-    const known = new Set(added.map((event) => event.key));
+    const oldestInHead = Math.min(...headRows.map((event) => event.timestamp));
+    const known = new Set(added.flatMap(keysOf));
     for (const event of loaded) {
       if (event.timestamp < oldestInHead) break;
-      known.add(event.key);
+      for (const key of keysOf(event)) known.add(key);
     }
-    return head.data.items.filter((event) => !known.has(event.key) && event.timestamp >= newest);
-  }, [head.data, loaded, added]);
+    return headRows.filter(
+      (event) => event.timestamp >= newest && !keysOf(event).some((key) => known.has(key)),
+    );
+  }, [headRows, loaded, added]);
 
   const addFresh = useCallback(() => setAdded((old) => [...fresh, ...old]), [fresh]);
   /** More new events than one page holds: some may be missing between them and the loaded ones. */
   const gap =
-    head.data !== undefined && fresh.length >= head.data.items.length && head.data.cursor !== null;
+    head.data !== undefined && fresh.length >= headRows.length && head.data.cursor !== null;
   return { added, fresh, addFresh, gap };
 }

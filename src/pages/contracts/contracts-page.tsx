@@ -2,6 +2,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { contractsQueryOptions } from '../../api/contracts';
+import { contractRows } from '../../api/list-shapes';
 import { useInfiniteList } from '../../api/use-infinite-list';
 import { DataTable } from '../../components/data-table';
 import { ListFooter } from '../../components/list-footer';
@@ -33,7 +34,7 @@ export function ContractsPage() {
   );
   useTitle('Token contracts');
   const query = useInfiniteQuery(contractsQueryOptions());
-  const list = useInfiniteList(query, contractKey);
+  const list = useInfiniteList(query, contractRows);
   const text = params.get('q') ?? '';
   const sort = parseSort(params.get('sort'), CONTRACT_SORTS);
   const rows = useMemo(() => filterContracts(list.items, text), [list.items, text]);

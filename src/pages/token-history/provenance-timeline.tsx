@@ -1,7 +1,7 @@
 import type { EventKind, TokenEvent } from '../../lib/token-event';
 import { Address, type AddressFilter } from '../../components/address';
 import { EventKindBadge } from '../../components/event-kind-badge';
-import { formatUnits } from '../../lib/format';
+import { Price } from '../../components/price';
 import type { Provenance } from '../../lib/provenance';
 import { formatAbsolute, formatDuration, toIso } from '../../lib/time';
 import styles from './provenance-timeline.module.css';
@@ -57,7 +57,7 @@ export function ProvenanceTimeline({
               {event.price && (
                 <span>
                   {' '}
-                  for {formatUnits(event.price)}
+                  for <Price event={event} />
                   {event.marketplaceName && (
                     <span className="muted"> on {event.marketplaceName}</span>
                   )}

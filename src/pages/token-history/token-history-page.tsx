@@ -1,5 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import { Navigate, useLocation, useParams, useSearchParams } from 'react-router';
+import { tokenEventRows } from '../../api/list-shapes';
 import { readAheadTokenEvents, tokenEventsQueryOptions } from '../../api/token-events';
 import { useWalkedList } from '../../api/use-walk';
 import type { AddressFilter } from '../../components/address';
@@ -74,7 +75,13 @@ export function TokenHistoryRoute() {
   if (address.value !== rawAddress || decimal !== rawTokenId || search !== location.search) {
     return <Navigate replace to={hrefs.tokenHistory(address.value, decimal, search)} />;
   }
-  return <TokenHistoryPage address={address.value} tokenId={decimal} />;
+  return (
+    <TokenHistoryPage
+      key={`${address.value}/${decimal}`}
+      address={address.value}
+      tokenId={decimal}
+    />
+  );
 }
 
 export function TokenHistoryPage({ address, tokenId }: { address: string; tokenId: string }) {
@@ -85,7 +92,7 @@ export function TokenHistoryPage({ address, tokenId }: { address: string; tokenI
   const readAhead = useCallback(() => readAheadTokenEvents(address, tokenId), [address, tokenId]);
   const { query, list, walk } = useWalkedList({
     query: (walking) => tokenEventsQueryOptions(address, tokenId, walking),
-    keyOf: eventKey,
+    shape: tokenEventRows,
     readAhead,
     auto: true,
   });
@@ -202,7 +209,7 @@ export function TokenHistoryPage({ address, tokenId }: { address: string; tokenI
               </div>
             </>
           )}
-          {(query.isFetchNextPageError || (paused && list.hasMore)) && (
+          {(query.isFetchNextPageError || (paused && list.hasMore) || list.endUnsure) && (
             <ListFooter noun="events" list={list} />
           )}
         </>

@@ -8,6 +8,7 @@ import { createSampleService } from './service';
  * Runs the sample Token Events Service on its own port, with the control endpoints on:
  *   tsx src/server/sample-service/cli.ts --port 8787 --host 127.0.0.1 --key dev --seed 1 \
  *     --profile deployed [--contracts N --events N] [--latency MS] [--anchor SECONDS] [--live off]
+ *     [--rate 5 --burst 2]   (the basic plan's throttle: 429 beyond it)
  * The timeline ends at the start time rounded down to the hour unless --anchor names its end
  * (unix seconds); new events keep arriving unless --live off.
  */
@@ -15,7 +16,7 @@ import { createSampleService } from './service';
 const USAGE =
   'usage: tsx src/server/sample-service/cli.ts [--port 8787] [--host 127.0.0.1] [--key dev] ' +
   '[--seed 1] [--profile deployed|documented] [--contracts N] [--events N] [--latency MS] ' +
-  '[--anchor UNIX_SECONDS] [--live on|off]';
+  '[--anchor UNIX_SECONDS] [--live on|off] [--rate PER_SECOND --burst N]';
 
 function main(): void {
   const { values } = parseArgs({
@@ -28,6 +29,8 @@ function main(): void {
       contracts: { type: 'string' },
       events: { type: 'string' },
       latency: { type: 'string' },
+      rate: { type: 'string' },
+      burst: { type: 'string' },
       anchor: { type: 'string' },
       live: { type: 'string', default: 'on' },
       help: { type: 'boolean', default: false },
@@ -50,6 +53,10 @@ function main(): void {
   const seed = number('seed', values.seed) ?? 1;
   const port = number('port', values.port) ?? 8787;
   const latencyMs = number('latency', values.latency);
+  const rate = number('rate', values.rate);
+  const throttle = rate
+    ? { perSecond: rate, burst: number('burst', values.burst) ?? 1 }
+    : undefined;
   const anchor = number('anchor', values.anchor) ?? startAnchor();
   if (values.live !== 'on' && values.live !== 'off') throw new Error('--live must be on or off');
   const live = values.live === 'on';
@@ -69,6 +76,7 @@ function main(): void {
     control: true,
     live,
     faults: latencyMs ? { latencyMs } : undefined,
+    throttle,
   });
 
   const server = serve({ fetch: service.app.fetch, port, hostname: values.host }, (info) => {
@@ -77,7 +85,9 @@ function main(): void {
       `Sample Token Events Service (${profile} profile, seed ${seed}: ${dataset.contracts.length} ` +
         `contracts, ${dataset.eventCount} events, generated in ${generatedMs} ms)\n` +
         `  timeline ending ${new Date(anchor * 1000).toISOString()} (--anchor ${anchor}), ` +
-        `live arrivals ${live ? 'on' : 'off'}\n` +
+        `live arrivals ${live ? 'on' : 'off'}` +
+        (throttle ? `, throttled at ${throttle.perSecond}/s (burst ${throttle.burst})` : '') +
+        '\n' +
         `  listening on http://${host}:${info.port}/v1\n` +
         `  send the header  x-api-key: ${values.key}\n` +
         `  faults: GET/PUT /_control/faults, stats: GET /_control/stats, ` +

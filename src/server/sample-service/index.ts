@@ -28,4 +28,4 @@ export { FAULT_HEADER, parseFaultPlan } from './faults';
 export type { Fault, FaultPlan, SampleEnv } from './faults';
 export { PROFILES } from './records';
 export type { Profile } from './records';
-export { DEFAULT_LIMIT, PAGE_BYTE_CAP, servedRecordCount } from './store';
+export { DEFAULT_LIMIT, PAGE_BYTE_CAP, servedEventCount, servedRecordCount } from './store';

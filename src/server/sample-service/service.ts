@@ -3,6 +3,7 @@ import { Hono, type Context, type Next } from 'hono';
 import { parseAddress } from '../../lib/address';
 import { fail, ok, type Parsed } from '../../lib/result';
 import { parseTokenId } from '../../lib/token-id';
+import { createRateLimiter } from '../proxy/rate-limit';
 import { createCursorCache, DEFAULT_CURSOR_CACHE_SIZE } from './cursor-cache';
 import { createSignedCursors } from './cursor';
 import { generateDataset, startAnchor, type Dataset } from './dataset';
@@ -35,6 +36,12 @@ export interface SampleServiceOptions {
   cursorCacheSize?: number;
   faults?: FaultPlan;
   /**
+   * The usage plan's throttle, as API Gateway applies it to the key: a token bucket of
+   * `burst` refilled at `perSecond`; a request beyond it is answered 429 "Too Many Requests"
+   * (without Retry-After). Default: none.
+   */
+  throttle?: { perSecond: number; burst: number };
+  /**
    * Adds `/_control/faults`, `/_control/stats` and `/_control/cursors/forget` (for the
    * standalone CLI and tests).
    */
@@ -66,6 +73,8 @@ export const DATA_ROUTES = [
   '/v1/events/:contract_address/:token_id',
 ] as const;
 
+const MAX_ARRIVALS_KEPT = 100_000;
+
 /** Base for relative URLs given to `SampleService.fetch`. */
 const IN_PROCESS_ORIGIN = 'http://sample-service.internal';
 
@@ -87,7 +96,16 @@ export function createSampleService(options: SampleServiceOptions): SampleServic
   const live = options.live ? startLiveArrivals(dataset) : null;
   const faults = createFaultSwitch(options.faults ?? null);
   const expectedKey = digest(options.apiKey);
+  const throttle =
+    options.throttle &&
+    createRateLimiter({
+      perMinute: options.throttle.perSecond * 60,
+      burst: options.throttle.burst,
+    });
   let requests = 0;
+  let throttled = 0;
+  // When each data request arrived (epoch ms), the latest ones: benchmarks count them per second.
+  const arrivals: number[] = [];
 
   const message = (c: Context, status: 400 | 403 | 404 | 409 | 500 | 502, text: string): Response =>
     c.body(errorBody(text), status, jsonHeaders());
@@ -119,11 +137,20 @@ export function createSampleService(options: SampleServiceOptions): SampleServic
     [...DATA_ROUTES],
     async (c, next) => {
       requests += 1;
+      arrivals.push(Date.now());
+      if (arrivals.length > MAX_ARRIVALS_KEPT) arrivals.splice(0, arrivals.length / 2);
       const url = new URL(c.req.url);
       const plan = faults.select(url.pathname + url.search);
       return plan ? applyFault(c, next, plan) : next();
     },
     requireKey,
+    async (c, next) => {
+      if (throttle && throttle.take('key') > 0) {
+        throttled += 1;
+        return c.body(errorBody('Too Many Requests'), 429, jsonHeaders());
+      }
+      await next();
+    },
   );
 
   app.get('/v1/contracts', (c) => page(c, (request) => store.contracts(request)));
@@ -148,7 +175,14 @@ export function createSampleService(options: SampleServiceOptions): SampleServic
       faults.set(plan.value);
       return c.json(faults.plan());
     });
-    app.get('/_control/stats', requireKey, (c) => c.json({ requests }));
+    app.get('/_control/stats', requireKey, (c) => {
+      const since = Number(c.req.query('since') ?? Infinity);
+      return c.json({
+        requests,
+        throttled,
+        ...(Number.isFinite(since) && { arrivals: arrivals.filter((time) => time >= since) }),
+      });
+    });
     app.post('/_control/cursors/forget', requireKey, (c) =>
       cursorCache
         ? c.json({ forgotten: cursorCache.forget() })

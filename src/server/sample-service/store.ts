@@ -260,6 +260,27 @@ export function servedRecordCount(
   profile: Profile,
   of: { contract: Contract } | { token: Token },
 ): number {
+  return servedCounts(dataset, profile, of).records;
+}
+
+/**
+ * How many changes of hands a profile serves for a contract's events, or for a token's:
+ * the rows a client shows once it joins each sale's two records (a contract's burns never
+ * in the deployed profile).
+ */
+export function servedEventCount(
+  dataset: Dataset,
+  profile: Profile,
+  of: { contract: Contract } | { token: Token },
+): number {
+  return servedCounts(dataset, profile, of).events;
+}
+
+function servedCounts(
+  dataset: Dataset,
+  profile: Profile,
+  of: { contract: Contract } | { token: Token },
+): { records: number; events: number } {
   const seqs =
     'token' in of
       ? Array.from(dataset.tokenEvents(of.token))
@@ -267,11 +288,12 @@ export function servedRecordCount(
           ...Array.from({ length: of.contract.eventCount }, (_, n) => of.contract.firstEvent + n),
           ...dataset.addedEvents(of.contract),
         ];
-  let count = 0;
+  const counts = { records: 0, events: 0 };
   for (const seq of seqs) {
     if ('token' in of || listedInContract(dataset.kind(seq), profile)) {
-      count += recordParts(dataset.sale(seq), profile).length;
+      counts.records += recordParts(dataset.sale(seq), profile).length;
+      counts.events += 1;
     }
   }
-  return count;
+  return counts;
 }

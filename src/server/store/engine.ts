@@ -33,9 +33,9 @@ export interface Chunk {
   /** The records' JSON texts joined by commas, as they go into a page. */
   body: Uint8Array;
   /** Byte offset in `body` where each record ends (exclusive). */
-  ends: number[];
+  ends: ArrayLike<number>;
   /** Each record's time (unix seconds), for the head and the frontier. */
-  ts: number[];
+  ts: ArrayLike<number>;
 }
 
 export interface StoreEngine {
@@ -88,21 +88,47 @@ export function recordBytes(chunk: Chunk, index: number): [number, number] {
   return [index === 0 ? 0 : (chunk.ends[index - 1] as number) + 1, chunk.ends[index] as number];
 }
 
-/** The chunk holding some records, from their texts (joined by commas). */
-export function chunkOf(first: number, records: readonly { text: string; ts: number }[]): Chunk {
-  const texts = records.map((record) => Buffer.from(record.text));
-  const ends: number[] = [];
+/**
+ * The chunk holding some records, their JSON joined by commas. Records cut side by side
+ * out of one page (the usual case: a page read on from the frontier) are already so
+ * joined there, and are taken as one slice.
+ */
+export function chunkOf(
+  first: number,
+  records: readonly { json: Uint8Array; ts: number }[],
+): Chunk {
+  const ends = new Uint32Array(records.length);
   let offset = -1;
-  for (const text of texts) {
-    offset += 1 + text.byteLength;
-    ends.push(offset);
-  }
-  const parts: Buffer[] = [];
-  texts.forEach((text, index) => {
-    if (index > 0) parts.push(COMMA);
-    parts.push(text);
+  let together = true;
+  records.forEach(({ json }, index) => {
+    offset += 1 + json.byteLength;
+    ends[index] = offset;
+    const before = records[index - 1]?.json;
+    if (before) together &&= followsWithComma(before, json);
   });
-  return { first, body: Buffer.concat(parts), ends, ts: records.map((record) => record.ts) };
+  const ts = Float64Array.from(records, (record) => record.ts);
+  const [head, tail] = [records[0]?.json, records.at(-1)?.json];
+  if (together && head && tail) {
+    const start = head.byteOffset;
+    const body = Buffer.from(head.buffer, start, tail.byteOffset + tail.byteLength - start);
+    return { first, body, ends, ts };
+  }
+  const parts: Uint8Array[] = [];
+  records.forEach(({ json }, index) => {
+    if (index > 0) parts.push(COMMA);
+    parts.push(json);
+  });
+  return { first, body: Buffer.concat(parts), ends, ts };
+}
+
+/** Whether `next` starts right after `json` and a comma, in the same bytes. */
+function followsWithComma(json: Uint8Array, next: Uint8Array): boolean {
+  const comma = json.byteOffset + json.byteLength;
+  return (
+    json.buffer === next.buffer &&
+    next.byteOffset === comma + 1 &&
+    new Uint8Array(json.buffer, comma, 1)[0] === 0x2c
+  );
 }
 
 const COMMA = Buffer.from(',');

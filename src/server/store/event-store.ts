@@ -1,7 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import {
   chunkOf,
-  recordBytes,
   recordsFrom,
   recordText,
   type Chunk,
@@ -218,7 +217,7 @@ export function createEventStore<F>(options: EventStoreOptions<F>) {
           : await engine.chunksBefore(spec.path, meta.generation, seq, 1);
       const chunk = chunks[0];
       if (!chunk) return { time, keys, edge };
-      const order = chunk.ts.map((_ts, index) => index);
+      const order = Array.from(chunk.ts, (_ts, index) => index);
       if (end === 'tail') order.reverse();
       for (const index of order) {
         const ts = chunk.ts[index] as number;
@@ -523,19 +522,31 @@ export function createEventStore<F>(options: EventStoreOptions<F>) {
       const room = settings.pageByteCap - bytes;
       const chunks = await engine.chunksFrom(spec.path, generation, last + 1, room);
       const before = last;
-      for (const { chunk, index, seq } of recordsFrom(chunks, last + 1)) {
-        if (seq >= meta.next) break;
-        const [from, to] = recordBytes(chunk, index);
-        const size = to - from + (count > 0 ? 1 : 0);
-        if (count >= limit || (count > 0 && bytes + size > settings.pageByteCap)) {
-          more = true;
-          break fill;
+      // A chunk's records lie side by side in its body, commas between: the page takes
+      // each chunk's run of them as one slice, however many records it holds.
+      for (const chunk of chunks) {
+        const { ends } = chunk;
+        const first = Math.max(0, last + 1 - chunk.first);
+        const begin = first === 0 ? 0 : (ends[first - 1] as number) + 1;
+        let index = first;
+        for (; index < ends.length && chunk.first + index < meta.next; index++) {
+          // The record's bytes, and its comma when it follows another on the page.
+          const size = (ends[index] as number) - (index === 0 ? -1 : (ends[index - 1] as number));
+          const added = count > 0 ? size : size - 1;
+          if (count >= limit || (count > 0 && bytes + added > settings.pageByteCap)) {
+            more = true;
+            break;
+          }
+          bytes += added;
+          count += 1;
         }
-        if (count > 0) parts.push(COMMA);
-        parts.push(chunk.body.subarray(from, to));
-        bytes += size;
-        count += 1;
-        last = seq;
+        if (index > first) {
+          last = chunk.first + index - 1;
+          if (parts.length > 1) parts.push(COMMA);
+          parts.push(chunk.body.subarray(begin, ends[index - 1]));
+        }
+        if (more) break fill;
+        if (index < chunk.ends.length) break;
       }
       if (last + 1 < meta.next) {
         if (last !== before) continue;

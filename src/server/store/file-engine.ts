@@ -63,15 +63,17 @@ export function openFileEngine(dataDir: string): StoreEngine {
 
     async chunksFrom(list, generation, seq, minBytes) {
       const { start, end } = range(list, generation);
-      // The chunk holding `seq` is the last one starting at or before it, if it reaches it.
-      const [before] = chunks.getRange({
+      // The chunk holding `seq` is the last one starting at or before it, if it reaches it
+      // (its record count is the value's first four bytes, read without copying the value).
+      const [before] = chunks.getKeys({
         start: [list, generation, seq],
         end: start,
         reverse: true,
         limit: 1,
       });
-      const holds = before && seq < before.key[2] + before.value.readUInt32LE(0);
-      const from: ChunkKey = holds ? before.key : [list, generation, seq];
+      const key = before as ChunkKey | undefined;
+      const holds = key && seq < key[2] + (chunks.getBinaryFast(key)?.readUInt32LE(0) ?? 0);
+      const from: ChunkKey = holds ? key : [list, generation, seq];
       return collect(chunks.getRange({ start: from, end }), minBytes);
     },
 

@@ -1,15 +1,17 @@
 import type { PageEnvelope } from '../../lib/page';
+import { resultSpans } from './result-spans';
 
 /**
  * An upstream page cut into the records the store keeps. Each record is kept as its own
- * JSON text (what the browser's normaliser reads, whatever variation of the service sent
- * it), with the two things the store must know about it: its time, which orders a
- * contract's events, and an identity, which tells a record already stored from a new one
- * when the head of a list is read again or a walk is resumed from the head.
+ * JSON, the very bytes the service sent (what the browser's normaliser reads, whatever
+ * variation of the service sent it), with the two things the store must know about it:
+ * its time, which orders a contract's events, and an identity, which tells a record
+ * already stored from a new one when the head of a list is read again or a walk is
+ * resumed from the head.
  */
 export interface StoredRecord {
   /** The record as JSON, ready to be placed in a page. */
-  text: string;
+  json: Uint8Array;
   /** Unix seconds; 0 when the record has none (contracts). */
   ts: number;
   /** Equal for two reads of the same record, different for two records. */
@@ -39,19 +41,27 @@ const EVENT_IDENTITY = [
 ] as const;
 
 /**
- * The records of a page's envelope. Values are kept as sent; identities use them as
- * text, so `"1706896016"` and `1706896016` name the same thing.
+ * The records of a page's envelope, parsed from `body`. Each record's JSON is cut out of
+ * the body when it can be found there (see result-spans.ts), else written anew. Values
+ * are kept as sent; identities use them as text, so `"1706896016"` and `1706896016` name
+ * the same thing.
  */
-export function readListPage(envelope: PageEnvelope, identity: RecordIdentity): ListPage {
-  const records: StoredRecord[] = [];
-  for (const item of envelope.result) {
+export function readListPage(
+  envelope: PageEnvelope,
+  identity: RecordIdentity,
+  body?: Uint8Array,
+): ListPage {
+  const spans = body && resultSpans(body);
+  const cut = spans?.length === envelope.result.length ? spans : undefined;
+  const records = envelope.result.map((item, index): StoredRecord => {
     const record = (item ?? {}) as Record<string, unknown>;
-    records.push({
-      text: JSON.stringify(item),
+    const span = cut?.[index];
+    return {
+      json: span ? body!.subarray(span[0], span[1]) : Buffer.from(JSON.stringify(item)),
       ts: timestampOf(record.timestamp),
       key: keyOf(record, identity),
-    });
-  }
+    };
+  });
   return { records, cursor: envelope.cursor };
 }
 

@@ -24,7 +24,7 @@ export function readListWith(readPage: PageReader): ReadList<PageFailure> {
       const refused = cursor !== null && failure.kind === 'status' && failure.status === 502;
       return { kind: 'failed', failure, cursorRefused: refused };
     }
-    const page = readListPage(result.envelope, spec.identity);
+    const page = readListPage(result.envelope, spec.identity, result.body);
     const full =
       page.records.length >= STORE_PAGE_LIMIT || result.body.byteLength >= CUT_PAGE_BYTES;
     return { kind: 'page', page, full };

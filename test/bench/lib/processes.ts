@@ -1,7 +1,8 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { freePort } from '../../support/free-port';
 
 /**
  * The servers under test, each in a process of its own so that the load generator (this
@@ -77,6 +78,10 @@ export interface SampleServiceSpec {
   seed?: number;
   contracts?: number;
   events?: number;
+  /** Delay of every answer, as the real service's own latency. */
+  latencyMs?: number;
+  /** The usage plan's throttle (429 beyond it), as the real service's basic plan. */
+  throttle?: { perSecond: number; burst: number };
 }
 
 /** The standalone sample service (`src/server/sample-service/cli.ts`) on a free port. */
@@ -86,6 +91,10 @@ export async function startSampleService(spec: SampleServiceSpec): Promise<Runni
   args.push('--seed', String(spec.seed ?? 1), '--live', 'off');
   if (spec.contracts !== undefined) args.push('--contracts', String(spec.contracts));
   if (spec.events !== undefined) args.push('--events', String(spec.events));
+  if (spec.latencyMs !== undefined) args.push('--latency', String(spec.latencyMs));
+  if (spec.throttle) {
+    args.push('--rate', String(spec.throttle.perSecond), '--burst', String(spec.throttle.burst));
+  }
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const { stderr } = track(child, 'sample service');
   const port = await new Promise<number>((done, fail) => {
@@ -123,7 +132,10 @@ export interface ProductionServerSpec {
  * The production server (`startServer`) pointed at the sample service over HTTP, as it
  * would be at the real one: TOKEN_EVENTS_API_URL/KEY. The per-client rate limit is off
  * (every benchmark connection comes from 127.0.0.1), and so is the 5 requests/s cap the
- * config applies to a real upstream, which would otherwise be what we measure.
+ * config applies to a real upstream, which would otherwise be what we measure. The event
+ * store is off unless `env` turns it on: the proxy's own costs are measured as pages
+ * passing through (the store's benchmark, 8, turns it on); its data folder is a fresh
+ * temporary one either way.
  */
 export async function startProductionServer(spec: ProductionServerSpec): Promise<Running> {
   const child = fork(resolve('test/bench/servers/production-server.ts'), [], {
@@ -133,6 +145,8 @@ export async function startProductionServer(spec: ProductionServerSpec): Promise
       HOST: '127.0.0.1',
       PORT: '0',
       CLIENT_DIR: spec.clientDir,
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-store-')),
+      STORE: 'off',
       TOKEN_EVENTS_API_URL: spec.upstreamUrl,
       TOKEN_EVENTS_API_KEY: spec.key,
       RATE_LIMIT_PER_MINUTE: '0',
@@ -202,19 +216,6 @@ export function processCpuMs(pid: number | undefined): number | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** A port free at this moment on 127.0.0.1 (Vite's preview treats port 0 as "default"). */
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = address && typeof address === 'object' ? address.port : 0;
-      server.close(() => done(port));
-    });
-  });
 }
 
 export async function stopAll(): Promise<void> {

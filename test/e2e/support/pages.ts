@@ -31,7 +31,7 @@ export const APP_PAGES: AppPage[] = [
     name: 'token-history',
     path: (servers) => `/contracts/${servers.token.contract}/tokens/${servers.token.id}`,
     ready: async (page, servers) => {
-      await expect(loadStatus(page)).toHaveText(`all ${servers.token.events} events loaded`);
+      await expect(loadStatus(page)).toHaveText(`all ${servers.token.rows} events loaded`);
     },
   },
   {

@@ -25,6 +25,8 @@ export interface ContractInfo {
    * in the deployed one each sale twice (its transfer and the sale record), burns never.
    */
   eventCount: number;
+  /** The rows the dashboard shows for them, one per change of hands (a sale's two records one row). */
+  rowCount: number;
 }
 
 /** What the global setup started for one profile, and what tests need to know about its data. */
@@ -53,7 +55,17 @@ export interface ProfileServers {
    * A token of the busiest contract with a few events (the real example mint), and how many
    * records the profile serves for it (deployed: each sale twice).
    */
-  token: { contract: string; id: string; events: number };
+  token: TokenInfo;
+  /** A token of the busiest contract with ten events or more, sales among them. */
+  longToken: TokenInfo;
+}
+
+/** A token, and how many records and rows (a sale's two records one) the profile serves for it. */
+export interface TokenInfo {
+  contract: string;
+  id: string;
+  events: number;
+  rows: number;
 }
 
 export type Servers = Record<Profile, ProfileServers>;

@@ -63,17 +63,27 @@ export function recordPages(page: Page, path: string) {
   };
   page.on('response', onResponse);
   return {
-    /** Records received over all pages, and how many of them were distinct. */
-    async records(): Promise<{ total: number; distinct: number }> {
+    /**
+     * Records received over all pages, how many of them were distinct, and how many
+     * changes of hands they make: a sale's record and its transfer twin (same transaction
+     * and token) are one.
+     */
+    async records(): Promise<{ total: number; distinct: number; changes: number }> {
       const pages = await Promise.all(bodies.values());
       const records = pages.flatMap((body) => {
-        const result = (body as { result?: unknown[] } | null)?.result;
+        const result = (body as { result?: Record<string, unknown>[] } | null)?.result;
         return Array.isArray(result) ? result : [];
       });
-      return {
-        total: records.length,
-        distinct: new Set(records.map((r) => JSON.stringify(r))).size,
-      };
+      const distinct = new Map(records.map((record) => [JSON.stringify(record), record]));
+      const twinOf = (record: Record<string, unknown>) =>
+        `${String(record.transaction_hash)}:${String(record.token_id)}`;
+      const transfers = new Set(
+        [...distinct.values()].filter((record) => record.event_type === 'transfer').map(twinOf),
+      );
+      const joined = [...distinct.values()].filter(
+        (record) => record.event_type === 'sale' && transfers.has(twinOf(record)),
+      ).length;
+      return { total: records.length, distinct: distinct.size, changes: distinct.size - joined };
     },
     stop: () => page.off('response', onResponse),
   };

@@ -43,7 +43,7 @@ async function walkAll() {
   const seen: unknown[] = [];
   let cursor: string | null = null;
   do {
-    const body = (await getListPage(LIST, walked(cursor, WALK_PAGE_LIMIT))) as {
+    const body = (await getListPage(LIST, walked(cursor, WALK_PAGE_LIMIT))).body as {
       result: number[];
       cursor: string;
     };
@@ -111,7 +111,7 @@ describe('read-ahead while a list is walked', () => {
     const stop = startReadAhead(LIST);
     await getListPage(LIST, walked(null, 100));
     await expect(getListPage(LIST, walked('c1', 100))).rejects.toBeInstanceOf(ApiError);
-    const retried = (await getListPage(LIST, walked('c1', 100))) as { result: number[] };
+    const retried = (await getListPage(LIST, walked('c1', 100))).body as { result: number[] };
     expect(retried.result).toEqual([1]);
     stop();
     expect(requested.filter((path) => path === `${LIST}?cursor=c1&limit=100`)).toHaveLength(2);

@@ -5,7 +5,6 @@ import {
   sortByTime,
   sortEvents,
 } from '../../../src/lib/event-list';
-import { formatUnits } from '../../../src/lib/format';
 import { safeImageUrl } from '../../../src/lib/image-url';
 import { parseLookup } from '../../../src/lib/lookup';
 import { buildProvenance } from '../../../src/lib/provenance';
@@ -100,20 +99,27 @@ describe('event helpers', () => {
   });
 });
 
-describe('formatting', () => {
-  it.each([
-    ['50000000000000000', '0.05'],
-    ['1000000000000000000', '1'],
-    ['1234567890000000000000', '1,234.5678'],
-    ['1', '< 0.0001'],
-    ['0', '0'],
-    ['abc', 'abc'],
-  ])('formatUnits(%s) = %s', (raw, expected) => {
-    expect(formatUnits(raw)).toBe(expected);
-  });
-});
-
 describe('sortEvents', () => {
+  it('sorts by Event as the rows show it, not by the upstream’s label', () => {
+    // The later serializer labels mints and burns `transfer` too.
+    const rows = [
+      { kind: 'transfer' as const, label: 'transfer' },
+      { kind: 'mint' as const, label: 'transfer' },
+      { kind: 'sale' as const, label: 'sale' },
+      { kind: 'burn' as const, label: 'transfer' },
+      { kind: 'other' as const, label: 'approval' },
+      { kind: 'mint' as const, label: 'mint' },
+    ].map((row, index) => ({ ...row, from: A('1'), to: A('2'), tokenId: '1', timestamp: index }));
+    expect(sortEvents(rows, { id: 'kind', desc: false }).map((row) => row.kind)).toEqual([
+      'other',
+      'burn',
+      'mint',
+      'mint',
+      'sale',
+      'transfer',
+    ]);
+  });
+
   const make = (tokenId: string, timestamp: number, price?: string) => ({
     kind: 'transfer' as const,
     label: 'transfer',
@@ -128,7 +134,7 @@ describe('sortEvents', () => {
     const short = [make('10', 3), make('9', 1, '500'), make('10', 2), make('1', 2, '7')];
     const long = [...short, make('1'.repeat(40), 0, '9'.repeat(30))];
     for (const events of [short, long]) {
-      for (const id of ['token', 'time', 'price'] as const) {
+      for (const id of ['token', 'time'] as const) {
         for (const desc of [false, true]) {
           const expected = [...events].sort(
             (a, b) => (desc ? -1 : 1) * eventComparators[id]!(a, b),

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createSampleService,
   FAULT_HEADER,
@@ -155,7 +155,10 @@ describe('fault injection', () => {
     expect((await control('PUT', '/_control/faults', plan)).status).toBe(200);
     expect(await (await control('GET', '/_control/faults')).json()).toEqual(plan);
     expect(await statuses(target, 3)).toEqual([200, 429, 200]);
-    expect(await (await control('GET', '/_control/stats')).json()).toEqual({ requests: 3 });
+    expect(await (await control('GET', '/_control/stats')).json()).toEqual({
+      requests: 3,
+      throttled: 0,
+    });
     expect((await control('PUT', '/_control/faults', { fault: { type: 'nope' } })).status).toBe(
       400,
     );
@@ -199,5 +202,30 @@ describe('fault injection on a real socket', () => {
     const after = await fetch(url, { headers });
     expect(after.status).toBe(200);
     expect(((await after.json()) as Json).result).toHaveLength(3);
+  });
+});
+
+describe('the usage plan throttle', () => {
+  it('answers past its bucket 429 "Too Many Requests", refilled at its rate, and counts arrivals', async () => {
+    vi.useFakeTimers({ now: 1_000_000 });
+    try {
+      const target = createSampleService({
+        apiKey: API_KEY,
+        dataset: data,
+        throttle: { perSecond: 5, burst: 2 },
+        control: true,
+      });
+      expect(await statuses(target, 4)).toEqual([200, 200, 429, 429]);
+      const refused = await get(target, CONTRACTS);
+      expect(JSON.parse(refused.text)).toEqual({ message: 'Too Many Requests' });
+      expect(refused.headers.get('retry-after')).toBeNull();
+      vi.advanceTimersByTime(200);
+      expect(await statuses(target, 2)).toEqual([200, 429]);
+      const stats = (await get(target, '/_control/stats?since=1000000')).text;
+      expect(JSON.parse(stats)).toMatchObject({ requests: 7, throttled: 4 });
+      expect((JSON.parse(stats) as { arrivals: number[] }).arrivals).toHaveLength(7);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

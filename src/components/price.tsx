@@ -1,0 +1,46 @@
+import { ASSUMED_NOTE, exactAmount, formatAmount, readPrice, shownQuantity } from '../lib/price';
+import type { TokenEvent } from '../lib/token-event';
+import { Address } from './address';
+import { Hint } from './hint';
+
+const QUANTITY_NOTE =
+  'Copies sold. Whether the price is per copy or for all of them, the service does not say.';
+
+type PricedEvent = Pick<TokenEvent, 'price' | 'currencyAddress' | 'quantity'>;
+
+/**
+ * A sale's price in its currency ("1.25 STRK", the exact amount in `title`); ETH marked
+ * as assumed when the marketplace named no currency; base units and the currency's
+ * address when the currency is not one we know (its decimals are unknown); the quantity
+ * when more than one copy changed hands (per copy or for all, the service does not say).
+ */
+export function Price({ event }: { event: PricedEvent }) {
+  const price = readPrice(event);
+  if (price === null) return <span className="muted">—</span>;
+  const quantity = shownQuantity(event.quantity);
+  return (
+    <>
+      {price.kind === 'known' ? (
+        <span
+          title={`${exactAmount(price.units, price.currency.decimals)} ${price.currency.symbol}`}
+        >
+          {formatAmount(price.units, price.currency.decimals)}{' '}
+          {price.assumed ? <Hint note={ASSUMED_NOTE}>ETH?</Hint> : price.currency.symbol}
+        </span>
+      ) : price.kind === 'unknown' ? (
+        <span>
+          {price.units.toLocaleString('en')} base units of{' '}
+          <Address value={price.currencyAddress} copy />
+        </span>
+      ) : (
+        <span className="mono">{price.raw}</span>
+      )}
+      {quantity !== undefined && (
+        <span className="muted small" title={QUANTITY_NOTE}>
+          {' '}
+          · qty {quantity}
+        </span>
+      )}
+    </>
+  );
+}
