@@ -122,7 +122,9 @@ test('no sideways scroll and readable columns from 320 to 2560 px', async ({ pag
   ] as const) {
     await page.goto(path);
     await ready();
-    for (const width of [320, 360, 600, 720, 721, 800, 900, 1100, 1280, 1920, 2560]) {
+    for (const width of [
+      320, 360, 390, 600, 720, 721, 768, 800, 900, 1024, 1100, 1280, 1440, 1920, 2560,
+    ]) {
       await page.setViewportSize({ width, height: 800 });
       // The table takes its columns before the next frame.
       await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
@@ -417,7 +419,10 @@ for (const width of [1280, 390]) {
     const notice = page.getByRole('button', { name: '2 new events' });
     await expect(notice).toBeAttached();
     await page.evaluate(() => window.scrollTo(0, 900));
+    // The rows follow the scroll on the next frames, which the installed clock holds.
+    await page.clock.runFor(100);
     const row = rows.nth(3);
+    await expect(row).toBeVisible();
     const text = (await row.textContent())!;
     const y = (await row.boundingBox())!.y;
     // Clicked where it is, without scrolling to it first as a pointer would have to.

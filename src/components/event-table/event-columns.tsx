@@ -34,7 +34,7 @@ const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
     id: 'token',
     header: 'Token',
     accessorFn: (row) => row.tokenId,
-    meta: { className: styles.token, width: 8.5 },
+    meta: { className: styles.token, width: 7 },
     cell: TokenCell,
   },
   {
@@ -64,7 +64,7 @@ const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
     header: 'Price',
     accessorFn: (row) => row.price ?? '',
     sortDescFirst: true,
-    meta: { className: styles.price, width: 12, priority: 2 },
+    meta: { className: styles.price, width: 13, priority: 2 },
     cell: ({ row }) => (
       <>
         <Price event={row.original} />
@@ -79,7 +79,7 @@ const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
     header: 'Transaction',
     accessorFn: (row) => row.transactionHash,
     enableSorting: false,
-    meta: { className: styles.tx, width: 10.5, priority: 1, cardLabel: false },
+    meta: { className: styles.tx, width: 10.25, priority: 1, cardLabel: false },
     cell: ({ row }) => <Hash value={row.original.transactionHash} />,
   },
 ];

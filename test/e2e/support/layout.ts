@@ -39,8 +39,23 @@ export async function expectReadableColumns(page: Page, where: string): Promise<
       const box = cell.getBoundingClientRect();
       if (box.width === 0 || box.bottom < 0 || box.top > window.innerHeight) continue;
       const label = `${cell.tagName} "${cell.textContent?.trim().slice(0, 30)}"`;
-      if (cell.scrollWidth > cell.clientWidth + 1) {
-        found.push(`${label}: content ${cell.scrollWidth} px in ${cell.clientWidth} px`);
+      // The laid-out extent of the cell's content against its content box: an overflow of
+      // a fraction of a pixel already ends the text in "…".
+      const range = document.createRange();
+      range.selectNodeContents(cell);
+      const content = range.getBoundingClientRect();
+      const style = getComputedStyle(cell);
+      const inner = {
+        left: box.left + parseFloat(style.borderLeftWidth) + parseFloat(style.paddingLeft),
+        right: box.right - parseFloat(style.borderRightWidth) - parseFloat(style.paddingRight),
+      };
+      if (
+        content.width > 0 &&
+        (content.left < inner.left - 0.5 || content.right > inner.right + 0.5)
+      ) {
+        found.push(
+          `${label}: content ${content.width.toFixed(1)} px in ${(inner.right - inner.left).toFixed(1)} px`,
+        );
       }
       const inTable = getComputedStyle(cell).display === 'table-cell';
       if (cell.tagName === 'TH' && inTable && box.width < 60) {
@@ -84,7 +99,6 @@ export async function expectRowsFitTheirHeight(page: Page, phone: boolean): Prom
       };
     }),
   );
-  expect(rows.length, 'rows rendered').toBeGreaterThan(0);
   for (const row of rows) {
     if (!phone) {
       expect(row.drawn, 'row height').toBeCloseTo(parseFloat(row.set), 0);
