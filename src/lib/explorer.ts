@@ -13,13 +13,21 @@ export function explorerHref(base: string, page: ExplorerPage, value: string): s
   return `${base}/${page}/${value}`;
 }
 
-/** The explorer's name as people know it: its host without `www.`. */
+/**
+ * The explorer's name as people know it: its host without `www.`. Every table row asks
+ * (its transaction's tooltip), so the last answer is kept rather than a URL parsed per row.
+ */
+let lastName = { base: '', name: '' };
 export function explorerName(base: string): string {
+  if (lastName.base === base) return lastName.name;
+  let name = base;
   try {
-    return new URL(base).hostname.replace(/^www\./, '');
+    name = new URL(base).hostname.replace(/^www\./, '');
   } catch {
-    return base;
+    // Not a URL: its text is the best name there is.
   }
+  lastName = { base, name };
+  return name;
 }
 
 /** An explorer's base URL from a person's input: https only, no query, no trailing slash. */

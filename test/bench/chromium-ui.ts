@@ -235,7 +235,7 @@ async function rowsAndFrames(context: BenchContext, browser: Browser) {
             maxRows: number;
             lastIndex: number;
           }>((done) => {
-            const body = document.querySelector('table.data-table tbody') as HTMLElement;
+            const body = document.querySelector('table tbody') as HTMLElement;
             const rows = document
               .querySelector('p[aria-live="polite"]')
               ?.textContent?.match(/([\d,]+) events loaded/)?.[1];
@@ -281,7 +281,7 @@ async function rowsAndFrames(context: BenchContext, browser: Browser) {
     for (const at of [0, 0.25, 0.5, 0.75, 0.95]) {
       await page.evaluate(
         ({ fraction, rowHeight }) => {
-          const body = document.querySelector('table.data-table tbody') as HTMLElement;
+          const body = document.querySelector('table tbody') as HTMLElement;
           const top = body.getBoundingClientRect().top + window.scrollY;
           const rows = Number(
             document

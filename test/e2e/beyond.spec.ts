@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test } from './support/fixtures';
-import { dataRows, eventsTable, loadedCount, loadStatus } from './support/ui';
+import { dataRows, eventsTable, loadedCount, loadStatus, offerTwoNewEvents } from './support/ui';
 
 // Larger pages make "Load full history" a few requests instead of many.
 const settings = (pageSize: number) =>
@@ -135,23 +135,7 @@ test('new events at the head are offered, and added without moving the rows', as
   const before = await loadedCount(page);
   const firstRow = await rows.first().innerText();
 
-  // From now on the newest page carries two events the list has not seen.
-  await page.route(
-    (url) =>
-      url.pathname === `/api/v1/events/${contract.address}` && !url.searchParams.has('cursor'),
-    async (route) => {
-      const response = await route.fetch();
-      const body = (await response.json()) as { result: Array<Record<string, unknown>> };
-      const [newest] = body.result;
-      const fresh = [2, 1].map((n) => ({
-        ...newest,
-        event_id: `0x${'f'.repeat(63)}${n}`,
-        transaction_hash: `0x${'e'.repeat(63)}${n}`,
-        timestamp: String(Number(newest!.timestamp) + 60 * n),
-      }));
-      await route.fulfill({ response, json: { ...body, result: [...fresh, ...body.result] } });
-    },
-  );
+  await offerTwoNewEvents(page, contract.address);
   await page.clock.fastForward(31_000);
   const notice = page.getByRole('button', { name: '2 new events' });
   await expect(notice).toBeVisible();

@@ -9,8 +9,8 @@ import {
   seriousViolations,
 } from './support/layout';
 import { imagesInViewDecoded } from './support/pages';
-import { SCREENSHOTS_DIR } from './support/servers';
-import { contractsTable, dataRows, eventsTable, loadStatus } from './support/ui';
+import { SCREENSHOTS_DIR, type ProfileServers } from './support/servers';
+import { contractsTable, dataRows, eventsTable, loadStatus, offerTwoNewEvents } from './support/ui';
 
 /*
  * The dashboard as a person uses it: every width from a small phone to a large screen,
@@ -36,6 +36,14 @@ async function expectLayout(page: Page, where: string): Promise<void> {
   if (await page.locator('tbody tr:not([aria-hidden="true"])').count()) {
     await expectRowsFitTheirHeight(page, width <= PHONE_WIDTH);
   }
+}
+
+/** The busiest contract's page, its first rows shown. */
+async function openBusiest(page: Page, servers: ProfileServers) {
+  const busiest = servers.contracts.deep[0]!;
+  await page.goto(`/contracts/${busiest.address}`);
+  await expect(dataRows(eventsTable(page)).first()).toBeVisible();
+  return busiest;
 }
 
 async function screenshot(page: Page, name: string): Promise<void> {
@@ -220,9 +228,7 @@ test('Settings close on Esc and on a click outside, which follows nothing', asyn
   page,
   servers,
 }) => {
-  const busiest = servers.contracts.deep[0]!;
-  await page.goto(`/contracts/${busiest.address}`);
-  await expect(dataRows(eventsTable(page)).first()).toBeVisible();
+  const busiest = await openBusiest(page, servers);
   const toggle = page.getByRole('button', { name: 'Settings' });
   const times = page.getByRole('combobox', { name: 'Times' });
   await toggle.click();
@@ -269,9 +275,7 @@ test('the lookup knows short forms, names and wallets, and its answer moves noth
   page,
   servers,
 }) => {
-  const busiest = servers.contracts.deep[0]!;
-  await page.goto(`/contracts/${busiest.address}`);
-  await expect(dataRows(eventsTable(page)).first()).toBeVisible();
+  const busiest = await openBusiest(page, servers);
   const box = page.getByRole('textbox', { name: /Go to a contract/ });
   const main = page.locator('main');
   const top = async () => (await main.boundingBox())!.y;
@@ -399,22 +403,7 @@ for (const width of [1280, 390]) {
     await page.goto(`/contracts/${contract.address}`);
     const rows = dataRows(eventsTable(page));
     await expect(rows.first()).toBeVisible();
-    await page.route(
-      (url) =>
-        url.pathname === `/api/v1/events/${contract.address}` && !url.searchParams.has('cursor'),
-      async (route) => {
-        const response = await route.fetch();
-        const body = (await response.json()) as { result: Array<Record<string, unknown>> };
-        const [newest] = body.result;
-        const fresh = [2, 1].map((n) => ({
-          ...newest,
-          event_id: `0x${'f'.repeat(63)}${n}`,
-          transaction_hash: `0x${'e'.repeat(63)}${n}`,
-          timestamp: String(Number(newest!.timestamp) + 60 * n),
-        }));
-        await route.fulfill({ response, json: { ...body, result: [...fresh, ...body.result] } });
-      },
-    );
+    await offerTwoNewEvents(page, contract.address);
     await page.clock.fastForward(31_000);
     const notice = page.getByRole('button', { name: '2 new events' });
     await expect(notice).toBeAttached();

@@ -6,13 +6,8 @@ import { useWalkedList } from '../../api/use-walk';
 import { ActivityChart } from '../../components/activity-chart';
 import type { AddressFilter } from '../../components/address';
 import { BadParam } from '../../components/bad-param';
-import { DataTable } from '../../components/data-table';
-import { EventViewContext } from '../../components/event-table/event-cells';
-import {
-  contractEventColumns,
-  eventColumnWidths,
-  eventTableClass,
-} from '../../components/event-table/event-columns';
+import { contractEventColumns } from '../../components/event-table/event-columns';
+import { EventTable } from '../../components/event-table/event-table';
 import { ExportButtons } from '../../components/export-buttons';
 import { ListFooter } from '../../components/list-footer';
 import { LoadStatus } from '../../components/load-status';
@@ -56,8 +51,6 @@ import { SCAN_BUDGET_EVENTS, useFilterScan } from './use-filter-scan';
 import { useLiveEvents } from './use-live-events';
 import button from '../../components/button.module.css';
 import toolbar from '../../components/toolbar.module.css';
-
-const eventKey = (event: TokenEvent) => event.key;
 
 /** `/contracts/:address`: validates and canonicalises the URL, then shows the events. */
 export function ContractEventsRoute() {
@@ -262,21 +255,16 @@ export function ContractEventsPage({ address }: { address: string }) {
             </EmptyState>
           )}
           {rows.length > 0 && (
-            <EventViewContext.Provider value={view}>
-              <DataTable
-                caption="Events of this contract"
-                rows={rows}
-                columns={contractEventColumns}
-                widths={eventColumnWidths(display)}
-                className={eventTableClass}
-                getRowKey={eventKey}
-                sort={sort}
-                onSortChange={setSort}
-                sortRows={sortEvents}
-                onNearEnd={filtered ? scan.more : list.loadMoreAuto}
-                onRowOpen={openToken}
-              />
-            </EventViewContext.Provider>
+            <EventTable
+              caption="Events of this contract"
+              rows={rows}
+              columns={contractEventColumns}
+              sort={sort}
+              onSortChange={setSort}
+              onNearEnd={filtered ? scan.more : list.loadMoreAuto}
+              onRowOpen={openToken}
+              view={view}
+            />
           )}
           <ListFooter noun="events" list={list} />
         </>

@@ -5,13 +5,8 @@ import { readAheadTokenEvents, tokenEventsQueryOptions } from '../../api/token-e
 import { useWalkedList } from '../../api/use-walk';
 import type { AddressFilter } from '../../components/address';
 import { BadParam } from '../../components/bad-param';
-import { DataTable } from '../../components/data-table';
-import { EventViewContext } from '../../components/event-table/event-cells';
-import {
-  eventColumnWidths,
-  eventTableClass,
-  tokenEventColumns,
-} from '../../components/event-table/event-columns';
+import { tokenEventColumns } from '../../components/event-table/event-columns';
+import { EventTable } from '../../components/event-table/event-table';
 import { ExportButtons } from '../../components/export-buttons';
 import { ListFooter } from '../../components/list-footer';
 import { LoadStatus } from '../../components/load-status';
@@ -26,7 +21,6 @@ import { eventExportColumns, eventExportRow } from '../../lib/event-export';
 import { EVENT_SORTS, sortByTime, sortEvents, type EventSort } from '../../lib/event-list';
 import { buildProvenance } from '../../lib/provenance';
 import { hrefs } from '../../lib/routes';
-import type { TokenEvent } from '../../lib/token-event';
 import { parseTokenId, tokenIdToDecimal } from '../../lib/token-id';
 import {
   canonicalEventSearch,
@@ -45,8 +39,6 @@ import notice from '../../components/notice.module.css';
 import toolbar from '../../components/toolbar.module.css';
 import progress from '../../components/walk-progress.module.css';
 import styles from './token-history-page.module.css';
-
-const eventKey = (event: TokenEvent) => event.key;
 
 /** `/contracts/:address/tokens/:tokenId`: decimal or hex ids; the canonical URL is decimal. */
 export function TokenHistoryRoute() {
@@ -186,19 +178,14 @@ export function TokenHistoryPage({ address, tokenId }: { address: string; tokenI
                     />
                   </div>
                   <LoadStatus noun="events" list={list} sortedBy={sort?.id} />
-                  <EventViewContext.Provider value={view}>
-                    <DataTable
-                      caption={`History of token ${tokenId}, oldest first`}
-                      rows={ordered}
-                      columns={tokenEventColumns}
-                      widths={eventColumnWidths(display)}
-                      className={eventTableClass}
-                      getRowKey={eventKey}
-                      sort={sort}
-                      onSortChange={setSort}
-                      sortRows={sortEvents}
-                    />
-                  </EventViewContext.Provider>
+                  <EventTable
+                    caption={`History of token ${tokenId}, oldest first`}
+                    rows={ordered}
+                    columns={tokenEventColumns}
+                    sort={sort}
+                    onSortChange={setSort}
+                    view={view}
+                  />
                 </div>
                 <ProvenanceTimeline
                   provenance={provenance}

@@ -107,3 +107,26 @@ export async function expectRenderedRowsDistinct(table: Locator): Promise<void> 
   expect(rows.length).toBeGreaterThan(0);
   expect(new Set(rows).size, 'distinct rendered rows').toBe(rows.length);
 }
+
+/**
+ * From now on the newest page of the contract's events carries two events the list has
+ * not seen (copies of its newest, a minute and two later), as the "N new events" poll
+ * will find them.
+ */
+export async function offerTwoNewEvents(page: Page, contract: string): Promise<void> {
+  await page.route(
+    (url) => url.pathname === `/api/v1/events/${contract}` && !url.searchParams.has('cursor'),
+    async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as { result: Array<Record<string, unknown>> };
+      const [newest] = body.result;
+      const fresh = [2, 1].map((n) => ({
+        ...newest,
+        event_id: `0x${'f'.repeat(63)}${n}`,
+        transaction_hash: `0x${'e'.repeat(63)}${n}`,
+        timestamp: String(Number(newest!.timestamp) + 60 * n),
+      }));
+      await route.fulfill({ response, json: { ...body, result: [...fresh, ...body.result] } });
+    },
+  );
+}

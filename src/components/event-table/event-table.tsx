@@ -1,0 +1,42 @@
+import type { EventSort } from '../../lib/event-list';
+import { sortEvents } from '../../lib/event-list';
+import type { TokenEvent } from '../../lib/token-event';
+import type { SortState } from '../../lib/view-state';
+import { DataTable } from '../data-table';
+import type { ListColumn } from '../table-features';
+import { EventViewContext, type EventView } from './event-cells';
+import { eventColumnWidths, eventTableClass } from './event-columns';
+
+interface EventTableProps {
+  caption: string;
+  rows: readonly TokenEvent[];
+  /** contractEventColumns or tokenEventColumns. */
+  columns: ListColumn<TokenEvent>[];
+  /** What the cells show and do: times, filters, tracing (see EventView). */
+  view: EventView;
+  sort: SortState<EventSort> | null;
+  onSortChange: (sort: SortState<EventSort> | null) => void;
+  onNearEnd?: () => void;
+  onRowOpen?: (event: TokenEvent) => void;
+}
+
+const eventKey = (event: TokenEvent) => event.key;
+
+/**
+ * A table of events, as a contract's page and a token's page show them: sorted as the
+ * export sorts, the time column as wide as the times shown, the phone's card layout of
+ * events, and the view the cells read.
+ */
+export function EventTable({ view, ...props }: EventTableProps) {
+  return (
+    <EventViewContext.Provider value={view}>
+      <DataTable
+        {...props}
+        widths={eventColumnWidths(view.display)}
+        className={eventTableClass}
+        getRowKey={eventKey}
+        sortRows={sortEvents}
+      />
+    </EventViewContext.Provider>
+  );
+}
