@@ -52,7 +52,10 @@ describe('activity chart and full history', () => {
     const api = installSampleApi({ profile: 'documented' });
     renderAt(`/contracts/${contract.address}`);
     await screen.findByRole('table');
-    api.service.setFaults({ latencyMs: 300, pathIncludes: 'cursor=' });
+    // Slow next pages: one walk page would hold this small contract's whole history, and
+    // jsdom's window asks for more rows as browsing would (the table is "near its end"),
+    // so with quick pages the list may be complete by the time Cancel is seen.
+    api.service.setFaults({ latencyMs: 3_000, pathIncludes: 'cursor=' });
     await userEvent.click(screen.getByRole('button', { name: 'Load full history' }));
     await userEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
     expect(await screen.findByRole('button', { name: 'Load full history' })).toBeInTheDocument();

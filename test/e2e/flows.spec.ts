@@ -1,6 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import {
+  columnTexts,
   contractsTable,
   dataRows,
   eventsTable,
@@ -250,8 +251,20 @@ test('a copied URL opens the same view in a new page', async ({ page, context, s
     'aria-pressed',
     'true',
   );
-  await expect(loadStatus(other)).toHaveText((await loadStatus(page).textContent())!);
-  expect(await rowSignatures(copy)).toEqual(rows);
+  // How many events a page has read is not part of its URL: under a filter each page reads
+  // on while its reader is near the end of the matches, as far as timing takes it. So the
+  // rows are the same when both have read the same events; either way, every row shown is
+  // a transfer, in token order.
+  await expect(loadStatus(other)).toContainText('match the filters');
+  await expect(loadStatus(other)).toContainText('sorted by token');
+  const kinds = await columnTexts(copy, 0);
+  expect(kinds.length).toBeGreaterThan(0);
+  expect(new Set(kinds)).toEqual(new Set(['Transfer']));
+  const ids = (await tokenIds(copy)).map(BigInt);
+  expect(ids).toEqual([...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+  if ((await loadedCount(other)) === (await loadedCount(page))) {
+    expect(await rowSignatures(copy)).toEqual(rows);
+  }
   await other.close();
 });
 

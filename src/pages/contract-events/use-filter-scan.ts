@@ -15,8 +15,10 @@ export const SCAN_BUDGET_EVENTS = 5_000;
 export function useFilterScan(list: InfiniteList<unknown>, filter: string, matches: number) {
   const loaded = list.items.length;
   const [goal, setGoal] = useState({ filter, wanted: SCREENFUL_ROWS, from: loaded });
-  // A new filter sets a new goal at once (state from the previous render, as React allows).
-  if (goal.filter !== filter) setGoal({ filter, wanted: matches + SCREENFUL_ROWS, from: loaded });
+  // A new filter sets a new goal at once (state from the previous render, as React allows):
+  // a screenful of matches in all, as when a link opens the page with that filter, so a
+  // view and its copied URL show the same rows.
+  if (goal.filter !== filter) setGoal({ filter, wanted: SCREENFUL_ROWS, from: loaded });
 
   const wanting = filter !== '' && list.hasMore && matches < goal.wanted;
   const scanning = wanting && loaded - goal.from < SCAN_BUDGET_EVENTS;
