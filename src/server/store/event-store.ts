@@ -1,6 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import {
-  chunkOf,
+  CHUNK_BYTES,
+  chunksOf,
   recordsFrom,
   recordText,
   type Chunk,
@@ -92,6 +93,8 @@ export interface EventStoreSettings {
   maxHeadPages: number;
   /** Pages of a stable list read again when its head is due (see `recheck`). */
   stablePages: number;
+  /** Bytes of records kept together in one chunk (see `chunksOf`). */
+  chunkBytes: number;
 }
 
 export const DEFAULT_STORE_SETTINGS: EventStoreSettings = {
@@ -102,6 +105,7 @@ export const DEFAULT_STORE_SETTINGS: EventStoreSettings = {
   maxEmptyReads: 25,
   maxHeadPages: 20,
   stablePages: 3,
+  chunkBytes: CHUNK_BYTES,
 };
 
 export interface StoreEvents {
@@ -174,7 +178,8 @@ export function createEventStore<F>(options: EventStoreOptions<F>) {
     }
   };
 
-  const bytesOf = (chunk: Chunk) => chunk.body.byteLength;
+  const bytesOf = (chunks: readonly Chunk[]) =>
+    chunks.reduce((sum, chunk) => sum + chunk.body.byteLength, 0);
 
   /** A new stored copy starting with `records`; earlier copies of the list are dropped. */
   const startCopy = async (
@@ -185,7 +190,7 @@ export function createEventStore<F>(options: EventStoreOptions<F>) {
     endCertain: boolean,
   ): Promise<ListMeta> => {
     const time = now();
-    const chunk = chunkOf(0, records);
+    const chunks = chunksOf(0, records, settings.chunkBytes);
     const meta: ListMeta = {
       generation: newGeneration(old?.generation),
       first: 0,
@@ -194,9 +199,9 @@ export function createEventStore<F>(options: EventStoreOptions<F>) {
       frontier: cursor,
       headCheckedAt: time,
       fetchedAt: time,
-      bytes: bytesOf(chunk),
+      bytes: bytesOf(chunks),
     };
-    await commit(spec, meta, records.length > 0 ? [chunk] : [], true);
+    await commit(spec, meta, chunks, true);
     return meta;
   };
 
@@ -355,14 +360,14 @@ export function createEventStore<F>(options: EventStoreOptions<F>) {
       break;
     }
     const time = now();
-    const chunk = chunkOf(meta.first - found.length, found);
+    const chunks = chunksOf(meta.first - found.length, found, settings.chunkBytes);
     const next: ListMeta = {
       ...meta,
       first: meta.first - found.length,
       headCheckedAt: time,
-      bytes: meta.bytes + bytesOf(chunk),
+      bytes: meta.bytes + bytesOf(chunks),
     };
-    await commit(spec, next, found.length > 0 ? [chunk] : []);
+    await commit(spec, next, chunks);
     return { kind: 'meta', meta: next, reads };
   }
 
@@ -441,15 +446,15 @@ export function createEventStore<F>(options: EventStoreOptions<F>) {
     cursor: string | null,
     endCertain: boolean,
   ): Promise<ListMeta> {
-    const chunk = chunkOf(meta.next, records);
+    const chunks = chunksOf(meta.next, records, settings.chunkBytes);
     const next: ListMeta = {
       ...meta,
       next: meta.next + records.length,
       frontier: cursor,
       complete: cursor === null && endCertain,
-      bytes: meta.bytes + bytesOf(chunk),
+      bytes: meta.bytes + bytesOf(chunks),
     };
-    await commit(spec, next, records.length > 0 ? [chunk] : []);
+    await commit(spec, next, chunks);
     return next;
   }
 

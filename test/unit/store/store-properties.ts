@@ -29,6 +29,8 @@ const scenario = fc.record({
   spread: fc.integer({ min: 1, max: 60 }),
   limit: fc.integer({ min: 3, max: 40 }),
   byteCap: fc.option(fc.integer({ min: 600, max: 4_000 }), { nil: undefined }),
+  /** Chunks of one record up to several pages' worth, so walks start and end mid-chunk. */
+  chunkBytes: fc.option(fc.integer({ min: 1, max: 3_000 }), { nil: undefined }),
   emptyEvery: fc.constantFrom(0, 3, 5),
   shortEvery: fc.constantFrom(0, 2, 4),
   walkers: fc.array(fc.integer({ min: 1, max: 60 }), { minLength: 3, maxLength: 3 }),
@@ -55,6 +57,7 @@ export function storeProperties(engines: EngineFactory, runs: number) {
             const { store, clock } = await storeOver(engine, fake, {
               headIntervalMs: 0,
               maxHeadPages: Infinity,
+              ...(plan.chunkBytes && { chunkBytes: plan.chunkBytes }),
             });
             const walkers = plan.walkers.map((limit) => ({
               limit,
@@ -124,6 +127,7 @@ export function storeProperties(engines: EngineFactory, runs: number) {
             const { store, clock } = await storeOver(engine, fake, {
               headIntervalMs: 0,
               stablePages: Infinity,
+              ...(plan.chunkBytes && { chunkBytes: plan.chunkBytes }),
             });
             let cursor: string | null = null;
             let ids: number[] = [];
