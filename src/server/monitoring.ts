@@ -25,6 +25,9 @@ const QUOTA_WARNING_SHARE = 0.8;
 // The month's count is read again after this many requests or this long, not on each one.
 const CHECK_EVERY_REQUESTS = 50;
 const CHECK_EVERY_MS = 60_000;
+// Usage is written to the store at most this often, not once per request: a write per
+// request cost ~0.55 ms of CPU per cache miss (bench 1: 1.99 → 1.44 ms).
+const WRITE_EVERY_MS = 1_000;
 
 export function createMonitoring(options: MonitoringOptions) {
   const { engine, monthlyQuota, warn = console.warn, now = Date.now } = options;
@@ -35,6 +38,16 @@ export function createMonitoring(options: MonitoringOptions) {
   const monthStartHour = (time: number) => {
     const date = new Date(time);
     return hourOf(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1));
+  };
+
+  // Requests counted here and not yet written to the store, by hour.
+  let unwritten = new Map<number, number>();
+  let writing: ReturnType<typeof setTimeout> | undefined;
+  /** The store's count since `hour`, with this server's requests not yet written. */
+  const usageSince = async (hour: number) => {
+    let total = await engine.usageSince(hour);
+    for (const [at, count] of unwritten) if (at >= hour) total += count;
+    return total;
   };
 
   const requests = new Counter({
@@ -54,7 +67,7 @@ export function createMonitoring(options: MonitoringOptions) {
     help: 'Upstream requests in the current hour (UTC), by every server sharing the store.',
     registers,
     async collect() {
-      this.set(await engine.usageSince(hourOf(now())));
+      this.set(await usageSince(hourOf(now())));
     },
   });
   new Gauge({
@@ -62,7 +75,7 @@ export function createMonitoring(options: MonitoringOptions) {
     help: 'Upstream requests in the current month (UTC), by every server sharing the store.',
     registers,
     async collect() {
-      this.set(await engine.usageSince(monthStartHour(now())));
+      this.set(await usageSince(monthStartHour(now())));
     },
   });
   new Gauge({
@@ -113,7 +126,7 @@ export function createMonitoring(options: MonitoringOptions) {
     sinceCheck = 0;
     checkedAt = time;
     const month = monthStartHour(time);
-    const used = await engine.usageSince(month);
+    const used = await usageSince(month);
     if (used >= monthlyQuota * QUOTA_WARNING_SHARE && warnedMonth !== month) {
       warnedMonth = month;
       const share = Math.round((used / monthlyQuota) * 100);
@@ -124,22 +137,38 @@ export function createMonitoring(options: MonitoringOptions) {
     }
   };
 
+  /** Adds the counted requests to the store's usage, then checks the quota when due. */
+  const write = async () => {
+    clearTimeout(writing);
+    writing = undefined;
+    const counts = unwritten;
+    unwritten = new Map();
+    try {
+      for (const [hour, count] of counts) {
+        await engine.addUsage(hour, count);
+        sinceCheck += count;
+      }
+      const time = now();
+      const due = sinceCheck >= CHECK_EVERY_REQUESTS || time - checkedAt >= CHECK_EVERY_MS;
+      if (monthlyQuota > 0 && due && counts.size > 0) await checkQuota(time);
+    } catch (error) {
+      warn(`Could not count upstream usage: ${(error as Error).message}`);
+    }
+  };
+
   return {
     registry,
     /** Counts one request sent upstream, here and in the shared usage. */
     upstreamRequest({ status, durationMs }: UpstreamRequestOutcome) {
       requests.inc({ status: String(status) });
       latency.observe(durationMs / 1000);
-      const time = now();
-      void engine
-        .addUsage(hourOf(time), 1)
-        .then(() => {
-          sinceCheck += 1;
-          const due = sinceCheck >= CHECK_EVERY_REQUESTS || time - checkedAt >= CHECK_EVERY_MS;
-          if (monthlyQuota > 0 && due) return checkQuota(time);
-        })
-        .catch((error: Error) => warn(`Could not count upstream usage: ${error.message}`));
+      const hour = hourOf(now());
+      unwritten.set(hour, (unwritten.get(hour) ?? 0) + 1);
+      writing ??= setTimeout(() => void write(), WRITE_EVERY_MS);
+      writing.unref?.();
     },
+    /** Writes the usage counted so far to the store (at shutdown; otherwise every second). */
+    flush: () => write(),
     pageServed(source: PageSource) {
       pages.inc({ source });
     },

@@ -46,7 +46,10 @@ export async function openServices(config: ServerConfig) {
     description: shared
       ? 'PostgreSQL (DATABASE_URL)'
       : `${store.engine.kind === 'file' ? store.engine.dataDir : ''} (DATA_DIR)`,
-    close: () => engine.close(),
+    close: async () => {
+      await monitoring.flush();
+      await engine.close();
+    },
   };
 }
 
