@@ -27,8 +27,8 @@ export const routes: RouteObject[] = [
     element: <Layout />,
     children: [
       {
-        // Pages load on demand: the first paint needs only React, the router and the layout,
-        // with this in the page's place until the page's code is in.
+        // Pages load on demand. The first render waits for the page's code (routerReady,
+        // up to 3 s); this holds the page's place only if it takes longer than that.
         HydrateFallback: PageLoading,
         children: [
           { path: routePatterns.home, element: <Navigate replace to="/contracts" /> },
@@ -65,4 +65,25 @@ export function createRouter() {
   const repaired = repairPercentEncoding(pathname);
   if (repaired !== pathname) window.history.replaceState(null, '', repaired + search + hash);
   return createBrowserRouter(routes);
+}
+
+type Router = ReturnType<typeof createRouter>;
+
+/**
+ * Resolves once the router has the first page's code (its lazy route loaded), or after
+ * `waitMs` whatever happens: a slow network never holds the first paint back for long.
+ */
+export function routerReady(router: Router, waitMs = 3000): Promise<void> {
+  return new Promise((resolve) => {
+    if (router.state.initialized) return resolve();
+    const timer = setTimeout(done, waitMs);
+    const unsubscribe = router.subscribe((state) => {
+      if (state.initialized) done();
+    });
+    function done() {
+      clearTimeout(timer);
+      unsubscribe();
+      resolve();
+    }
+  });
 }

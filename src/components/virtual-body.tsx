@@ -78,6 +78,10 @@ export function VirtualBody<T extends RowData>(props: VirtualBodyProps<T>) {
       return size;
     },
     overscan: OVERSCAN,
+    // The window's size from the first render, not after a measurement: a first render
+    // with no rows and no spacers leaves the document short, and the router's scroll
+    // restoration (Back) runs then, so the position it restores was cut to the top.
+    initialRect: { width: window.innerWidth, height: window.innerHeight },
     scrollMargin: scrollMargin - covered,
     observeElementRect: (instance, onRect) => {
       rectListener.current = (rect) =>

@@ -104,6 +104,49 @@ test('scrolling to the end of the rows loads more', async ({ page, servers }) =>
   await expect(dataRows(eventsTable(page)).first()).toHaveAttribute('data-index', '0');
 });
 
+test('back and reload keep the loaded rows and the place in them', async ({ page, servers }) => {
+  const busiest = servers.contracts.deep[0]!;
+  await page.goto(`/contracts/${busiest.address}`);
+  await expect(loadStatus(page)).toHaveText(/more available/);
+  await scrollUntilMoreThan(page, await loadedCount(page));
+  await page.evaluate(() => window.scrollTo(0, 1500));
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(1500);
+  // Whatever the scroll to the end asked for has arrived.
+  let loaded = 0;
+  await expect(async () => {
+    loaded = await loadedCount(page);
+    await page.waitForTimeout(500);
+    expect(await loadedCount(page)).toBe(loaded);
+  }).toPass();
+  const rows = dataRows(eventsTable(page));
+  const firstShown = async () =>
+    rows.evaluateAll((all) => {
+      const top = all.find((row) => row.getBoundingClientRect().bottom > 80);
+      return top?.getAttribute('data-index');
+    });
+  const before = await firstShown();
+
+  // To a token and back: the same rows, scrolled as they were.
+  await rows.nth(3).locator('a[href*="/tokens/"]').click();
+  await expect(page).toHaveURL(/\/tokens\//);
+  await page.goBack();
+  await expect(loadStatus(page)).toHaveText(
+    `${loaded.toLocaleString('en')} events loaded · more available`,
+  );
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(1500);
+  expect(await firstShown()).toBe(before);
+
+  // A reload shows the same rows at once (kept in this browser) and the same place. The
+  // lists are saved at most once a second: a page loaded just before is read again.
+  await page.waitForTimeout(1_200);
+  await page.reload();
+  await expect(loadStatus(page)).toHaveText(
+    `${loaded.toLocaleString('en')} events loaded · more available`,
+  );
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(1500);
+  expect(await firstShown()).toBe(before);
+});
+
 test('clicking a column header sorts the rows', async ({ page, servers }) => {
   const busiest = servers.contracts.deep[0]!;
   await page.goto(`/contracts/${busiest.address}`);
