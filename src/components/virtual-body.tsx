@@ -78,10 +78,6 @@ export function VirtualBody<T extends RowData>(props: VirtualBodyProps<T>) {
       return size;
     },
     overscan: OVERSCAN,
-    // The window's size from the first render, not after a measurement: a first render
-    // with no rows and no spacers leaves the document short, and the router's scroll
-    // restoration (Back) runs then, so the position it restores was cut to the top.
-    initialRect: { width: window.innerWidth, height: window.innerHeight },
     scrollMargin: scrollMargin - covered,
     observeElementRect: (instance, onRect) => {
       rectListener.current = (rect) =>
@@ -148,7 +144,12 @@ export function VirtualBody<T extends RowData>(props: VirtualBodyProps<T>) {
   const last = items[items.length - 1];
   const margin = scrollMargin - covered;
   const paddingTop = first ? first.start - margin : 0;
-  const paddingBottom = last ? virtualizer.getTotalSize() - (last.end - margin) : 0;
+  // Before the window is measured (the first render) no row is rendered, but the spacer
+  // already holds every row's height: the router's scroll restoration (Back, reload) runs
+  // on that render, and a short document would cut the position it restores.
+  const paddingBottom = last
+    ? virtualizer.getTotalSize() - (last.end - margin)
+    : virtualizer.getTotalSize();
 
   const { onNearEnd } = props;
   const lastIndex = last?.index ?? -1;
