@@ -8,6 +8,7 @@ import {
   loadedCount,
   loadStatus,
   scrollUntilMoreThan,
+  settledStatus,
 } from './support/ui';
 
 const heading = (page: Page) => page.getByRole('heading', { level: 1 });
@@ -112,12 +113,8 @@ test('back and reload keep the loaded rows and the place in them', async ({ page
   await page.evaluate(() => window.scrollTo(0, 1500));
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(1500);
   // Whatever the scroll to the end asked for has arrived.
-  let loaded = 0;
-  await expect(async () => {
-    loaded = await loadedCount(page);
-    await page.waitForTimeout(500);
-    expect(await loadedCount(page)).toBe(loaded);
-  }).toPass();
+  await settledStatus(page);
+  const loaded = await loadedCount(page);
   const rows = dataRows(eventsTable(page));
   const firstShown = async () =>
     rows.evaluateAll((all) => {

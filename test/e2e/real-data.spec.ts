@@ -1,5 +1,5 @@
 import { expect, test } from './support/fixtures';
-import { dataRows, eventsTable, loadStatus, recordPages } from './support/ui';
+import { dataRows, eventsTable, loadStatus, recordPages, settledStatus } from './support/ui';
 
 /*
  * What the real service sends, as a visitor meets it through the server with its store:
@@ -38,7 +38,7 @@ test('each sale is one row, its price in its currency', async ({ page, servers }
     );
   }
   await page.goto(`/contracts/${contract.address}?kind=sale`);
-  await expect(loadStatus(page)).not.toContainText('loading more');
+  await settledStatus(page);
   await expect(table.getByText(/^[\d,.]+ STRK$/).first()).toBeVisible();
 });
 

@@ -24,6 +24,22 @@ export const eventsTable = (page: Page): Locator =>
 export const dataRows = (table: Locator): Locator =>
   table.locator('tbody tr:not([aria-hidden="true"])');
 
+/**
+ * The status line once the page has stopped reading: not "loading more", and unchanged
+ * for half a second. A filter's scan and the table's "near the end" each read on by
+ * themselves, one after the other, so one moment without "loading more" is not the end.
+ */
+export async function settledStatus(page: Page): Promise<string> {
+  let text = '';
+  await expect(async () => {
+    text = (await loadStatus(page).textContent()) ?? '';
+    expect(text).not.toContain('loading more');
+    await page.waitForTimeout(500);
+    expect(await loadStatus(page).textContent()).toBe(text);
+  }).toPass({ timeout: 15_000 });
+  return text;
+}
+
 /** Scrolls to the bottom of the document, as a reader reaching the end of the loaded rows. */
 export async function scrollToBottom(page: Page): Promise<void> {
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
