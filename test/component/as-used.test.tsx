@@ -3,7 +3,15 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { shortenHex } from '../../src/lib/address';
 import { tokenIdToHex } from '../../src/lib/token-id';
-import { dataRows, installSampleApi, renderAt, smallDataset, statusText } from './harness';
+import {
+  busiestContract,
+  byEventCount,
+  dataRows,
+  installSampleApi,
+  renderAt,
+  smallDataset,
+  statusText,
+} from './harness';
 
 /*
  * The dashboard as a person uses it: what they type, the keys they press, what each page
@@ -14,13 +22,11 @@ afterEach(() => {
   localStorage.clear();
 });
 
-const contracts = () => [...smallDataset().contracts].sort((a, b) => b.eventCount - a.eventCount);
-const busiest = () => contracts()[0]!;
 const lookup = () => screen.getByRole('textbox', { name: /^Go to a contract/ });
 
 describe('titles', () => {
   it('names each page by what it shows', async () => {
-    const contract = busiest();
+    const contract = busiestContract();
     installSampleApi({ profile: 'documented' });
     const { router } = renderAt('/contracts');
     await screen.findByRole('table');
@@ -36,7 +42,7 @@ describe('titles', () => {
 
 describe('the lookup box', () => {
   it('goes to a contract by its short form or its name, and with a token id', async () => {
-    const contract = busiest();
+    const contract = busiestContract();
     installSampleApi({ profile: 'documented' });
     const { router } = renderAt('/contracts');
     await screen.findByRole('table');
@@ -51,7 +57,7 @@ describe('the lookup box', () => {
   });
 
   it('explains a wallet, and offers the current contract’s events with it', async () => {
-    const contract = busiest();
+    const contract = busiestContract();
     installSampleApi({ profile: 'documented' });
     const { router } = renderAt(`/contracts/${contract.address}`);
     await screen.findByRole('table');
@@ -80,7 +86,7 @@ describe('the lookup box', () => {
     await screen.findByRole('table');
     // Part of two names: StarkVerse Gallery and Starknet Quest.
     const shared = 'stark';
-    const fit = contracts().filter((contract) => contract.name!.toLowerCase().includes(shared));
+    const fit = byEventCount().filter((contract) => contract.name!.toLowerCase().includes(shared));
     expect(fit.length).toBeGreaterThan(1);
     await userEvent.type(lookup(), `${shared}{Enter}`);
     const choices = await within(screen.getByRole('search')).findByRole('status');
@@ -95,7 +101,7 @@ describe('the lookup box', () => {
 
 describe('the sender or receiver filter', () => {
   it('takes the short form of a loaded address, and never pads one into nothing', async () => {
-    const contract = busiest();
+    const contract = busiestContract();
     installSampleApi({ profile: 'documented' });
     const { router } = renderAt(`/contracts/${contract.address}`);
     await screen.findByRole('table');
@@ -136,7 +142,7 @@ describe('keyboard', () => {
   });
 
   it('Enter opens the row j moved to, even with the focus on a button just clicked', async () => {
-    const contract = busiest();
+    const contract = busiestContract();
     installSampleApi({ profile: 'documented' });
     const { router } = renderAt(`/contracts/${contract.address}`);
     await screen.findByRole('table');
@@ -175,7 +181,7 @@ describe('keyboard', () => {
 
 describe('the activity chart', () => {
   it('a bar’s Enter shows its time in the table, and the URL keeps it', async () => {
-    const contract = busiest();
+    const contract = busiestContract();
     installSampleApi({ profile: 'documented' });
     const { router } = renderAt(`/contracts/${contract.address}`);
     await screen.findByRole('table');
@@ -210,7 +216,7 @@ describe('an empty contract', () => {
 
 describe('the token page', () => {
   it('names its collection, copies both ids and links its addresses', async () => {
-    const contract = busiest();
+    const contract = busiestContract();
     const dataset = smallDataset();
     let token;
     for (let index = 0; index < dataset.tokenCount && !token; index++) {

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { queryKeys } from '../../src/api/query-keys';
 import {
+  busiestContract,
   captureDownloads,
   dataRows,
   installSampleApi,
@@ -16,11 +17,9 @@ afterEach(() => {
   localStorage.clear();
 });
 
-const busiest = () => [...smallDataset().contracts].sort((a, b) => b.eventCount - a.eventCount)[0]!;
-
 describe('activity chart and full history', () => {
   it('charts the loaded events, then the whole history after "Load full history"', async () => {
-    const contract = busiest();
+    const contract = busiestContract();
     installSampleApi({ profile: 'documented' });
     renderAt(`/contracts/${contract.address}`);
     const chart = await screen.findByRole('img', { name: /events per (day|hour)/ });
@@ -48,7 +47,7 @@ describe('activity chart and full history', () => {
   });
 
   it('stops loading on Cancel and keeps what was loaded', async () => {
-    const contract = busiest();
+    const contract = busiestContract();
     const api = installSampleApi({ profile: 'documented' });
     renderAt(`/contracts/${contract.address}`);
     await screen.findByRole('table');
@@ -65,7 +64,7 @@ describe('activity chart and full history', () => {
 
 describe('export', () => {
   it('downloads the rows shown, in the order shown, with exact ids', async () => {
-    const contract = busiest();
+    const contract = busiestContract();
     installSampleApi({ profile: 'documented' });
     const blobs = captureDownloads();
     renderAt(`/contracts/${contract.address}?kind=transfer&sort=token`);
@@ -99,7 +98,7 @@ describe('export', () => {
 
 describe('address tracing', () => {
   it('highlights an address in every row while it is hovered or focused', async () => {
-    const contract = busiest();
+    const contract = busiestContract();
     installSampleApi({ profile: 'documented' });
     renderAt(`/contracts/${contract.address}`);
     await screen.findByRole('table');
@@ -122,7 +121,7 @@ describe('address tracing', () => {
 
 describe('live updates', () => {
   it('offers new events at the head and adds them on request', async () => {
-    const contract = busiest();
+    const contract = busiestContract();
     const api = installSampleApi({ profile: 'documented' });
     const { queryClient } = renderAt(`/contracts/${contract.address}`);
     await screen.findByRole('table');
@@ -153,7 +152,7 @@ describe('live updates', () => {
 
 describe('keyboard', () => {
   it('moves through rows with j/k and opens the focused token with Enter', async () => {
-    const contract = busiest();
+    const contract = busiestContract();
     installSampleApi({ profile: 'documented' });
     const { router } = renderAt(`/contracts/${contract.address}`);
     await screen.findByRole('table');
@@ -194,7 +193,7 @@ describe('keyboard', () => {
 
 describe('settings', () => {
   it('persists the time display, zone and page size in this browser', async () => {
-    const contract = busiest();
+    const contract = busiestContract();
     const api = installSampleApi({ profile: 'documented' });
     const view = renderAt(`/contracts/${contract.address}`);
     await screen.findByRole('table');
@@ -235,7 +234,7 @@ describe('phone layout', () => {
   });
 
   it('renders each row as a card sized by its content, naming the cells that need it', async () => {
-    const contract = busiest();
+    const contract = busiestContract();
     installSampleApi({ profile: 'documented' });
     renderAt(`/contracts/${contract.address}`);
     await screen.findByRole('table');
@@ -254,7 +253,7 @@ describe('phone layout', () => {
 describe('provenance timeline', () => {
   it('tells the chain from mint to the current holder or the burn', async () => {
     const dataset = smallDataset();
-    const contract = busiest();
+    const contract = busiestContract();
     let token;
     for (let index = 0; index < dataset.tokenCount && !token; index++) {
       const candidate = dataset.token(index);

@@ -26,6 +26,14 @@ export function smallDataset(seed = 7): Dataset {
   return dataset;
 }
 
+/** The contracts of a dataset, the one with the most events first. */
+export function byEventCount(dataset: Dataset = smallDataset()) {
+  return [...dataset.contracts].sort((a, b) => b.eventCount - a.eventCount);
+}
+
+/** The contract with the most events. */
+export const busiestContract = (dataset: Dataset = smallDataset()) => byEventCount(dataset)[0]!;
+
 /**
  * The real proxy over the real sample service, in-process: the browser code's `fetch`
  * of `/api/...` is answered by the proxy app, so component tests cover the whole path.

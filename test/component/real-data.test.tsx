@@ -6,6 +6,7 @@ import { keepLists } from '../../src/app/persistence';
 import type { PersistedClient, Persister } from '@tanstack/react-query-persist-client';
 import { servedEventCount, type Dataset } from '../../src/server/sample-service';
 import {
+  busiestContract,
   captureDownloads,
   dataRows,
   installSampleApi,
@@ -24,10 +25,6 @@ afterEach(() => {
   vi.useRealTimers();
   vi.restoreAllMocks();
 });
-
-function busiest(dataset: Dataset = smallDataset()) {
-  return [...dataset.contracts].sort((a, b) => b.eventCount - a.eventCount)[0]!;
-}
 
 /** A token of `contract` with `events` events or more, `sales` of them sales. */
 function tokenWith(
@@ -78,7 +75,7 @@ const EXPIRED = () =>
 describe('one row per sale', () => {
   it('joins each sale’s twins, on one page and across pages, and counts each sale once', async () => {
     const dataset = smallDataset();
-    const contract = busiest(dataset);
+    const contract = busiestContract(dataset);
     const api = installSampleApi();
     const pages: Body[] = [];
     api.rewrite = (path, body) => {
@@ -112,7 +109,7 @@ describe('one row per sale', () => {
   }, 60_000);
 
   it('exports a sale once, with its price in its currency and both records', async () => {
-    const contract = busiest();
+    const contract = busiestContract();
     installSampleApi();
     const blobs = captureDownloads();
     renderAt(`/contracts/${contract.address}?kind=sale`);
@@ -136,7 +133,7 @@ describe('one row per sale', () => {
 
   it('tells a token’s provenance without a zero-length holding', async () => {
     const dataset = smallDataset();
-    const contract = busiest(dataset);
+    const contract = busiestContract(dataset);
     const token = tokenWith(dataset, contract, 2, 2);
     installSampleApi();
     renderAt(`/contracts/${contract.address}/tokens/${token.id}`);
@@ -152,7 +149,7 @@ describe('one row per sale', () => {
 
 describe('burns', () => {
   it('says at the Burn filter that a contract’s list holds none, and where they are', async () => {
-    const contract = busiest();
+    const contract = busiestContract();
     installSampleApi();
     renderAt(`/contracts/${contract.address}`);
     await screen.findByRole('table');
@@ -168,7 +165,7 @@ describe('burns', () => {
 describe('dead cursors', () => {
   it('continues from the newest after the proxy answers expired_cursor: rows kept, none twice', async () => {
     const dataset = smallDataset();
-    const contract = busiest(dataset);
+    const contract = busiestContract(dataset);
     const api = installSampleApi({ profile: 'documented' });
     renderAt(`/contracts/${contract.address}`);
     await screen.findByRole('table');
@@ -194,7 +191,7 @@ describe('dead cursors', () => {
   }, 30_000);
 
   it('takes a cursor that fails twice with the upstream’s 502 for dead', async () => {
-    const contract = busiest();
+    const contract = busiestContract();
     const api = installSampleApi({ profile: 'documented' });
     renderAt(`/contracts/${contract.address}`);
     await screen.findByRole('table');
@@ -221,7 +218,7 @@ describe('dead cursors', () => {
   });
 
   it('walks round a dead cursor by itself during "Load full history"', async () => {
-    const contract = busiest();
+    const contract = busiestContract();
     const api = installSampleApi({ profile: 'documented' });
     renderAt(`/contracts/${contract.address}`);
     await screen.findByRole('table');
@@ -244,7 +241,7 @@ describe('dead cursors', () => {
 
   it('walks round a dead cursor by itself on a token’s page', async () => {
     const dataset = smallDataset();
-    const contract = busiest(dataset);
+    const contract = busiestContract(dataset);
     const token = tokenWith(dataset, contract, 4);
     const api = installSampleApi({ profile: 'documented' });
     // The token's first page cut in two, its second half behind a cursor that is dead.
@@ -267,7 +264,7 @@ describe('dead cursors', () => {
 
 describe('the end of a list', () => {
   it('says a full last page without a cursor may not be the end, and checks again', async () => {
-    const contract = busiest();
+    const contract = busiestContract();
     const api = installSampleApi({ profile: 'documented' });
     renderAt(`/contracts/${contract.address}`);
     await screen.findByRole('table');
@@ -337,7 +334,7 @@ describe('moving between contracts', () => {
 
 describe('filters', () => {
   it('reads on under a filter until a screenful matches, saying how many were scanned', async () => {
-    const contract = busiest();
+    const contract = busiestContract();
     const api = installSampleApi({ profile: 'documented' });
     renderAt(`/contracts/${contract.address}?kind=mint`);
     await screen.findByRole('table');
@@ -356,7 +353,7 @@ describe('filters', () => {
 
 describe('kept across a reload', () => {
   it('shows the loaded pages again at once, without asking the service', async () => {
-    const contract = busiest();
+    const contract = busiestContract();
     const api = installSampleApi({ profile: 'documented' });
     let kept: PersistedClient | undefined;
     const persister: Persister = {

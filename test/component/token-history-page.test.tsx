@@ -3,14 +3,14 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tokenIdToHex } from '../../src/lib/token-id';
 import { servedEventCount } from '../../src/server/sample-service';
-import { installSampleApi, renderAt, smallDataset } from './harness';
+import { busiestContract, installSampleApi, renderAt, smallDataset } from './harness';
 
 afterEach(() => vi.restoreAllMocks());
 
 /** A token of the busiest contract with several events. */
 function busyToken() {
   const dataset = smallDataset();
-  const contract = [...dataset.contracts].sort((a, b) => b.eventCount - a.eventCount)[0]!;
+  const contract = busiestContract(dataset);
   for (let index = 0; index < dataset.tokenCount; index++) {
     const token = dataset.token(index);
     if (token.contract === contract && dataset.tokenEvents(token).length >= 4) {
