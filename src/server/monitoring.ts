@@ -164,8 +164,10 @@ export function createMonitoring(options: MonitoringOptions) {
       latency.observe(durationMs / 1000);
       const hour = hourOf(now());
       unwritten.set(hour, (unwritten.get(hour) ?? 0) + 1);
-      writing ??= setTimeout(() => void write(), WRITE_EVERY_MS);
-      writing.unref?.();
+      if (!writing) {
+        writing = setTimeout(() => void write(), WRITE_EVERY_MS);
+        writing.unref?.();
+      }
     },
     /** Writes the usage counted so far to the store (at shutdown; otherwise every second). */
     flush: () => write(),
