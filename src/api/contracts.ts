@@ -1,7 +1,7 @@
 import { infiniteQueryOptions } from '@tanstack/react-query';
 import type { Contract } from '../lib/contract';
 import type { Page } from '../lib/page';
-import { normaliseContract } from './normalise';
+import { normaliseContract } from '../lib/normalise';
 import { firstPage, nextPage, type PageParam } from './page-param';
 import { queryKeys } from './query-keys';
 import { fetchListPage } from './read-page';

@@ -1,5 +1,5 @@
 import { ApiError } from './api-error';
-import { InvalidPageError, parsePage } from './normalise';
+import { InvalidPageError, parsePage } from '../lib/normalise';
 import { isFull, type PageParam } from './page-param';
 import { getListPage } from './read-ahead';
 import type { Page } from '../lib/page';

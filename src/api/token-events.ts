@@ -1,7 +1,7 @@
 import { infiniteQueryOptions } from '@tanstack/react-query';
 import type { Page } from '../lib/page';
 import type { TokenEvent } from '../lib/token-event';
-import { normaliseEvent } from './normalise';
+import { normaliseEvent } from '../lib/normalise';
 import { firstPage, nextPage, type PageParam } from './page-param';
 import { queryKeys } from './query-keys';
 import { startReadAhead } from './read-ahead';

@@ -1,6 +1,6 @@
 import { fetchContractEventsPage } from '../../src/api/contract-events';
 import { readPage } from '../../src/api/read-page';
-import { normaliseEvent, parsePage } from '../../src/api/normalise';
+import { normaliseEvent, parsePage } from '../../src/lib/normalise';
 import type { TokenEvent } from '../../src/lib/token-event';
 import { sortEvents } from '../../src/lib/event-list';
 import { STARKVERSE_GALLERY_ADDRESS } from '../../src/server/sample-service';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normaliseEvent } from '../../../src/api/normalise';
+import { normaliseEvent } from '../../../src/lib/normalise';
 import { canonicalAddress, isCanonicalAddress, parseAddress } from '../../../src/lib/address';
 import {
   MAX_TOKEN_ID,

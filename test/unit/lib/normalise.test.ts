@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseContract, normaliseEvent, parsePage } from '../../../src/api/normalise';
+import { normaliseContract, normaliseEvent, parsePage } from '../../../src/lib/normalise';
 
 const A = (digits: string) => `0x${digits.padStart(64, '0')}`;
 const ZERO = A('0');

@@ -1,8 +1,8 @@
-import { isCanonicalAddress, isZeroAddress, parseAddress } from '../lib/address';
-import type { Contract } from '../lib/contract';
-import { readPageEnvelope, type Page } from '../lib/page';
-import { isEventKind, type EventKind, type TokenEvent } from '../lib/token-event';
-import { parseTokenId, tokenIdToDecimal } from '../lib/token-id';
+import { isCanonicalAddress, isZeroAddress, parseAddress } from './address';
+import type { Contract } from './contract';
+import { readPageEnvelope, type Page } from './page';
+import { isEventKind, type EventKind, type TokenEvent } from './token-event';
+import { parseTokenId, tokenIdToDecimal } from './token-id';
 
 /**
  * The one normaliser for upstream records (the envelope is read by `readPageEnvelope`,
