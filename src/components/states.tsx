@@ -19,6 +19,7 @@ const TITLES: Record<ClientErrorKind, string> = {
   unreachable: 'The service cannot be reached',
   invalid_response: 'The service sent something unreadable',
   expired_cursor: 'The service lost its place in this list',
+  database: 'The dashboard’s database is down',
   network: 'No connection to the dashboard server',
 };
 

@@ -14,6 +14,7 @@ export const API_ERROR_KINDS = [
   'unreachable',
   'invalid_response',
   'expired_cursor',
+  'database',
 ] as const;
 
 export type ApiErrorKind = (typeof API_ERROR_KINDS)[number];

@@ -7,9 +7,16 @@ export type ExportRow = { [column: string]: ExportValue };
 type ExportValue = string | number | undefined | ExportRow[];
 
 export function toCsv(rows: readonly ExportRow[], columns: readonly string[]): string {
-  const lines = [columns.map(csvField).join(',')];
-  for (const row of rows) lines.push(columns.map((column) => csvField(row[column])).join(','));
-  return `${lines.join('\r\n')}\r\n`;
+  return `${csvHeader(columns)}${csvRows(rows, columns)}`;
+}
+
+export const csvHeader = (columns: readonly string[]) => `${columns.map(csvField).join(',')}\r\n`;
+
+/** Rows of a CSV without its header line, for a file written a batch at a time. */
+export function csvRows(rows: readonly ExportRow[], columns: readonly string[]): string {
+  let text = '';
+  for (const row of rows) text += `${columns.map((column) => csvField(row[column])).join(',')}\r\n`;
+  return text;
 }
 
 function csvField(value: ExportValue): string {

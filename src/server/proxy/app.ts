@@ -1,5 +1,9 @@
 import { Hono, type Context } from 'hono';
 import { accepts } from 'hono/accepts';
+import type pg from 'pg';
+import { createQueryApi } from '../api/query-api';
+import { createKeyset } from '../index/keyset';
+import { createIndexer, type Indexer } from '../indexer/indexer';
 import { createEventStore, type EventStoreOptions } from '../store/event-store';
 import { readListWith } from '../store/read-list';
 import type { UpstreamBudget } from '../upstream/budget';
@@ -48,6 +52,18 @@ export interface ProxyOptions {
    * src/server/store); without it, every page is the upstream's own, through the cache.
    */
   store?: Omit<EventStoreOptions<PageFailure>, 'read'>;
+  /**
+   * The event index on the store's database: the query API under /api/ answers from it,
+   * and its indexer reads what the answers need (see src/server/index, src/server/indexer).
+   */
+  index?: {
+    pool: pg.Pool;
+    /** Upstream requests a second the background indexer may spend (0: none). */
+    backgroundRate: number;
+    /** Whether the month's usage leaves room for background work. */
+    quotaAllows?: () => boolean;
+    log?: (message: string) => void;
+  };
   /** The upstream's request rate kept for several servers (in PostgreSQL); default: ours. */
   budget?: UpstreamBudget;
   /** Counts upstream requests (usage, quota, latency) and where pages came from. */
@@ -112,6 +128,21 @@ export function createProxy(options: ProxyOptions) {
       },
     });
   const fromStore = store && storePages(pages, store, timeoutMs);
+  const errorLimitsForIndex = {
+    timeoutMs,
+    maxRetryAfterSeconds: Math.ceil((options.gate?.maxCoolDownMs ?? DEFAULT_GATE.maxCoolDownMs) / 1000),
+  };
+  const indexer: Indexer | undefined =
+    store && options.index
+      ? createIndexer({
+          store,
+          pool: options.index.pool,
+          describe: (failure) => pageFailureError(failure, errorLimitsForIndex).message,
+          backgroundRate: options.index.backgroundRate,
+          ...(options.index.quotaAllows && { quotaAllows: options.index.quotaAllows }),
+          ...(options.index.log && { log: options.index.log }),
+        })
+      : undefined;
   const limiter = rateLimit.perMinute > 0 ? createRateLimiter(rateLimit) : undefined;
   const limitClients = clientRateLimit(limiter, trustedProxyHops);
   const errorLimits = {
@@ -127,6 +158,16 @@ export function createProxy(options: ProxyOptions) {
   app.onError(internalErrorHandler(log !== undefined));
   if (log) app.use('/api/*', requestLog(log, 'unmatched'));
   app.use('/api/*', limitClients);
+  if (indexer && options.store && options.index) {
+    app.route(
+      '/api',
+      createQueryApi({
+        pool: options.index.pool,
+        indexer,
+        keyset: createKeyset(`query-api/${options.store.secret}`),
+      }),
+    );
+  }
   app.all('/api/*', async (c) => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
       return methodNotAllowed();
@@ -204,7 +245,12 @@ export function createProxy(options: ProxyOptions) {
     /** The proxy's per-client limit, for other routes of the server (`/readyz`). */
     limitClients,
     /** The server is stopping: requests waiting for the upstream are answered 503 now. */
-    stop: waiting.stop,
+    stop: () => {
+      waiting.stop();
+      return indexer?.stop();
+    },
+    /** The indexer, when the index is on (its background work is started by the server). */
+    indexer,
     stats: () => ({
       pages: pages.stats(),
       gate: gate.stats(),

@@ -643,6 +643,22 @@ export function createEventStore<F>(options: EventStoreOptions<F>) {
       await touch(spec.path, time);
       return collect(spec, meta!, after, limit, client, reads);
     },
+    /**
+     * For the indexer: the list's head read again when it is due (or the list started),
+     * without serving a page. `failed` when the upstream could not be asked.
+     */
+    async refresh(spec: ListSpec, client?: string): Promise<Step> {
+      const meta = await engine.read(spec.path);
+      if (meta && !headIsStale(meta, now())) return { kind: 'meta', meta, reads: 0 };
+      return refreshHead(spec, client);
+    },
+    /** For the indexer: one upstream page more past the stored frontier, when not complete. */
+    async deeper(spec: ListSpec, client?: string): Promise<Step> {
+      const meta = await engine.read(spec.path);
+      if (!meta) return refreshHead(spec, client);
+      if (meta.complete) return { kind: 'meta', meta, reads: 0 };
+      return extend(spec, meta.generation, meta.next, client);
+    },
     stats: () => engine.stats(),
     close: () => engine.close(),
   };

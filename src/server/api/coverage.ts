@@ -1,0 +1,86 @@
+import type pg from 'pg';
+import type { WalkProgress } from '../indexer/indexer';
+
+/**
+ * How complete and fresh an answer about one contract is: whether its whole history is
+ * indexed (or back to which time), when its head was last read, whether the indexer is
+ * reading it now, and, when the service could not be asked, that the answer comes from
+ * stored data and why. Every answer of the query API about a contract carries it.
+ */
+export interface Coverage {
+  complete: boolean;
+  /** The oldest indexed event's time (unix seconds), or null: nothing indexed yet. */
+  indexedBack: number | null;
+  newest: number | null;
+  /** Records of the contract's list stored. */
+  records: number;
+  /** When the list's head was last read from the service (ISO), or null. */
+  headReadAt: string | null;
+  indexing: WalkProgress | null;
+  /** The service could not be asked the last time: why, and since when (ISO). */
+  upstream: { failure: string; since: string } | null;
+  /** A walk stopped because the service misbehaved (see the indexer). */
+  fault: string | null;
+  statement: string;
+}
+
+interface ContractRow {
+  id: number;
+  complete: boolean;
+  oldest_ts: string | null;
+  newest_ts: string | null;
+  records: string;
+  head_read_at: string | null;
+  upstream_failure: string | null;
+  upstream_failure_at: string | null;
+  walk_fault: string | null;
+}
+
+const iso = (ms: string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
+const day = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
+
+export async function coverageOf(
+  pool: pg.Pool,
+  address: string,
+  progress: WalkProgress | undefined,
+): Promise<{ id: number | undefined; coverage: Coverage }> {
+  const { rows } = await pool.query<ContractRow>(
+    `SELECT id, complete, oldest_ts, newest_ts, records, head_read_at, upstream_failure,
+       upstream_failure_at, walk_fault FROM idx_contracts WHERE address = $1`,
+    [address],
+  );
+  const row = rows[0];
+  const indexedBack = row?.oldest_ts == null ? null : Number(row.oldest_ts);
+  const complete = row?.complete ?? false;
+  const upstream =
+    row?.upstream_failure != null
+      ? { failure: row.upstream_failure, since: iso(row.upstream_failure_at)! }
+      : null;
+  const reading = progress?.state === 'reading' ? progress : null;
+  const parts = [
+    complete
+      ? 'The whole history is indexed.'
+      : indexedBack === null
+        ? 'Nothing of this collection is indexed yet.'
+        : `Indexed back to ${day(indexedBack)}; older events are not counted yet.`,
+  ];
+  if (reading) parts.push('The indexer is reading its history now.');
+  if (upstream) {
+    parts.push(`The Token Events Service could not be asked (${upstream.failure}); this answer comes from stored data.`);
+  }
+  if (row?.walk_fault) parts.push(row.walk_fault);
+  return {
+    id: row?.id,
+    coverage: {
+      complete,
+      indexedBack,
+      newest: row?.newest_ts == null ? null : Number(row.newest_ts),
+      records: Number(row?.records ?? 0),
+      headReadAt: iso(row?.head_read_at ?? null),
+      indexing: progress ?? null,
+      upstream,
+      fault: row?.walk_fault ?? null,
+      statement: parts.join(' '),
+    },
+  };
+}

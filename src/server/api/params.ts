@@ -1,0 +1,186 @@
+import { z } from 'zod';
+import { canonicalAddress } from '../../lib/address';
+import { CURRENCIES } from '../../lib/price';
+import { canonicalTokenId } from '../../lib/token-id';
+import { EVENT_KINDS, type EventKind } from '../../lib/token-event';
+import { EVENT_SORTS, type EventFilters, type EventSortId } from '../index/events-query';
+import { INTERVALS } from '../index/series';
+import { WINDOWS } from '../index/rankings';
+
+/**
+ * The query API's parameters, each checked with a message that says what it accepts.
+ * Unknown parameters are refused too, so a mistyped one is never silently ignored.
+ */
+const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2}))?Z)?$/;
+
+/** Unix seconds, or a UTC date (`2025-06-29`) or minute (`2025-06-29T14:00Z`). */
+function time(name: string) {
+  return z.string().transform((value, ctx) => {
+    if (/^[0-9]{1,11}$/.test(value)) return Number(value);
+    const match = DATE.exec(value);
+    if (match) {
+      const [, y, mo, d, h = '0', mi = '0', s = '0'] = match;
+      const ms = Date.UTC(+y!, +mo! - 1, +d!, +h, +mi, +s);
+      const date = new Date(ms);
+      if (date.getUTCDate() === +d! && +h < 24 && +mi < 60 && +s < 60) return ms / 1000;
+    }
+    ctx.addIssue({
+      code: 'custom',
+      message: `${name} must be unix seconds or a UTC date like 2025-06-29 or 2025-06-29T14:00Z.`,
+    });
+    return z.NEVER;
+  });
+}
+
+const address = (name: string) =>
+  z.string().transform((value, ctx) => {
+    const canonical = canonicalAddress(value);
+    if (canonical) return canonical;
+    ctx.addIssue({ code: 'custom', message: `${name} must be a Starknet address (0x and up to 64 hex digits).` });
+    return z.NEVER;
+  });
+
+const units = (name: string) =>
+  z.string().regex(/^[0-9]{1,78}$/, `${name} must be a whole number of base units (digits only).`);
+
+const kinds = z.string().transform((value, ctx): EventKind[] => {
+  const parts = value.split(',').map((part) => part.trim().toLowerCase()).filter(Boolean);
+  const unknown = parts.filter((part) => !(EVENT_KINDS as readonly string[]).includes(part));
+  if (unknown.length > 0) {
+    ctx.addIssue({ code: 'custom', message: `kind must be among ${EVENT_KINDS.join(', ')}; not ${unknown.join(', ')}.` });
+    return z.NEVER;
+  }
+  return parts as EventKind[];
+});
+
+const currency = z.string().transform((value, ctx) => {
+  const lower = value.toLowerCase();
+  if (lower === 'none') return 'none';
+  const known = CURRENCIES.find((c) => c.symbol.toLowerCase() === lower);
+  if (known) return known.address;
+  const canonical = canonicalAddress(value);
+  if (canonical) return canonical;
+  ctx.addIssue({ code: 'custom', message: 'currency must be ETH, STRK, USDC, none (no currency named) or a currency contract address.' });
+  return z.NEVER;
+});
+
+const tokenId = z.string().transform((value, ctx) => {
+  const canonical = canonicalTokenId(value);
+  if (canonical !== null) return canonical;
+  ctx.addIssue({ code: 'custom', message: 'token must be a token id: a decimal number or 0x hex, below 2^256.' });
+  return z.NEVER;
+});
+
+const sort = z.string().transform((value, ctx) => {
+  const desc = value.startsWith('-');
+  const id = desc ? value.slice(1) : value;
+  if ((EVENT_SORTS as readonly string[]).includes(id)) return { id: id as EventSortId, desc };
+  ctx.addIssue({ code: 'custom', message: `sort must be one of ${EVENT_SORTS.flatMap((s) => [s, `-${s}`]).join(', ')}.` });
+  return z.NEVER;
+});
+
+const limit = (max: number, fallback: number) =>
+  z
+    .string()
+    .regex(/^[0-9]{1,6}$/, `limit must be a whole number from 1 to ${max}.`)
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= max, `limit must be a whole number from 1 to ${max}.`)
+    .default(fallback);
+
+const cursor = z.string().max(2000, 'cursor is not one this server gave.').optional();
+
+export const filterShape = {
+  kind: kinds.optional(),
+  address: address('address').optional(),
+  from: time('from').optional(),
+  to: time('to').optional(),
+  token: tokenId.optional(),
+  marketplace: z.string().min(1).max(100).optional(),
+  currency: currency.optional(),
+  minPrice: units('minPrice').optional(),
+  maxPrice: units('maxPrice').optional(),
+};
+
+const withPriceRule = <T extends z.ZodRawShape>(shape: T) =>
+  z
+    .strictObject(shape)
+    .refine(
+      (v) => !(('minPrice' in v && v.minPrice !== undefined) || ('maxPrice' in v && v.maxPrice !== undefined)) || ('currency' in v && v.currency !== undefined),
+      'A price range needs a currency (currency=ETH, STRK, USDC, none or an address): prices in different currencies are never compared.',
+    )
+    .refine(
+      (v) => !('from' in v && 'to' in v && typeof v.from === 'number' && typeof v.to === 'number') || v.from < v.to,
+      'from must be before to.',
+    );
+
+export const eventsParams = withPriceRule({ ...filterShape, sort: sort.default({ id: 'time', desc: true }), limit: limit(500, 50), cursor });
+export const exportParams = withPriceRule({
+  ...filterShape,
+  sort: sort.default({ id: 'time', desc: true }),
+  format: z.enum(['csv', 'json'], { error: 'format must be csv or json.' }).default('csv'),
+});
+export const seriesParams = withPriceRule({
+  ...filterShape,
+  interval: z.enum(INTERVALS, { error: `interval must be one of ${INTERVALS.join(', ')}.` }).default('day'),
+});
+export const holdersParams = z.strictObject({
+  asOf: time('asOf').optional(),
+  owner: address('owner').optional(),
+  limit: limit(500, 50),
+  cursor,
+});
+export const RANKING_SORTS = ['events', 'sales', 'volume', 'holders', 'last', 'name'] as const;
+export const rankingParams = z.strictObject({
+  window: z.enum(Object.keys(WINDOWS) as [keyof typeof WINDOWS], { error: 'window must be 24h, 7d, 30d or all.' }).default('7d'),
+  sort: z
+    .string()
+    .transform((value, ctx) => {
+      const desc = value.startsWith('-');
+      const id = desc ? value.slice(1) : value;
+      if ((RANKING_SORTS as readonly string[]).includes(id)) return { id: id as (typeof RANKING_SORTS)[number], desc };
+      ctx.addIssue({ code: 'custom', message: `sort must be one of ${RANKING_SORTS.join(', ')} (with - for descending).` });
+      return z.NEVER;
+    })
+    .default({ id: 'events', desc: true }),
+  currency: currency.default(CURRENCIES[0]!.address),
+  limit: limit(500, 100),
+  cursor,
+});
+export const walletEventsParams = z.strictObject({
+  collection: address('collection').optional(),
+  kind: kinds.optional(),
+  limit: limit(500, 50),
+  cursor,
+});
+export const emptyParams = z.strictObject({});
+
+export const contractAddress = address('The collection address');
+export const walletAddress = address('The wallet address');
+export const tokenParam = tokenId;
+
+/** The events filters of parsed parameters. */
+type FilterValues = { [K in keyof typeof filterShape]?: z.infer<(typeof filterShape)[K]> };
+
+export function filtersOf(v: FilterValues): EventFilters {
+  const filters: EventFilters = {};
+  if (v.kind?.length) filters.kinds = v.kind;
+  if (v.address) filters.address = v.address;
+  if (v.from !== undefined) filters.from = v.from;
+  if (v.to !== undefined) filters.to = v.to;
+  if (v.token !== undefined) filters.tokenId = v.token;
+  if (v.marketplace !== undefined) filters.marketplace = v.marketplace;
+  if (v.currency !== undefined) filters.currency = v.currency;
+  if (v.minPrice !== undefined) filters.minPrice = v.minPrice;
+  if (v.maxPrice !== undefined) filters.maxPrice = v.maxPrice;
+  return filters;
+}
+
+/** The first problem of a failed parse, in words. */
+export function problemOf(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'The request is not valid.';
+  if (issue.code === 'unrecognized_keys') {
+    return `Unknown parameter${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}.`;
+  }
+  return issue.message;
+}

@@ -1,0 +1,336 @@
+import { Hono, type Context } from 'hono';
+import type pg from 'pg';
+import type { z } from 'zod';
+import { csvHeader, csvRows } from '../../lib/export';
+import { eventExportColumns, eventExportRow } from '../../lib/event-export';
+import { eventsPage, orderStatement, type EventsQuery } from '../index/events-query';
+import { overview } from '../index/figures';
+import { holders } from '../index/holders';
+import type { Keyset } from '../index/keyset';
+import { rankings, type RankedContract } from '../index/rankings';
+import { series } from '../index/series';
+import { tokenHistory } from '../index/token';
+import { walletCollections } from '../index/wallet';
+import type { Indexer } from '../indexer/indexer';
+import { errorResponse } from '../proxy/error-response';
+import { coverageOf } from './coverage';
+import {
+  contractAddress,
+  emptyParams,
+  eventsParams,
+  exportParams,
+  filtersOf,
+  holdersParams,
+  problemOf,
+  rankingParams,
+  seriesParams,
+  tokenParam,
+  walletAddress,
+  walletEventsParams,
+} from './params';
+
+/**
+ * The query API: whole-history answers from the event index, as JSON, paged by keyset
+ * cursors bound to their query. Each answer about a collection says how complete and
+ * fresh it is (coverage.ts); a question that needs the whole history starts the indexer
+ * on it, and newest-first browsing reads deeper only as far as it is scrolled.
+ */
+export interface QueryApiOptions {
+  pool: pg.Pool;
+  indexer: Indexer;
+  keyset: Keyset;
+  now?: () => number;
+}
+
+const EXPORT_BATCH = 2_000;
+// Newest-first pages read this many upstream pages deeper at most before answering.
+const BROWSE_DEEPER_PAGES = 3;
+
+type Params<S extends z.ZodType> = z.infer<S>;
+
+export function createQueryApi(options: QueryApiOptions) {
+  const { pool, indexer, keyset, now = Date.now } = options;
+  const app = new Hono();
+
+  const badRequest = (message: string) => errorResponse({ kind: 'bad_request', status: 400, message });
+
+  function parse<S extends z.ZodType>(c: Context, schema: S): Params<S> | Response {
+    const query = Object.fromEntries(new URL(c.req.url).searchParams);
+    const result = schema.safeParse(query);
+    return result.success ? (result.data as Params<S>) : badRequest(problemOf(result.error));
+  }
+
+  /** The query's canonical text (cursor left out): what its cursors are bound to. */
+  const queryKey = (route: string, values: Record<string, unknown>) =>
+    `${route}?${JSON.stringify(values, (key, value) => (key === 'cursor' ? undefined : value))}`;
+
+  function decodeCursor(key: string, cursor: string | undefined) {
+    if (cursor === undefined) return { after: null };
+    const after = keyset.decode(key, cursor);
+    return after ? { after } : { error: badRequest('cursor is not one this server gave for this query.') };
+  }
+
+  /** The collection of a route, with its coverage; its head is read when due. */
+  async function collection(c: Context, whole: boolean) {
+    const address = contractAddress.safeParse(c.req.param('address'));
+    if (!address.success) return { error: badRequest(problemOf(address.error)) };
+    void indexer.head(address.data);
+    if (whole) indexer.whole(address.data);
+    const { id, coverage } = await coverageOf(pool, address.data, indexer.progress(address.data));
+    return { address: address.data, id, coverage };
+  }
+
+  app.get('/collections', async (c) => {
+    const params = parse(c, rankingParams);
+    if (params instanceof Response) return params;
+    const key = queryKey('collections', params);
+    const cursor = decodeCursor(key, params.cursor);
+    if (cursor.error) return cursor.error;
+    const all = await rankings(pool, params.window, Math.floor(now() / 1000));
+    const value = (row: RankedContract): number | string => {
+      switch (params.sort.id) {
+        case 'events':
+          return row.events;
+        case 'sales':
+          return row.sales;
+        case 'holders':
+          return row.holders;
+        case 'last':
+          return row.lastActivity ?? -1;
+        case 'name':
+          return (row.name ?? '').toLowerCase();
+        case 'volume': {
+          const entry = row.volume.find((v) => v.currency.address === params.currency);
+          return entry ? Number(BigInt(entry.volume) / 10n ** 9n) : 0;
+        }
+      }
+    };
+    const direction = params.sort.desc ? -1 : 1;
+    const compare = (a: RankedContract, b: RankedContract) => {
+      const [va, vb] = [value(a), value(b)];
+      const order = va < vb ? -1 : va > vb ? 1 : 0;
+      return order !== 0 ? order * direction : a.address < b.address ? -1 : 1;
+    };
+    const sorted = [...all].sort(compare);
+    let start = 0;
+    if (cursor.after) {
+      const address = cursor.after[0];
+      start = sorted.findIndex((row) => row.address === address) + 1;
+    }
+    const page = sorted.slice(start, start + params.limit);
+    const more = start + params.limit < sorted.length;
+    return c.json({
+      window: params.window,
+      sort: `${params.sort.desc ? '-' : ''}${params.sort.id}`,
+      collections: page,
+      next: more ? keyset.encode(key, [page.at(-1)!.address]) : null,
+    });
+  });
+
+  app.get('/collections/:address', async (c) => {
+    const params = parse(c, emptyParams);
+    if (params instanceof Response) return params;
+    const found = await collection(c, true);
+    if (found.error) return found.error;
+    const figures = found.id === undefined ? null : await overview(pool, found.id);
+    const { rows } = await pool.query(
+      'SELECT name, symbol, image, contract_type AS type FROM idx_contracts WHERE address = $1',
+      [found.address],
+    );
+    return c.json({ address: found.address, ...(rows[0] ?? {}), figures, coverage: found.coverage });
+  });
+
+  app.get('/collections/:address/events', async (c) => {
+    const params = parse(c, eventsParams);
+    if (params instanceof Response) return params;
+    const filters = filtersOf(params);
+    const browsing = Object.keys(filters).length === 0 && params.sort.id === 'time' && params.sort.desc;
+    const found = await collection(c, !browsing);
+    if (found.error) return found.error;
+    const key = queryKey(`events:${found.address}`, params);
+    const cursor = decodeCursor(key, params.cursor);
+    if (cursor.error) return cursor.error;
+    const read = async () => {
+      const { id } = await coverageOf(pool, found.address, undefined);
+      if (id === undefined) return { rows: [], next: null };
+      const query: EventsQuery = { ...filters, contractId: id, sort: params.sort, limit: params.limit };
+      return eventsPage(pool, query, cursor.after);
+    };
+    let page = await read();
+    // Browsing newest first reads deeper as far as it is scrolled, no further.
+    for (let step = 0; browsing && page.next === null && page.rows.length < params.limit && step < BROWSE_DEEPER_PAGES; step++) {
+      const { coverage } = await coverageOf(pool, found.address, undefined);
+      if (coverage.complete) break;
+      await indexer.deeper(found.address);
+      page = await read();
+    }
+    const { coverage } = await coverageOf(pool, found.address, indexer.progress(found.address));
+    return c.json({
+      events: page.rows,
+      next: page.next ? keyset.encode(key, page.next) : null,
+      order: orderStatement(params.sort),
+      coverage,
+    });
+  });
+
+  app.get('/collections/:address/series', async (c) => {
+    const params = parse(c, seriesParams);
+    if (params instanceof Response) return params;
+    const found = await collection(c, true);
+    if (found.error) return found.error;
+    const buckets = found.id === undefined ? [] : await series(pool, found.id, params.interval, filtersOf(params));
+    return c.json({ interval: params.interval, buckets, coverage: found.coverage });
+  });
+
+  app.get('/collections/:address/holders', async (c) => {
+    const params = parse(c, holdersParams);
+    if (params instanceof Response) return params;
+    const found = await collection(c, true);
+    if (found.error) return found.error;
+    const key = queryKey(`holders:${found.address}`, params);
+    const cursor = decodeCursor(key, params.cursor);
+    if (cursor.error) return cursor.error;
+    if (found.id === undefined) return c.json({ holders: [], next: null, coverage: found.coverage });
+    const answer = await holders(pool, found.id, {
+      ...(params.asOf !== undefined && { asOf: params.asOf }),
+      ...(params.owner !== undefined && { owner: params.owner }),
+      limit: params.limit,
+      after: cursor.after,
+    });
+    return c.json({
+      ...answer,
+      asOf: params.asOf ?? null,
+      next: answer.next ? keyset.encode(key, answer.next) : null,
+      counted:
+        'Tokens held, not copies: the records carry no ERC1155 balances. A token burned without the index seeing it (contract lists carry no burns) still counts for its last holder.',
+      coverage: found.coverage,
+    });
+  });
+
+  app.get('/collections/:address/tokens/:tokenId', async (c) => {
+    const params = parse(c, emptyParams);
+    if (params instanceof Response) return params;
+    const token = tokenParam.safeParse(c.req.param('tokenId'));
+    if (!token.success) return badRequest(problemOf(token.error));
+    const found = await collection(c, false);
+    if (found.error) return found.error;
+    const failure = await indexer.token(found.address, token.data);
+    const { id, coverage } = await coverageOf(pool, found.address, indexer.progress(found.address));
+    const history = id === undefined ? null : await tokenHistory(pool, id, token.data);
+    return c.json({
+      address: found.address,
+      tokenId: token.data,
+      ...(history ?? { owner: null, since: null, minted: false, burned: false, events: [] }),
+      tokenList: failure
+        ? { read: false, failure: `The token's own list could not be read (${failure}); this history comes from stored data.` }
+        : { read: true },
+      coverage,
+    });
+  });
+
+  app.get('/collections/:address/export', async (c) => {
+    const params = parse(c, exportParams);
+    if (params instanceof Response) return params;
+    const found = await collection(c, true);
+    if (found.error) return found.error;
+    const filters = filtersOf(params);
+    const name = exportName(found.address, params);
+    const query = found.id === undefined ? null : { ...filters, contractId: found.id, sort: params.sort, limit: EXPORT_BATCH };
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        try {
+          const json = params.format === 'json';
+          controller.enqueue(
+            encoder.encode(
+              json
+                ? `{"collection":${JSON.stringify(found.address)},"order":${JSON.stringify(orderStatement(params.sort))},"coverage":${JSON.stringify(found.coverage)},"rows":[`
+                : csvHeader(eventExportColumns),
+            ),
+          );
+          let after = null;
+          let first = true;
+          while (query) {
+            const page = await eventsPage(pool, query, after);
+            const rows = page.rows.map(({ records: _records, ...row }) => eventExportRow(row));
+            if (json) {
+              for (const row of rows) {
+                controller.enqueue(encoder.encode(`${first ? '' : ','}\n${JSON.stringify(row)}`));
+                first = false;
+              }
+            } else if (rows.length > 0) {
+              controller.enqueue(encoder.encode(csvRows(rows, eventExportColumns)));
+            }
+            if (!page.next) break;
+            after = page.next;
+          }
+          if (json) controller.enqueue(encoder.encode('\n]}\n'));
+          controller.close();
+        } catch (error) {
+          controller.error(error);
+        }
+      },
+    });
+    return new Response(body, {
+      headers: {
+        'content-type': params.format === 'json' ? 'application/json; charset=utf-8' : 'text/csv; charset=utf-8',
+        'content-disposition': `attachment; filename="${name}.${params.format}"`,
+        'cache-control': 'no-store',
+      },
+    });
+  });
+
+  app.get('/wallets/:address', async (c) => {
+    const params = parse(c, emptyParams);
+    if (params instanceof Response) return params;
+    const wallet = walletAddress.safeParse(c.req.param('address'));
+    if (!wallet.success) return badRequest(problemOf(wallet.error));
+    return c.json({
+      address: wallet.data,
+      collections: await walletCollections(pool, wallet.data),
+      covers: 'Collections the index holds; a collection not indexed yet is not counted.',
+    });
+  });
+
+  app.get('/wallets/:address/events', async (c) => {
+    const params = parse(c, walletEventsParams);
+    if (params instanceof Response) return params;
+    const wallet = walletAddress.safeParse(c.req.param('address'));
+    if (!wallet.success) return badRequest(problemOf(wallet.error));
+    const key = queryKey(`wallet:${wallet.data}`, params);
+    const cursor = decodeCursor(key, params.cursor);
+    if (cursor.error) return cursor.error;
+    let contractId: number | undefined;
+    if (params.collection) {
+      const { id } = await coverageOf(pool, params.collection, undefined);
+      if (id === undefined) return c.json({ events: [], next: null });
+      contractId = id;
+    }
+    const page = await eventsPage(
+      pool,
+      {
+        address: wallet.data,
+        ...(contractId !== undefined && { contractId }),
+        ...(params.kind?.length && { kinds: params.kind }),
+        sort: { id: 'time', desc: true },
+        limit: params.limit,
+      },
+      cursor.after,
+    );
+    return c.json({ events: page.rows, next: page.next ? keyset.encode(key, page.next) : null });
+  });
+
+  return app;
+}
+
+/** The export's file name: the collection, its filters and span. */
+function exportName(address: string, params: Params<typeof exportParams>): string {
+  const parts = [`collection-${address.slice(0, 10)}`];
+  if (params.kind?.length) parts.push(params.kind.join('+'));
+  if (params.address) parts.push(`address-${params.address.slice(0, 10)}`);
+  if (params.token) parts.push(`token-${params.token.slice(0, 20)}`);
+  if (params.marketplace) parts.push(params.marketplace.replace(/[^A-Za-z0-9]+/g, '-').slice(0, 30));
+  if (params.from !== undefined) parts.push(`from-${new Date(params.from * 1000).toISOString().slice(0, 10)}`);
+  if (params.to !== undefined) parts.push(`to-${new Date(params.to * 1000).toISOString().slice(0, 10)}`);
+  return parts.join('_');
+}

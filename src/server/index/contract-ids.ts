@@ -1,0 +1,37 @@
+import type pg from 'pg';
+
+/**
+ * Each contract's number in the index, made the first time the contract is met. Made on
+ * a connection of its own (not the ingest's transaction), so a number handed out is never
+ * rolled back, and kept in memory: a contract's number never changes.
+ */
+export function contractIds(pool: pg.Pool) {
+  const known = new Map<string, number>();
+  return {
+    async idOf(address: string): Promise<number> {
+      const cached = known.get(address);
+      if (cached !== undefined) return cached;
+      const { rows } = await pool.query<{ id: number }>(
+        `INSERT INTO idx_contracts (address) VALUES ($1)
+         ON CONFLICT (address) DO UPDATE SET address = excluded.address RETURNING id`,
+        [address],
+      );
+      const id = rows[0]!.id;
+      known.set(address, id);
+      return id;
+    },
+    /** The number of a contract already met, or undefined (nothing indexed of it). */
+    async find(address: string): Promise<number | undefined> {
+      const cached = known.get(address);
+      if (cached !== undefined) return cached;
+      const { rows } = await pool.query<{ id: number }>(
+        'SELECT id FROM idx_contracts WHERE address = $1',
+        [address],
+      );
+      if (rows[0]) known.set(address, rows[0].id);
+      return rows[0]?.id;
+    },
+  };
+}
+
+export type ContractIds = ReturnType<typeof contractIds>;

@@ -1,0 +1,88 @@
+import type pg from 'pg';
+import { volumesOf, type Volume } from './figures';
+
+/**
+ * Every indexed contract with its activity over a window (events, sales, volume per
+ * currency), its holders and last activity, from the hourly rollup and the tokens.
+ */
+export const WINDOWS = { '24h': 24, '7d': 24 * 7, '30d': 24 * 30, all: null } as const;
+export type RankingWindow = keyof typeof WINDOWS;
+
+export interface RankedContract {
+  address: string;
+  name: string | null;
+  symbol: string | null;
+  image: string | null;
+  type: string | null;
+  events: number;
+  sales: number;
+  volume: Volume[];
+  holders: number;
+  lastActivity: number | null;
+  complete: boolean;
+  indexedBack: number | null;
+}
+
+export async function rankings(
+  pool: pg.Pool,
+  window: RankingWindow,
+  nowSeconds: number,
+): Promise<RankedContract[]> {
+  const hours = WINDOWS[window];
+  const since = hours === null ? 0 : Math.floor(nowSeconds / 3600) - hours + 1;
+  const [contracts, activity, holders] = await Promise.all([
+    pool.query<{
+      id: number;
+      address: string;
+      name: string | null;
+      symbol: string | null;
+      image: string | null;
+      contract_type: string | null;
+      newest_ts: string | null;
+      oldest_ts: string | null;
+      complete: boolean;
+    }>(
+      `SELECT id, address, name, symbol, image, contract_type, newest_ts, oldest_ts, complete
+       FROM idx_contracts WHERE listed OR newest_ts IS NOT NULL`,
+    ),
+    pool.query<{ contract_id: number; kind: number; currency: Buffer; events: string; volume: string }>(
+      `SELECT contract_id, kind, currency, sum(events)::bigint AS events, sum(volume)::text AS volume
+       FROM idx_hourly WHERE hour >= $1 GROUP BY contract_id, kind, currency`,
+      [since],
+    ),
+    pool.query<{ contract_id: number; holders: string }>(
+      `SELECT contract_id, count(DISTINCT owner) AS holders FROM idx_tokens WHERE NOT burned
+       GROUP BY contract_id`,
+    ),
+  ]);
+  const byContract = new Map<number, { events: number; sales: number; volume: typeof activity.rows }>();
+  for (const row of activity.rows) {
+    const entry = byContract.get(row.contract_id) ?? { events: 0, sales: 0, volume: [] };
+    entry.events += Number(row.events);
+    if (row.kind === 2) {
+      entry.sales += Number(row.events);
+      entry.volume.push(row);
+    }
+    byContract.set(row.contract_id, entry);
+  }
+  const holdersOf = new Map(holders.rows.map((row) => [row.contract_id, Number(row.holders)]));
+  return contracts.rows.map((row) => {
+    const entry = byContract.get(row.id);
+    return {
+      address: row.address,
+      name: row.name,
+      symbol: row.symbol,
+      image: row.image,
+      type: row.contract_type,
+      events: entry?.events ?? 0,
+      sales: entry?.sales ?? 0,
+      volume: volumesOf(
+        (entry?.volume ?? []).map((v) => ({ currency: v.currency, sales: v.events, volume: v.volume })),
+      ),
+      holders: holdersOf.get(row.id) ?? 0,
+      lastActivity: row.newest_ts === null ? null : Number(row.newest_ts),
+      complete: row.complete,
+      indexedBack: row.oldest_ts === null ? null : Number(row.oldest_ts),
+    };
+  });
+}

@@ -1,0 +1,108 @@
+import type pg from 'pg';
+import type { EventKind } from '../../lib/token-event';
+import { emptyCounts, currencyRef, kindOf, type CurrencyRef } from './figures';
+import type { EventFilters } from './events-query';
+import { KIND_CODES } from './schema';
+import { addressBytes, Sql } from './sql';
+
+/**
+ * Counts per kind and sales volume per currency per hour, day, week or month (UTC; weeks
+ * start on Monday), over the whole history or a span, under the events' filters. Read
+ * from the hourly rollup, unless a filter needs the rows themselves (an address, a
+ * token, a price range).
+ */
+export const INTERVALS = ['hour', 'day', 'week', 'month'] as const;
+export type Interval = (typeof INTERVALS)[number];
+
+export interface SeriesBucket {
+  /** Unix seconds of the bucket's start. */
+  start: number;
+  counts: Record<EventKind, number>;
+  volume: { currency: CurrencyRef; sales: number; volume: string }[];
+}
+
+const bucketOf = (interval: Interval, seconds: string) =>
+  `extract(epoch FROM date_trunc('${interval}', to_timestamp(${seconds}) AT TIME ZONE 'UTC'))::bigint`;
+
+export async function series(
+  pool: pg.Pool,
+  contractId: number,
+  interval: Interval,
+  filters: EventFilters,
+): Promise<SeriesBucket[]> {
+  const sql = new Sql();
+  const fromRows =
+    filters.address !== undefined ||
+    filters.tokenId !== undefined ||
+    filters.minPrice !== undefined ||
+    filters.maxPrice !== undefined ||
+    (filters.from ?? 0) % 3600 !== 0 ||
+    (filters.to ?? 0) % 3600 !== 0;
+  const where = [`contract_id = ${sql.param(contractId)}`];
+  if (filters.kinds?.length) {
+    where.push(`kind = ANY(${sql.param(filters.kinds.map((kind) => KIND_CODES[kind]))}::smallint[])`);
+  }
+  if (filters.marketplace !== undefined) where.push(`marketplace = ${sql.param(filters.marketplace)}`);
+  let text: string;
+  if (fromRows) {
+    if (filters.from !== undefined) where.push(`ts >= ${sql.param(filters.from)}`);
+    if (filters.to !== undefined) where.push(`ts < ${sql.param(filters.to)}`);
+    if (filters.currency !== undefined) {
+      where.push('has_sale');
+      where.push(
+        filters.currency === 'none'
+          ? 'currency IS NULL'
+          : `currency = ${sql.param(addressBytes(filters.currency))}`,
+      );
+    }
+    if (filters.tokenId !== undefined) where.push(`token_id = ${sql.param(filters.tokenId)}::numeric`);
+    if (filters.minPrice !== undefined) where.push(`price >= ${sql.param(filters.minPrice)}::numeric`);
+    if (filters.maxPrice !== undefined) where.push(`price <= ${sql.param(filters.maxPrice)}::numeric`);
+    if (filters.address !== undefined) {
+      const address = sql.param(addressBytes(filters.address));
+      where.push(`(from_addr = ${address} OR to_addr = ${address})`);
+    }
+    text = `SELECT ${bucketOf(interval, 'ts')} AS start, kind, coalesce(currency, '\\x'::bytea) AS currency,
+        count(*)::bigint AS events, coalesce(sum(price), 0)::text AS volume
+      FROM idx_changes WHERE ${where.join(' AND ')} GROUP BY 1, 2, 3 ORDER BY 1`;
+  } else {
+    // A span on whole hours (any other is read from the rows).
+    if (filters.from !== undefined) where.push(`hour >= ${sql.param(filters.from / 3600)}`);
+    if (filters.to !== undefined) where.push(`hour < ${sql.param(filters.to / 3600)}`);
+    if (filters.currency !== undefined) {
+      where.push(`kind = ${KIND_CODES.sale}`);
+      where.push(
+        `currency = ${sql.param(filters.currency === 'none' ? Buffer.alloc(0) : addressBytes(filters.currency))}`,
+      );
+    }
+    text = `SELECT ${bucketOf(interval, 'hour * 3600')} AS start, kind, currency,
+        sum(events)::bigint AS events, sum(volume)::text AS volume
+      FROM idx_hourly WHERE ${where.join(' AND ')} GROUP BY 1, 2, 3 ORDER BY 1`;
+  }
+  const { rows } = await pool.query<{
+    start: string;
+    kind: number;
+    currency: Buffer;
+    events: string;
+    volume: string;
+  }>(text, sql.values);
+  const buckets = new Map<number, SeriesBucket>();
+  for (const row of rows) {
+    const start = Number(row.start);
+    let bucket = buckets.get(start);
+    if (!bucket) {
+      bucket = { start, counts: emptyCounts(), volume: [] };
+      buckets.set(start, bucket);
+    }
+    const kind = kindOf(row.kind);
+    bucket.counts[kind] += Number(row.events);
+    if (kind === 'sale') {
+      bucket.volume.push({
+        currency: currencyRef(row.currency),
+        sales: Number(row.events),
+        volume: row.volume,
+      });
+    }
+  }
+  return [...buckets.values()];
+}

@@ -1,0 +1,39 @@
+import type pg from 'pg';
+import { EVENT_COLUMNS, EVENT_FROM, eventRow, type EventRecord, type EventRow } from './event-rows';
+import { hexOf } from './sql';
+
+/** One token's whole history (oldest first) and its state: holder, minted, burned. */
+export interface TokenAnswer {
+  owner: string | null;
+  since: number | null;
+  minted: boolean;
+  burned: boolean;
+  events: EventRow[];
+}
+
+export async function tokenHistory(
+  pool: pg.Pool,
+  contractId: number,
+  tokenId: string,
+): Promise<TokenAnswer> {
+  const [events, state] = await Promise.all([
+    pool.query<EventRecord>(
+      `SELECT ${EVENT_COLUMNS} FROM ${EVENT_FROM}
+       WHERE c.contract_id = $1 AND c.token_id = $2::numeric
+       ORDER BY c.ts, (CASE c.kind WHEN 0 THEN 0 WHEN 3 THEN 2 ELSE 1 END), c.id`,
+      [contractId, tokenId],
+    ),
+    pool.query<{ owner: Buffer; since: string; minted: boolean; burned: boolean }>(
+      'SELECT owner, since, minted, burned FROM idx_tokens WHERE contract_id = $1 AND token_id = $2::numeric',
+      [contractId, tokenId],
+    ),
+  ]);
+  const token = state.rows[0];
+  return {
+    owner: token && !token.burned ? hexOf(token.owner) : null,
+    since: token ? Number(token.since) : null,
+    minted: token?.minted ?? false,
+    burned: token?.burned ?? false,
+    events: events.rows.map(eventRow),
+  };
+}
