@@ -82,6 +82,12 @@ const text = (value: unknown): string =>
   value === undefined || value === null ? '' : String(value).toLowerCase();
 
 function eventKey(record: Record<string, unknown>): string {
+  // Without an event id and a transaction, the fields above can be equal for distinct
+  // records (two transfers of one token at different times): all the record says names it.
+  if (text(record.event_id) === '' && text(record.transaction_hash) === '') {
+    const fields = Object.keys(record).sort();
+    return `record|${fields.map((field) => `${field}=${text(record[field])}`).join('|')}`;
+  }
   return EVENT_IDENTITY.map((field) => text(record[field])).join('|');
 }
 
