@@ -5,6 +5,7 @@ import { DEFAULT_TIMEOUT_MS, type ProxyOptions } from './proxy/app';
 import { DEFAULT_PAGE_CACHE } from './proxy/page-cache';
 import { DEFAULT_RATE_LIMIT } from './proxy/rate-limit';
 import { ANCHOR_RANGE } from './sample-service/dataset';
+import type { DatabaseConfig } from './database/open-database';
 import { DEFAULT_STORE_SETTINGS } from './store/event-store';
 import { DEFAULT_GATE } from './upstream/gate';
 
@@ -30,13 +31,11 @@ export type ProxyConfig = Required<
 >;
 
 /**
- * Where the event store and the shared upstream accounting live: a file under `dataDir`
- * for one server, or PostgreSQL for several. `serveLists: false` keeps the store out of
- * the way of the lists (they are then the upstream's own pages, through the cache).
+ * The event store and the upstream accounting, in PostgreSQL: the server's own embedded
+ * one in DATA_DIR, or the one DATABASE_URL names (shared by several servers).
  */
 export interface StoreConfig {
-  engine: { kind: 'file'; dataDir: string } | { kind: 'postgres'; url: string };
-  serveLists: boolean;
+  database: DatabaseConfig;
   maxBytes: number;
   headIntervalMs: number;
   maxAgeMs: number;
@@ -183,14 +182,6 @@ const envSchema = z.object({
       })
       .optional(),
   ),
-  STORE: text.pipe(
-    z
-      .string()
-      .toLowerCase()
-      .pipe(z.enum(['on', 'off'], { error: 'STORE must be "on" or "off".' }))
-      .default('on')
-      .transform((value) => value === 'on'),
-  ),
   STORE_MAX_MB: whole('STORE_MAX_MB', DEFAULT_STORE_SETTINGS.maxBytes / 1024 / 1024, 1, 1e7),
   STORE_HEAD_SECONDS: seconds(
     'STORE_HEAD_SECONDS',
@@ -259,10 +250,9 @@ export function loadConfig(env: Env): ServerConfig {
       trustedProxyHops: vars.TRUST_PROXY,
     },
     store: {
-      engine: vars.DATABASE_URL
-        ? { kind: 'postgres', url: vars.DATABASE_URL }
-        : { kind: 'file', dataDir: vars.DATA_DIR },
-      serveLists: vars.STORE,
+      database: vars.DATABASE_URL
+        ? { kind: 'external', url: vars.DATABASE_URL }
+        : { kind: 'embedded', dataDir: vars.DATA_DIR },
       maxBytes: vars.STORE_MAX_MB * 1024 * 1024,
       headIntervalMs: vars.STORE_HEAD_SECONDS,
       maxAgeMs: vars.STORE_MAX_AGE_HOURS,

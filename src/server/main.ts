@@ -20,8 +20,15 @@ const logLine = (line: RequestLog) => {
 // After the shutdown timeout, how long the 503s may take to reach their clients.
 const SHUTDOWN_GRACE_MS = 5_000;
 
-/** Starts the production server on the built client in `dist/client`. */
-export async function startServer(clientDir = resolve('dist/client')) {
+/**
+ * Starts the production server on the built client in `dist/client`. `withoutStore` is
+ * for tests and benchmarks that need every page to be the upstream's own (fault
+ * injection, the proxy's own costs); the database still keeps the budget and the usage.
+ */
+export async function startServer(
+  clientDir = resolve('dist/client'),
+  { withoutStore = false }: { withoutStore?: boolean } = {},
+) {
   if (existsSync('.env')) process.loadEnvFile('.env');
   let config;
   try {
@@ -36,11 +43,12 @@ export async function startServer(clientDir = resolve('dist/client')) {
   for (const warning of config.warnings) console.warn(`Warning: ${warning}`);
   let services: Services;
   try {
-    services = await openServices(config);
+    services = await openServices(config, (line) => console.log(line));
   } catch (error) {
-    console.error(`The event store cannot be opened: ${(error as Error).message}`);
+    console.error(`The database cannot be opened: ${(error as Error).message}`);
     process.exit(1);
   }
+  if (withoutStore) services = { ...services, proxy: { ...services.proxy, store: undefined } };
   const running = listen(config, clientDir, services, logLine, (host, port) => {
     console.log(`Token activity dashboard on http://${host}:${port}/`);
     console.log(`Data: ${running.upstream.description}`);

@@ -1,50 +1,25 @@
 import pg from 'pg';
-import { BUDGET_TABLE_SQL } from '../upstream/budget';
+import { withClient } from '../database/held-client';
+import { migrate } from '../database/migrations';
 import { decodeChunk, encodeChunk } from './chunk-codec';
 import type { Chunk, ListMeta, StoreEngine } from './engine';
 import { createKeyedMutex } from './exclusive';
 
 /**
- * The engine for servers that scale out: every instance shares one PostgreSQL database,
- * so a list read by one is there for all, and `exclusive` takes a PostgreSQL advisory
- * lock, so one instance at a time reads a list's head or depth while the others wait and
- * then find its result. Chunks are the same binary values as in the file engine. The
- * same database keeps the upstream's request budget (budget.ts) and its usage count, so
- * the instances spend one budget and one quota together.
+ * The event store's engine, on PostgreSQL: the server's own embedded one, or one that
+ * every instance shares (DATABASE_URL), so a list read by one is there for all, and
+ * `exclusive` takes a PostgreSQL advisory lock, so one instance at a time reads a list's
+ * head or depth while the others wait and then find its result. Chunks are binary values
+ * (chunk-codec.ts). The same database keeps the upstream's request budget (budget.ts) and
+ * its usage count, so the instances spend one budget and one quota together. Its tables
+ * are made by database/migrations.ts.
  *
  * Locks are held on connections of their own: a waiter holds one while it waits, and
  * reading and writing must never queue behind waiters.
  */
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS store_lists (
-  list text PRIMARY KEY,
-  generation bigint NOT NULL,
-  first bigint NOT NULL,
-  next bigint NOT NULL,
-  complete boolean NOT NULL,
-  frontier text,
-  head_checked_at bigint NOT NULL,
-  fetched_at bigint NOT NULL,
-  bytes bigint NOT NULL,
-  used_at bigint NOT NULL
-);
-CREATE INDEX IF NOT EXISTS store_lists_used ON store_lists (used_at);
-CREATE TABLE IF NOT EXISTS store_chunks (
-  list text NOT NULL,
-  generation bigint NOT NULL,
-  first bigint NOT NULL,
-  data bytea NOT NULL,
-  count integer NOT NULL,
-  bytes integer NOT NULL,
-  PRIMARY KEY (list, generation, first)
-);
-CREATE TABLE IF NOT EXISTS store_settings (name text PRIMARY KEY, value text NOT NULL);
-CREATE TABLE IF NOT EXISTS upstream_usage (hour bigint PRIMARY KEY, requests bigint NOT NULL);
-${BUDGET_TABLE_SQL}
-`;
-// Advisory locks are 64-bit numbers: one namespace for the store's list locks, one for set-up.
+// Advisory locks are 64-bit numbers: one namespace for the store's list locks (the
+// schema's lock is in database/migrations.ts).
 const LOCK_SALT = 0x5e7;
-const SCHEMA_LOCK = 0x5e7_0001;
 const CHUNK_BATCH = 4;
 
 interface ListRow {
@@ -77,11 +52,22 @@ export interface PostgresEngineOptions {
   poolSize?: number;
   /** Connections that may wait for or hold a list's lock at once. */
   lockPoolSize?: number;
+  /**
+   * Runs inside `commit`'s transaction, after the chunks and the list's state are
+   * written: whatever it writes commits or rolls back with them.
+   */
+  onCommit?: (
+    client: pg.PoolClient,
+    list: string,
+    chunks: Chunk[],
+    meta: ListMeta,
+  ) => Promise<void>;
 }
 
-export async function openPostgresEngine(
-  options: PostgresEngineOptions,
-): Promise<StoreEngine & { pool: pg.Pool }> {
+/** The engine, with its pool for the other tables kept in the same database. */
+export type PostgresEngine = StoreEngine & { pool: pg.Pool };
+
+export async function openPostgresEngine(options: PostgresEngineOptions): Promise<PostgresEngine> {
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.poolSize ?? 10,
@@ -95,26 +81,27 @@ export async function openPostgresEngine(
   locks.on('error', () => {});
   const mutex = createKeyedMutex();
 
-  const transaction = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      const result = await work(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
-  };
+  const transaction = <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> =>
+    withClient(pool, async (client) => {
+      try {
+        await client.query('BEGIN');
+        const result = await work(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      }
+    });
 
-  // Several instances may start at once: one creates the tables, the others wait for it.
-  await transaction(async (client) => {
-    await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK]);
-    await client.query(SCHEMA);
-  });
+  // Several instances may start at once: one brings the schema up to date, the others
+  // wait for it.
+  try {
+    await migrate(pool);
+  } catch (error) {
+    await Promise.all([pool.end(), locks.end()]);
+    throw error;
+  }
 
   const chunksOf = (rows: { first: string; data: Buffer }[]): Chunk[] =>
     rows.map((row) => decodeChunk(Number(row.first), row.data));
@@ -223,29 +210,33 @@ export async function openPostgresEngine(
             Date.now(),
           ],
         );
+        await options.onCommit?.(client, list, added, meta);
       });
     },
 
     exclusive(list, task) {
-      return mutex.run(list, async () => {
-        const client = await locks.connect();
-        let broken: Error | undefined;
-        try {
+      return mutex.run(list, () =>
+        withClient(locks, async (client, lost) => {
           await client.query('SELECT pg_advisory_lock($1, hashtext($2))', [LOCK_SALT, list]);
-          try {
-            return await task();
-          } finally {
-            await client
-              .query('SELECT pg_advisory_unlock($1, hashtext($2))', [LOCK_SALT, list])
-              .catch((error: Error) => {
-                broken = error;
-              });
+          const [outcome] = await Promise.allSettled([task()]);
+          // A failed unlock means the connection is gone, and its locks with it.
+          const unlocked = await client
+            .query('SELECT pg_advisory_unlock($1, hashtext($2))', [LOCK_SALT, list])
+            .then(
+              () => undefined,
+              (error: Error) => error,
+            );
+          if (outcome.status === 'rejected') throw outcome.reason;
+          // The connection broke while the task ran: others may have read the list too.
+          const failure = lost() ?? unlocked;
+          if (failure) {
+            throw new Error(
+              `the database connection holding the lock of list ${list} failed: ${failure.message}`,
+            );
           }
-        } finally {
-          // A connection whose unlock failed is closed, which releases its locks.
-          client.release(broken);
-        }
-      });
+          return outcome.value;
+        }),
+      );
     },
 
     async touch(list, at) {

@@ -18,13 +18,8 @@ export interface UpstreamBudget {
   take(): Promise<number>;
 }
 
-/** The table rate-limiter-flexible keeps its counters in; created with the store's schema. */
+/** The table rate-limiter-flexible keeps its counters in; made by database/migrations.ts. */
 export const BUDGET_TABLE = 'upstream_budget';
-export const BUDGET_TABLE_SQL = `CREATE TABLE IF NOT EXISTS ${BUDGET_TABLE} (
-  key varchar(255) PRIMARY KEY,
-  points integer NOT NULL DEFAULT 0,
-  expire bigint
-);`;
 const KEY = 'upstream';
 
 export function createUpstreamBudget(ratePerSecond: number, pool?: pg.Pool): UpstreamBudget {

@@ -1,12 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProxy } from '../../../src/server/proxy/app';
 import { createSampleService, generateDataset } from '../../../src/server/sample-service';
 import { storeSecret } from '../../../src/server/store/event-store';
-import { openFileEngine } from '../../../src/server/store/file-engine';
+import { openPostgresEngine } from '../../../src/server/store/postgres-engine';
 import { getViaFetch } from '../../../src/server/upstream/service-client';
+import { usePostgresDatabases } from '../../support/postgres-databases';
 
 /**
  * The proxy with its event store over the sample service's deployed profile (a random
@@ -17,15 +15,24 @@ const dataset = generateDataset({ seed: 5, contracts: 6, events: 12_000 });
 const busiest = [...dataset.contracts].sort((a, b) => b.eventCount - a.eventCount)[0]!;
 const eventsPath = `/api/v1/events/${busiest.address}`;
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+const databases = usePostgresDatabases();
+const opened: { close: () => Promise<void> }[] = [];
+afterEach(async () => {
+  for (const each of opened.splice(0).reverse()) await each.close();
 });
 
-async function setUp(dir = mkdtempSync(join(tmpdir(), 'store-proxy-'))) {
-  dirs.push(dir);
+/** The proxy on a new database, or on `url`'s (what an earlier one stored). */
+async function setUp(url?: string) {
+  if (!url) {
+    const database = await databases.database();
+    opened.push({ close: database.drop });
+    url = database.url;
+  }
   const service = createSampleService({ apiKey: 'k', profile: 'deployed', dataset });
-  const engine = openFileEngine(dir);
+  const engine = await openPostgresEngine({ connectionString: url });
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= engine.close());
+  opened.push({ close });
   const { app } = createProxy({
     upstream: {
       source: 'sample',
@@ -36,7 +43,7 @@ async function setUp(dir = mkdtempSync(join(tmpdir(), 'store-proxy-'))) {
     },
     store: { engine, secret: await storeSecret(engine), settings: { headIntervalMs: 60_000 } },
   });
-  return { app, service, engine, dir };
+  return { app, service, url, close };
 }
 
 type Body = { result: Record<string, string>[]; cursor?: string | null };
@@ -87,8 +94,8 @@ describe('the proxy with its event store', () => {
   it('keeps what it read across a restart: a stored walk then costs one request', async () => {
     const first = await setUp();
     const keys = await walk(first.app, 1000);
-    await first.engine.close();
-    const again = await setUp(first.dir);
+    await first.close();
+    const again = await setUp(first.url);
     const before = again.service.requestCount();
     expect(await walk(again.app, 1000)).toEqual(keys);
     // At most the head, read again when it is due.

@@ -24,8 +24,7 @@ describe('server configuration', () => {
         trustedProxyHops: 0,
       },
       store: {
-        engine: { kind: 'file', dataDir: '.data' },
-        serveLists: true,
+        database: { kind: 'embedded', dataDir: '.data' },
         maxBytes: 1024 * 1024 * 1024,
         headIntervalMs: 5_000,
         maxAgeMs: 24 * 3_600_000,
@@ -64,7 +63,6 @@ describe('server configuration', () => {
       UPSTREAM_QUEUE_TIMEOUT_MS: '500',
       UPSTREAM_RATE_PER_SECOND: '0.5',
       DATABASE_URL: 'postgres://dashboard:secret@db.internal:5432/events',
-      STORE: 'off',
       STORE_MAX_MB: '256',
       STORE_HEAD_SECONDS: '10',
       STORE_MAX_AGE_HOURS: '48',
@@ -98,8 +96,7 @@ describe('server configuration', () => {
         trustedProxyHops: 2,
       },
       store: {
-        engine: { kind: 'postgres', url: 'postgres://dashboard:secret@db.internal:5432/events' },
-        serveLists: false,
+        database: { kind: 'external', url: 'postgres://dashboard:secret@db.internal:5432/events' },
         maxBytes: 256 * 1024 * 1024,
         headIntervalMs: 10_000,
         maxAgeMs: 48 * 3_600_000,

@@ -1,11 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { Agent, createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { stopLeftPostgres } from '../../../src/server/database/embedded-postgres';
 
 const A = '0x' + '0'.repeat(60) + 'abcd';
 // The stand-in never answers for this contract.
@@ -16,9 +17,12 @@ let upstream: Server;
 let upstreamUrl: string;
 let slowRequestArrived: () => void = () => {};
 const children: ChildProcess[] = [];
+const dataDirs: string[] = [];
 
 beforeAll(async () => {
   clientDir = mkdtempSync(join(tmpdir(), 'client-'));
+  // As root the embedded PostgreSQL runs as another user, who must reach its DATA_DIR.
+  chmodSync(clientDir, 0o755);
   writeFileSync(join(clientDir, 'index.html'), '<!doctype html><title>dashboard</title>');
   // A real service stand-in over HTTP: event pages take half a second.
   upstream = createServer((req, res) => {
@@ -36,8 +40,10 @@ beforeAll(async () => {
   upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
 });
 
-afterEach(() => {
+afterEach(async () => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  // A killed server leaves its PostgreSQL running.
+  for (const dir of dataDirs.splice(0)) await stopLeftPostgres(dir);
 });
 
 afterAll(async () => {
@@ -47,11 +53,13 @@ afterAll(async () => {
 });
 
 function startChild(env: Record<string, string>) {
+  const dataDir = join(clientDir, `data-${children.length}`);
+  dataDirs.push(dataDir);
   const child = spawn(process.execPath, ['--import', 'tsx', fixture], {
     env: {
       PATH: process.env.PATH,
       CLIENT_DIR: clientDir,
-      DATA_DIR: join(clientDir, `data-${children.length}`),
+      DATA_DIR: dataDir,
       HOST: '127.0.0.1',
       PORT: '0',
       ...env,
@@ -196,6 +204,16 @@ describe('production server process', { timeout: 20_000 }, () => {
     const server = startChild({ TOKEN_EVENTS_API_URL: upstreamUrl });
     expect(await server.exited).toBe(1);
     expect(server.stderr()).toMatch(/TOKEN_EVENTS_API_KEY is not/);
+  });
+
+  it('refuses to start when its database cannot be opened, in one line', async () => {
+    const notAFolder = join(clientDir, 'not-a-folder');
+    writeFileSync(notAFolder, '');
+    const server = startChild({ DATA_DIR: join(notAFolder, 'data') });
+    expect(await server.exited).toBe(1);
+    expect(server.stderr()).toMatch(
+      /^The database cannot be opened: cannot create DATA_DIR \S+: .+\n$/,
+    );
   });
 
   it('refuses to start with a malformed URL', async () => {

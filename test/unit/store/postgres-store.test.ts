@@ -1,46 +1,30 @@
-import { randomUUID } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openPostgresEngine } from '../../../src/server/store/postgres-engine';
-import { startPostgres, type PostgresServer } from '../../support/postgres-server';
+import { usePostgresDatabases } from '../../support/postgres-databases';
 import { storeBehaviour } from './store-behaviour';
 import { storeProperties } from './store-properties';
 import { createFakeLists } from './fake-lists';
 import { EVENTS, served, storeOver, type EngineFactory } from './store-harness';
 
-/** The PostgreSQL engine passes the same tests as the file engine, on a server of its own. */
-let server: PostgresServer;
-const admin = () => new pg.Client({ connectionString: server.url });
+/** The event store's behaviour and properties on its engine, on a PostgreSQL of its own. */
+const databases = usePostgresDatabases();
 
 /** A database per test, so tests share the server but nothing else. */
 const postgresEngines: EngineFactory = {
   name: 'PostgreSQL',
   async open() {
-    const name = `store_${randomUUID().replaceAll('-', '')}`;
-    const client = admin();
-    await client.connect();
-    await client.query(`CREATE DATABASE ${name}`);
-    await client.end();
-    const url = server.url.replace(/\/postgres$/, `/${name}`);
+    const { url, drop } = await databases.database();
     const engine = await openPostgresEngine({ connectionString: url });
     return {
       engine,
       url,
       dispose: async () => {
         await engine.close();
-        const drop = admin();
-        await drop.connect();
-        await drop.query(`DROP DATABASE ${name}`);
-        await drop.end();
+        await drop();
       },
     };
   },
 };
-
-beforeAll(async () => {
-  server = await startPostgres();
-}, 60_000);
-afterAll(async () => server?.stop());
 
 storeBehaviour(postgresEngines);
 storeProperties(postgresEngines, Number(process.env.RUNS ?? 15));

@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { StoreEngine } from '../../../src/server/store/engine';
 import {
   createEventStore,
@@ -9,7 +6,6 @@ import {
   type ListSpec,
   type ServeOutcome,
 } from '../../../src/server/store/event-store';
-import { openFileEngine } from '../../../src/server/store/file-engine';
 import type { Failure, FakeLists } from './fake-lists';
 
 /** An engine for one test, and how to throw it away. */
@@ -17,21 +13,6 @@ export interface EngineFactory {
   name: string;
   open(): Promise<{ engine: StoreEngine; dispose: () => Promise<void> }>;
 }
-
-export const fileEngines: EngineFactory = {
-  name: 'file (LMDB)',
-  async open() {
-    const dir = mkdtempSync(join(tmpdir(), 'event-store-'));
-    const engine = openFileEngine(dir);
-    return {
-      engine,
-      dispose: async () => {
-        await engine.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  },
-};
 
 export const EVENTS: ListSpec = {
   path: '/v1/events/0xabc',

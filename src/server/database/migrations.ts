@@ -1,0 +1,117 @@
+import type pg from 'pg';
+import { INDEX_SCHEMA_SQL } from '../index/schema';
+import { withClient } from './held-client';
+
+/**
+ * The database's schema, as an ordered list of steps. A database records the steps it
+ * has had in `schema_version`; opening it applies the ones it lacks, in order, in one
+ * transaction under an advisory lock (several servers may start at once: one applies,
+ * the others wait and find them done). A database that has had steps this server does
+ * not know was made by a newer version, and is refused rather than misread.
+ *
+ * To change the schema, append a step with the next number; never edit one that has
+ * shipped (databases out there have had it already). Each step's SQL runs as one
+ * multi-statement query.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const migrations: Migration[] = [
+  {
+    version: 1,
+    name: 'event store: lists, chunks, settings, upstream usage and rate budget',
+    // IF NOT EXISTS: databases made before schema versions already have these tables.
+    sql: `
+CREATE TABLE IF NOT EXISTS store_lists (
+  list text PRIMARY KEY,
+  generation bigint NOT NULL,
+  first bigint NOT NULL,
+  next bigint NOT NULL,
+  complete boolean NOT NULL,
+  frontier text,
+  head_checked_at bigint NOT NULL,
+  fetched_at bigint NOT NULL,
+  bytes bigint NOT NULL,
+  used_at bigint NOT NULL
+);
+CREATE INDEX IF NOT EXISTS store_lists_used ON store_lists (used_at);
+CREATE TABLE IF NOT EXISTS store_chunks (
+  list text NOT NULL,
+  generation bigint NOT NULL,
+  first bigint NOT NULL,
+  data bytea NOT NULL,
+  count integer NOT NULL,
+  bytes integer NOT NULL,
+  PRIMARY KEY (list, generation, first)
+);
+CREATE TABLE IF NOT EXISTS store_settings (name text PRIMARY KEY, value text NOT NULL);
+CREATE TABLE IF NOT EXISTS upstream_usage (hour bigint PRIMARY KEY, requests bigint NOT NULL);
+CREATE TABLE IF NOT EXISTS upstream_budget (
+  key varchar(255) PRIMARY KEY,
+  points integer NOT NULL DEFAULT 0,
+  expire bigint
+);
+`,
+  },
+  {
+    version: 2,
+    name: 'event index: contracts, changes of hands, tokens, hourly figures',
+    sql: INDEX_SCHEMA_SQL,
+  },
+];
+
+export class SchemaTooNewError extends Error {}
+
+// Advisory locks are 64-bit numbers; this one is the schema's (the store's list locks
+// have a namespace of their own).
+const SCHEMA_LOCK = 0x5e7_0001;
+
+/** Brings the database up to the last of `steps`; returns the versions before and after. */
+export async function migrate(
+  pool: pg.Pool,
+  steps: readonly Migration[] = migrations,
+): Promise<{ from: number; to: number }> {
+  const ordered = [...steps].sort((a, b) => a.version - b.version);
+  ordered.forEach((step, index) => {
+    if (step.version !== index + 1) {
+      throw new Error(`migration ${step.version} (${step.name}) is not number ${index + 1}`);
+    }
+  });
+  const known = ordered.length;
+  return withClient(pool, async (client) => {
+    await client.query('BEGIN');
+    try {
+      await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK]);
+      await client.query(`CREATE TABLE IF NOT EXISTS schema_version (
+        version integer PRIMARY KEY,
+        name text NOT NULL,
+        applied_at timestamptz NOT NULL DEFAULT now()
+      )`);
+      const { rows } = await client.query<{ version: number | null }>(
+        'SELECT max(version) AS version FROM schema_version',
+      );
+      const from = rows[0]?.version ?? 0;
+      if (from > known) {
+        throw new SchemaTooNewError(
+          `the database was created by a newer version of this server (schema ${from}, ` +
+            `this server knows ${known}): upgrade this server, or give it another database`,
+        );
+      }
+      for (const step of ordered.slice(from)) {
+        await client.query(step.sql);
+        await client.query('INSERT INTO schema_version (version, name) VALUES ($1, $2)', [
+          step.version,
+          step.name,
+        ]);
+      }
+      await client.query('COMMIT');
+      return { from, to: Math.max(from, known) };
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    }
+  });
+}
