@@ -86,6 +86,14 @@ export function createIndexer<F>(options: IndexerOptions<F>) {
         () => undefined,
       );
 
+  const recordFault = (contract: string, fault: string | null) =>
+    pool
+      .query('UPDATE idx_contracts SET walk_fault = $2 WHERE address = $1', [contract, fault])
+      .then(
+        () => undefined,
+        () => undefined,
+      );
+
   /** Reads a whole list to its end; resolves when done, failed or stopped. */
   async function walk(
     spec: ListSpec,
@@ -120,6 +128,7 @@ export function createIndexer<F>(options: IndexerOptions<F>) {
       progress.pagesPerSecond = elapsed > 0 ? progress.pages / elapsed : 0;
       if (step.meta.complete) {
         progress.state = 'done';
+        if (contract) await recordFault(contract, null);
         return;
       }
       const count = step.meta.next - step.meta.first;
@@ -130,14 +139,7 @@ export function createIndexer<F>(options: IndexerOptions<F>) {
         progress.failure =
           `The Token Events Service sent ${idle} pages in a row without a new record; ` +
           'reading this list was stopped so as not to spend the request budget on it.';
-        if (contract) {
-          await pool
-            .query('UPDATE idx_contracts SET walk_fault = $2 WHERE address = $1', [
-              contract,
-              progress.failure,
-            ])
-            .catch(() => {});
-        }
+        if (contract) await recordFault(contract, progress.failure);
         options.log?.(`indexer: ${spec.path}: ${progress.failure}`);
         return;
       }
