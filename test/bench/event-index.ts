@@ -1,0 +1,462 @@
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import pg from 'pg';
+import { readPageEnvelope } from '../../src/lib/page';
+import { migrate } from '../../src/server/database/migrations';
+import { eventsPage, type EventsQuery } from '../../src/server/index/events-query';
+import { overview } from '../../src/server/index/figures';
+import { holders } from '../../src/server/index/holders';
+import { createIngest, type Ingest } from '../../src/server/index/ingest';
+import type { KeysetValues } from '../../src/server/index/keyset';
+import { rankings, WINDOWS, type RankingWindow } from '../../src/server/index/rankings';
+import { series } from '../../src/server/index/series';
+import { tokenHistory } from '../../src/server/index/token';
+import { walletCollections } from '../../src/server/index/wallet';
+import { STARKNET_QUEST_ADDRESS } from '../../src/server/sample-service';
+import { chunksOf } from '../../src/server/store/engine';
+import { readListPage, type RecordIdentity } from '../../src/server/store/list-page';
+import { startPostgres, type PostgresServer } from '../support/postgres-server';
+import type { BenchContext } from './context';
+import { startSampleService, type Running } from './lib/processes';
+import { count, ms, percentile, round } from './lib/stats';
+
+/**
+ * index. The event index in PostgreSQL (src/server/index) on one contract of 1,000,000
+ * events from the sample service (a dataset of that one contract), on the tests' own
+ * embedded PostgreSQL:
+ * (a) ingest: every page of the contract (5,000 records asked, the service's 1 MB cap)
+ *     through `onCommit` in a transaction, as the store commits them; the calls alone and
+ *     the whole loop (reading the page from the service included);
+ * (b) server time of the query API's functions, p50/p95 over varied cursors and filters;
+ * (c) RSS of this process and of the PostgreSQL server's processes afterwards.
+ * A second, small dataset of the same seed (so the same wallets) adds other contracts,
+ * for a wallet's events across contracts.
+ */
+const bench = 'index';
+const EVENTS = 1_000_000;
+const OTHER_EVENTS = 60_000;
+const PAGE_LIMIT = 5000;
+const RUNS = 20;
+const PAGE = 50;
+const DAY = 86_400;
+const ZERO = Buffer.alloc(32);
+
+const BUDGET = {
+  changesPerSecond: 50_000,
+  eventsP95Ms: 50,
+  overviewMs: 100,
+  seriesDayMs: 200,
+  holdersNowMs: 100,
+  holdersAsOfMs: 1000,
+  memoryMb: 400,
+};
+
+type Context = Pick<BenchContext, 'report' | 'deadline' | 'log'>;
+
+interface Walked {
+  pages: number;
+  records: number;
+  changes: number;
+  onCommitMs: number;
+  loopMs: number;
+}
+
+/** Every page of one list into the index, as the store commits pages. */
+async function walkInto(
+  pool: pg.Pool,
+  ingest: Ingest,
+  service: { url: string; key: string },
+  path: string,
+  identity: RecordIdentity,
+): Promise<Walked> {
+  const walked: Walked = { pages: 0, records: 0, changes: 0, onCommitMs: 0, loopMs: 0 };
+  const started = performance.now();
+  let cursor: string | null = null;
+  do {
+    const query = `limit=${PAGE_LIMIT}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const response = await fetch(`${service.url}${path}?${query}`, {
+      headers: { 'x-api-key': service.key },
+    });
+    if (!response.ok) throw new Error(`${path}: status ${response.status}`);
+    const body = Buffer.from(await response.arrayBuffer());
+    const envelope = readPageEnvelope(JSON.parse(body.toString()));
+    if (!envelope) throw new Error(`${path}: not a page`);
+    const page = readListPage(envelope, identity, body);
+    const next = walked.records + page.records.length;
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const start = performance.now();
+      const stats = await ingest.onCommit(client, path, chunksOf(walked.records, page.records), {
+        complete: !page.cursor,
+        first: 0,
+        next,
+      });
+      walked.onCommitMs += performance.now() - start;
+      await client.query('COMMIT');
+      walked.changes += stats?.changes ?? 0;
+    } catch (error) {
+      await client.query('ROLLBACK');
+      throw error;
+    } finally {
+      client.release();
+    }
+    walked.pages += 1;
+    walked.records = next;
+    cursor = page.cursor;
+  } while (cursor);
+  walked.loopMs = performance.now() - started;
+  return walked;
+}
+
+/** RSS and PSS (shared pages split between their users) of a postmaster and its children. */
+function postgresMemory(port: string): { rssMb: number; pssMb: number; processes: number } {
+  const pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  const read = (pid: string, file: string) => {
+    try {
+      return readFileSync(`/proc/${pid}/${file}`, 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  const postmaster = pids.find((pid) => {
+    const argv = read(pid, 'cmdline').split('\0');
+    return argv[0]?.endsWith('/postgres') && argv[argv.indexOf('-p') + 1] === port;
+  });
+  if (!postmaster) throw new Error(`no postgres process listens on port ${port}`);
+  const family = pids.filter(
+    (pid) => pid === postmaster || read(pid, 'stat').split(') ')[1]?.split(' ')[1] === postmaster,
+  );
+  const kb = (text: string, field: string) =>
+    Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0);
+  let rss = 0;
+  let pss = 0;
+  for (const pid of family) {
+    rss += kb(read(pid, 'status'), 'VmRSS');
+    pss += kb(read(pid, 'smaps_rollup'), 'Pss');
+  }
+  return { rssMb: rss / 1024, pssMb: pss / 1024, processes: family.length };
+}
+
+/**
+ * Keyset positions after the rows at `depths` of an order, as `eventsPage` hands them
+ * out (its `next`): the columns of the sort's groups, then of its tail.
+ */
+async function positions(
+  pool: pg.Pool,
+  contractId: number,
+  { columns, order, where = 'true' }: { columns: string; order: string; where?: string },
+  depths: number[],
+): Promise<(KeysetValues | null)[]> {
+  const { rows } = await pool.query<unknown[]>({
+    text: `SELECT * FROM (SELECT ${columns}, row_number() OVER (ORDER BY ${order}) AS n
+      FROM idx_changes c WHERE c.contract_id = $1 AND ${where}) k WHERE n = ANY($2::bigint[])
+      ORDER BY n`,
+    values: [contractId, depths.filter((depth) => depth > 0)],
+    rowMode: 'array',
+  });
+  const found = new Map(rows.map((row) => [Number(row.at(-1)), row.slice(0, -1) as KeysetValues]));
+  return depths.map((depth) => (depth > 0 ? (found.get(depth) ?? null) : null));
+}
+
+/** `RUNS` depths spread over a list of `total` rows: from its first page, or from `from`. */
+const spread = (total: number, from = 0) =>
+  Array.from({ length: RUNS }, (_, run) =>
+    Math.round(from * total + ((1 - from) * total * run) / RUNS),
+  );
+
+export async function eventIndex(context: Context): Promise<void> {
+  const { report, deadline, log } = context;
+  const key = randomBytes(12).toString('hex');
+  let postgres: PostgresServer | undefined;
+  let pool: pg.Pool | undefined;
+  const services: Running[] = [];
+  try {
+    log(`${bench}: the sample service (one contract, ${count(EVENTS)} events) and PostgreSQL`);
+    const [started, main, other] = await Promise.all([
+      startPostgres(),
+      startSampleService({ key, contracts: 1, events: EVENTS }),
+      startSampleService({ key, contracts: 6, events: OTHER_EVENTS }),
+    ]);
+    postgres = started;
+    services.push(main, other);
+    pool = new pg.Pool({ connectionString: postgres.url, max: 4 });
+    const db = pool;
+    await migrate(db);
+    const sharedBuffers = (await db.query<{ shared_buffers: string }>('SHOW shared_buffers'))
+      .rows[0]!.shared_buffers;
+    const ingest = createIngest(db);
+
+    log(`${bench}: (a) ingesting the contract`);
+    for (const service of services) {
+      await walkInto(db, ingest, { url: service.url, key }, '/v1/contracts', 'contract');
+    }
+    const walked = await walkInto(
+      db,
+      ingest,
+      { url: main.url, key },
+      `/v1/events/${STARKNET_QUEST_ADDRESS}`,
+      'event',
+    );
+    const rate = walked.changes / (walked.onCommitMs / 1000);
+    report.info(
+      bench,
+      '(a) one contract: pages / records / changes of hands',
+      `${count(walked.pages)} / ${count(walked.records)} / ${count(walked.changes)}`,
+    );
+    report.budget(
+      bench,
+      '(a) ingest (onCommit): seconds, changes/s',
+      `${round(walked.onCommitMs / 1000, 1)} s, ${count(rate)}/s`,
+      `≥ ${count(BUDGET.changesPerSecond)}/s`,
+      rate >= BUDGET.changesPerSecond,
+    );
+    report.info(
+      bench,
+      '(a) whole loop (read the page, cut it, onCommit, commit): seconds, changes/s',
+      `${round(walked.loopMs / 1000, 1)} s, ${count(walked.changes / (walked.loopMs / 1000))}/s`,
+    );
+    report.set('index.ingest', { ...walked, changesPerSecond: rate, pageLimit: PAGE_LIMIT });
+
+    const others = (
+      await db.query<{ address: string }>(
+        `SELECT address FROM idx_contracts WHERE address <> $1 ORDER BY address`,
+        [STARKNET_QUEST_ADDRESS],
+      )
+    ).rows;
+    for (const { address } of others) {
+      await walkInto(db, ingest, { url: other.url, key }, `/v1/events/${address}`, 'event');
+    }
+    await Promise.all(services.map((service) => service.stop()));
+    services.length = 0;
+    // Autovacuum would do as much within minutes of such a load; the queries meet the
+    // statistics and visibility map of a settled table.
+    const vacuum = performance.now();
+    await db.query('VACUUM ANALYZE');
+    report.info(bench, '(a) VACUUM ANALYZE afterwards', ms(performance.now() - vacuum, 0));
+
+    log(`${bench}: (b) queries`);
+    const id = (
+      await db.query<{ id: number }>('SELECT id FROM idx_contracts WHERE address = $1', [
+        STARKNET_QUEST_ADDRESS,
+      ])
+    ).rows[0]!.id;
+    const span = (
+      await db.query<{ oldest: string; newest: string; sales: string }>(
+        `SELECT min(ts) AS oldest, max(ts) AS newest, count(*) FILTER (WHERE kind = 2) AS sales
+         FROM idx_changes WHERE contract_id = $1`,
+        [id],
+      )
+    ).rows[0]!;
+    const [oldest, newest] = [Number(span.oldest), Number(span.newest)];
+    const within = (run: number, length: number) =>
+      Math.floor((oldest + ((newest - length - oldest) * run) / (RUNS - 1)) / 3600) * 3600;
+    const priced = (
+      await db.query<{ n: string }>(
+        'SELECT count(*) AS n FROM idx_changes WHERE contract_id = $1 AND has_sale AND price IS NOT NULL',
+        [id],
+      )
+    ).rows[0]!.n;
+    const wallets = (
+      await db.query<{ address: string }>(
+        `SELECT '0x' || encode(a, 'hex') AS address FROM (
+           SELECT from_addr AS a FROM idx_changes UNION ALL SELECT to_addr FROM idx_changes) x
+         WHERE a <> $1 GROUP BY a ORDER BY count(*) DESC, a LIMIT ${RUNS}`,
+        [ZERO],
+      )
+    ).rows.map((row) => row.address);
+    const tokens = (
+      await db.query<{ token: string }>(
+        `SELECT token_id::text AS token FROM idx_tokens WHERE contract_id = $1
+         ORDER BY md5(token_id::text) LIMIT ${RUNS}`,
+        [id],
+      )
+    ).rows.map((row) => row.token);
+    const time = { columns: 'c.ts::text, c.id::text', order: 'c.ts DESC, c.id DESC' };
+    const price = (desc: boolean) => ({
+      columns: "c.cur_rank, encode(c.currency, 'hex'), c.price::text, c.id::text",
+      order: `c.cur_rank, c.currency, c.price ${desc ? 'DESC' : ''}, c.id ${desc ? 'DESC' : ''}`,
+      where: 'c.has_sale AND c.price IS NOT NULL',
+    });
+    const cursors = {
+      deep: await positions(db, id, time, spread(walked.changes, 0.05)),
+      priceDesc: await positions(db, id, price(true), spread(Number(priced))),
+      priceAsc: await positions(db, id, price(false), spread(Number(priced))),
+      kind: await positions(
+        db,
+        id,
+        { columns: 'c.kind, c.ts::text, c.id::text', order: 'c.kind, c.ts DESC, c.id DESC' },
+        spread(walked.changes),
+      ),
+      token: await positions(
+        db,
+        id,
+        { columns: 'c.token_id::text, c.id::text', order: 'c.token_id, c.id' },
+        spread(walked.changes),
+      ),
+      sales: await positions(db, id, { ...time, where: 'c.kind = 2' }, spread(Number(span.sales))),
+    };
+
+    const measure = async (
+      name: string,
+      run: (run: number) => Promise<unknown>,
+      budgetMs?: number,
+      figure: 'p95' | 'p50' = 'p95',
+    ) => {
+      await run(0);
+      const times: number[] = [];
+      for (let index = 0; index < RUNS && !deadline.passed(); index += 1) {
+        const start = performance.now();
+        await run(index);
+        times.push(performance.now() - start);
+      }
+      const [p50, p95] = [percentile(times, 50), percentile(times, 95)];
+      report.set(`index.query.${name}`, { p50, p95, max: Math.max(...times), runs: times.length });
+      const value = `${ms(p50, 1)} / ${ms(p95, 1)}`;
+      const label = `(b) ${name}: p50 / p95`;
+      if (budgetMs === undefined) report.info(bench, label, value);
+      else {
+        const measured = figure === 'p95' ? p95 : p50;
+        report.budget(bench, label, value, `${figure} ≤ ${budgetMs} ms`, measured <= budgetMs);
+      }
+    };
+    const events = (query: Partial<EventsQuery>, after: KeysetValues | null = null) =>
+      eventsPage(
+        db,
+        { contractId: id, sort: { id: 'time', desc: true }, limit: PAGE, ...query },
+        after,
+      );
+    const e = BUDGET.eventsP95Ms;
+
+    await measure(
+      'events newest first, page 1 (20–200 rows)',
+      (run) => events({ limit: [20, 50, 100, 200][run % 4]! }),
+      e,
+    );
+    await measure(
+      'events newest first, a page 5–95% deep',
+      (run) => events({}, cursors.deep[run]!),
+      e,
+    );
+    await measure(
+      'events by -price, pages 0–95% deep',
+      (run) => events({ sort: { id: 'price', desc: true } }, cursors.priceDesc[run]!),
+      e,
+    );
+    await measure(
+      'events by price, pages 0–95% deep',
+      (run) => events({ sort: { id: 'price', desc: false } }, cursors.priceAsc[run]!),
+      e,
+    );
+    await measure(
+      'events by kind, pages 0–95% deep',
+      (run) => events({ sort: { id: 'kind', desc: false } }, cursors.kind[run]!),
+      e,
+    );
+    await measure(
+      'events by token, pages 0–95% deep',
+      (run) => events({ sort: { id: 'token', desc: false } }, cursors.token[run]!),
+      e,
+    );
+    await measure(
+      'events kind=sale, pages 0–95% deep',
+      (run) => events({ kinds: ['sale'] }, cursors.sales[run]!),
+      e,
+    );
+    await measure(
+      'events of a busy wallet in the contract',
+      (run) => events({ address: wallets[run]! }),
+      e,
+    );
+    await measure(
+      'events in a 7-day span',
+      (run) => events({ from: within(run, 7 * DAY), to: within(run, 7 * DAY) + 7 * DAY }),
+      e,
+    );
+    await measure(
+      'events of a busy wallet across contracts',
+      (run) =>
+        eventsPage(
+          db,
+          { address: wallets[run]!, sort: { id: 'time', desc: true }, limit: PAGE },
+          null,
+        ),
+      e,
+    );
+    await measure('wallet collections (wallet.ts)', (run) => walletCollections(db, wallets[run]!));
+    await measure('overview', () => overview(db, id), BUDGET.overviewMs);
+    await measure(
+      'series by day, whole history',
+      () => series(db, id, 'day', {}),
+      BUDGET.seriesDayMs,
+    );
+    await measure('series by hour, a 30-day span', (run) =>
+      series(db, id, 'hour', { from: within(run, 30 * DAY), to: within(run, 30 * DAY) + 30 * DAY }),
+    );
+    let next: KeysetValues | null = null;
+    await measure(
+      'holders now (pages of 20)',
+      async () => {
+        next = (await holders(db, id, { limit: 20, after: next })).next;
+      },
+      BUDGET.holdersNowMs,
+    );
+    await measure(
+      'holders as of a date',
+      (run) => holders(db, id, { limit: 20, after: null, asOf: within(run, 0) }),
+      BUDGET.holdersAsOfMs,
+    );
+    const windows = Object.keys(WINDOWS) as RankingWindow[];
+    await measure(`rankings (${windows.join(', ')} in turn)`, (run) =>
+      rankings(db, windows[run % windows.length]!, newest),
+    );
+    await measure('token history', (run) => tokenHistory(db, id, tokens[run]!));
+
+    log(`${bench}: (c) memory`);
+    const node = process.memoryUsage();
+    const database = postgresMemory(new URL(postgres.url).port);
+    const size = (
+      await db.query<{ bytes: string }>(
+        `SELECT sum(pg_total_relation_size(oid)) AS bytes FROM pg_class
+         WHERE relname IN ('idx_changes', 'idx_tokens', 'idx_hourly', 'idx_contracts')`,
+      )
+    ).rows[0]!.bytes;
+    const mb = (bytes: number) => bytes / 1024 / 1024;
+    // Each process's RSS counts every shared-memory page it touched (shared_buffers above
+    // all), so a sum of RSS counts them again for each process; PSS counts them once.
+    const together = mb(node.rss) + database.pssMb;
+    report.budget(
+      bench,
+      '(c) memory: this Node process (RSS) + PostgreSQL (PSS, all its processes)',
+      `${round(mb(node.rss), 0)} MB + ${round(database.pssMb, 0)} MB = ${round(together, 0)} MB`,
+      `≤ ${BUDGET.memoryMb} MB`,
+      together <= BUDGET.memoryMb,
+    );
+    report.info(
+      bench,
+      '(c) PostgreSQL: RSS summed over its processes (shared pages counted in each)',
+      `${round(database.rssMb, 0)} MB over ${database.processes} processes`,
+    );
+    report.info(
+      bench,
+      '(c) Node heap used; PostgreSQL shared_buffers',
+      `${round(mb(node.heapUsed), 0)} MB; ${sharedBuffers}`,
+    );
+    report.info(
+      bench,
+      '(c) index tables on disk (with indexes)',
+      `${round(mb(Number(size)), 0)} MB`,
+    );
+    report.set('index.memory', {
+      nodeRssMb: mb(node.rss),
+      nodeHeapUsedMb: mb(node.heapUsed),
+      postgres: database,
+      sharedBuffers,
+      tablesMb: mb(Number(size)),
+    });
+  } finally {
+    await pool?.end();
+    await Promise.all(services.map((service) => service.stop()));
+    await postgres?.stop();
+  }
+}
