@@ -43,6 +43,18 @@ export interface StoreConfig {
   monthlyQuota: number;
 }
 
+/** The indexer's background work (see src/server/indexer). */
+export interface IndexConfig {
+  /** Share of the upstream rate the background may spend (0: none). */
+  backgroundShare: number;
+  /** Share of the monthly quota past which the background waits for the next month. */
+  backgroundQuotaShare: number;
+}
+
+// A fifth of the rate (1 request/s on the basic plan) and half the month's quota: the
+// rest is for visitors' questions.
+export const DEFAULT_INDEX: IndexConfig = { backgroundShare: 0.2, backgroundQuotaShare: 0.5 };
+
 export interface ServerConfig {
   host: string;
   port: number;
@@ -51,6 +63,7 @@ export interface ServerConfig {
   upstream: UpstreamConfig;
   proxy: ProxyConfig;
   store: StoreConfig;
+  index: IndexConfig;
   connections: ConnectionLimits;
   /** Settings that are allowed but unwise, to be said at start-up. */
   warnings: string[];
@@ -196,6 +209,8 @@ const envSchema = z.object({
     24 * 365,
   ).transform((hours) => hours * 3_600_000),
   UPSTREAM_MONTHLY_QUOTA: whole('UPSTREAM_MONTHLY_QUOTA', BASIC_PLAN_MONTHLY_QUOTA, 0, 1e12),
+  INDEX_BACKGROUND_SHARE: decimal('INDEX_BACKGROUND_SHARE', undefined, 0, 1),
+  INDEX_BACKGROUND_QUOTA_SHARE: decimal('INDEX_BACKGROUND_QUOTA_SHARE', undefined, 0, 1),
   MAX_CONNECTIONS: whole('MAX_CONNECTIONS', DEFAULT_CONNECTION_LIMITS.maxConnections, 1, 1e6),
   MAX_CONNECTIONS_PER_ADDRESS: whole(
     'MAX_CONNECTIONS_PER_ADDRESS',
@@ -257,6 +272,10 @@ export function loadConfig(env: Env): ServerConfig {
       headIntervalMs: vars.STORE_HEAD_SECONDS,
       maxAgeMs: vars.STORE_MAX_AGE_HOURS,
       monthlyQuota: vars.UPSTREAM_MONTHLY_QUOTA,
+    },
+    index: {
+      backgroundShare: vars.INDEX_BACKGROUND_SHARE ?? DEFAULT_INDEX.backgroundShare,
+      backgroundQuotaShare: vars.INDEX_BACKGROUND_QUOTA_SHARE ?? DEFAULT_INDEX.backgroundQuotaShare,
     },
     connections: {
       maxConnections: vars.MAX_CONNECTIONS,

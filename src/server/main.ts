@@ -90,6 +90,7 @@ export function listen(
 ) {
   const upstream = createUpstream(config.upstream);
   const proxy = createProxy({ upstream, ...config.proxy, ...services?.proxy, log, gzip: nodeGzip });
+  proxy.indexer?.start();
   const { trustedProxyHops } = config.proxy;
   const metrics = services?.monitoring.registry;
   const app = createServerApp({ proxy, clientDir, log, trustedProxyHops, metrics });
@@ -118,8 +119,11 @@ export function listen(
      */
     stop(deadlineMs: number): Promise<void> {
       const closed = tracked.shutdown();
-      const timer = setTimeout(proxy.stop, deadlineMs);
-      return closed.finally(() => clearTimeout(timer));
+      const timer = setTimeout(() => void proxy.stop(), deadlineMs);
+      return closed.finally(() => {
+        clearTimeout(timer);
+        return proxy.indexer?.stop();
+      });
     },
   };
 }

@@ -169,6 +169,8 @@ export function createMonitoring(options: MonitoringOptions) {
         writing.unref?.();
       }
     },
+    /** Upstream requests of the current month (UTC) by every server sharing the store. */
+    monthUsage: () => usageSince(monthStartHour(now())),
     /** Writes the usage counted so far to the store (at shutdown; otherwise every second). */
     flush: () => write(),
     pageServed(source: PageSource) {

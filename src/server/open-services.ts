@@ -4,7 +4,8 @@ import { openDatabase } from './database/open-database';
 import type { ProxyOptions } from './proxy/app';
 import { createMonitoring } from './monitoring';
 import { storeSecret } from './store/event-store';
-import { openPostgresEngine, type PostgresEngine } from './store/postgres-engine';
+import { openIndexedEngine } from './index/open-index';
+import type { PostgresEngine } from './store/postgres-engine';
 import { createUpstreamBudget } from './upstream/budget';
 
 // How long closing waits for connections still held before stopping the database.
@@ -23,7 +24,7 @@ export async function openServices(config: ServerConfig, log?: (line: string) =>
   let engine: PostgresEngine | undefined;
   let secret: string;
   try {
-    engine = await openPostgresEngine({ connectionString: database.url });
+    engine = await openIndexedEngine({ connectionString: database.url });
     secret = await storeSecret(engine);
   } catch (error) {
     await engine?.close();
@@ -32,12 +33,31 @@ export async function openServices(config: ServerConfig, log?: (line: string) =>
   }
   const monitoring = createMonitoring({ engine, monthlyQuota: store.monthlyQuota });
   const { ratePerSecond } = config.proxy.gate;
+  const { index } = config;
+  // Background indexing stops for the month at this share of the quota, so visitors'
+  // questions always have the rest.
+  let quotaLeft = true;
+  const checkQuota = async () => {
+    if (store.monthlyQuota === 0) return;
+    const used = await monitoring.monthUsage().catch(() => 0);
+    quotaLeft = used < store.monthlyQuota * index.backgroundQuotaShare;
+  };
+  void checkQuota();
+  const quotaTimer = setInterval(() => void checkQuota(), 60_000);
+  quotaTimer.unref();
   return {
     engine,
     monitoring,
     /** Options for `createProxy`. */
-    proxy: <Pick<ProxyOptions, 'monitoring' | 'budget' | 'store'>>{
+    proxy: <Pick<ProxyOptions, 'monitoring' | 'budget' | 'store' | 'index'>>{
       monitoring,
+      index: {
+        pool: engine.pool,
+        // With no upstream rate (the embedded sample service) the share is of 50 pages a second.
+        backgroundRate: index.backgroundShare * (ratePerSecond > 0 ? ratePerSecond : 50),
+        quotaAllows: () => quotaLeft,
+        ...(log && { log }),
+      },
       // On one server the gate keeps the budget in memory; several share it in PostgreSQL.
       ...(database.shared &&
         ratePerSecond > 0 && { budget: createUpstreamBudget(ratePerSecond, engine.pool) }),
@@ -54,6 +74,7 @@ export async function openServices(config: ServerConfig, log?: (line: string) =>
     /** Where the store is, for the start-up line. */
     description: database.description,
     close: async () => {
+      clearInterval(quotaTimer);
       await monitoring.flush();
       // A list's lock may still be held across an upstream read that never ends (its
       // request was answered 503 at shutdown): the pool would wait for it for ever.

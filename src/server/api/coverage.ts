@@ -44,9 +44,12 @@ export async function coverageOf(
   address: string,
   progress: WalkProgress | undefined,
 ): Promise<{ id: number | undefined; coverage: Coverage }> {
+  // The head's time is the event store's own: when the list was last read from its newest.
   const { rows } = await pool.query<ContractRow>(
-    `SELECT id, complete, oldest_ts, newest_ts, records, head_read_at, upstream_failure,
-       upstream_failure_at, walk_fault FROM idx_contracts WHERE address = $1`,
+    `SELECT id, complete, oldest_ts, newest_ts, records, l.head_checked_at AS head_read_at,
+       upstream_failure, upstream_failure_at, walk_fault
+     FROM idx_contracts LEFT JOIN store_lists l ON l.list = '/v1/events/' || address
+     WHERE address = $1`,
     [address],
   );
   const row = rows[0];
@@ -77,7 +80,7 @@ export async function coverageOf(
       newest: row?.newest_ts == null ? null : Number(row.newest_ts),
       records: Number(row?.records ?? 0),
       headReadAt: iso(row?.head_read_at ?? null),
-      indexing: progress ?? null,
+      indexing: reading,
       upstream,
       fault: row?.walk_fault ?? null,
       statement: parts.join(' '),

@@ -50,7 +50,12 @@ type Params<S extends z.ZodType> = z.infer<S>;
 
 export function createQueryApi(options: QueryApiOptions) {
   const { pool, indexer, keyset, now = Date.now } = options;
-  const app = new Hono();
+  const app = new Hono<{ Variables: { route: string } }>();
+  // The request log names the route as matched (`/api/collections/:address/events`).
+  app.use('*', async (c, next) => {
+    await next();
+    c.set('route', c.req.routePath);
+  });
 
   const badRequest = (message: string) => errorResponse({ kind: 'bad_request', status: 400, message });
 

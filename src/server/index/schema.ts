@@ -27,7 +27,6 @@ CREATE TABLE idx_contracts (
   oldest_ts bigint,
   newest_ts bigint,
   records bigint NOT NULL DEFAULT 0,
-  head_read_at bigint,
   upstream_failure text,
   upstream_failure_at bigint,
   walk_fault text

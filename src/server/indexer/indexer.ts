@@ -76,8 +76,7 @@ export function createIndexer<F>(options: IndexerOptions<F>) {
     pool
       .query(
         `UPDATE idx_contracts SET upstream_failure = $2,
-           upstream_failure_at = CASE WHEN $2::text IS NULL THEN NULL ELSE $3::bigint END,
-           head_read_at = CASE WHEN $2::text IS NULL THEN $3::bigint ELSE head_read_at END
+           upstream_failure_at = CASE WHEN $2::text IS NULL THEN NULL ELSE $3::bigint END
          WHERE address = $1`,
         [contract, failure, now()],
       )
@@ -228,10 +227,16 @@ export function createIndexer<F>(options: IndexerOptions<F>) {
         );
       }
     },
-    async stop() {
+    /** Stops all work; waits at most `waitMs` for reads in flight to end. */
+    async stop(waitMs = 2_000) {
       stopped = true;
       for (const wake of sleeping) wake();
-      await Promise.all([backgroundDone, ...[...walks.values()].map((walk) => walk.done)]);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        Promise.all([backgroundDone, ...[...walks.values()].map((walk) => walk.done)]),
+        new Promise((resolve) => (timer = setTimeout(resolve, waitMs))),
+      ]);
+      clearTimeout(timer);
     },
   };
 }
