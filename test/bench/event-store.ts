@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { generateDataset, servedRecordCount } from '../../src/server/sample-service';
 import { startPostgres, type PostgresServer } from '../support/postgres-server';
 import type { BenchContext } from './context';
 import {
+  dataDir,
   processCpuMs,
   startProductionServer,
   startSampleService,
@@ -138,7 +136,7 @@ export async function eventStore(context: BenchContext): Promise<void> {
       key,
       env: { ...upstreamEnv, ...env },
     });
-  const storeDir = mkdtempSync(join(tmpdir(), 'bench-store-8-'));
+  const storeDir = dataDir('bench-store-8-');
   const requestsDuring = async <T>(task: () => Promise<T>) => {
     const before = (await stand.stats()).requests;
     const value = await task();
@@ -153,8 +151,8 @@ export async function eventStore(context: BenchContext): Promise<void> {
   let postgres: PostgresServer | undefined;
   try {
     // (a) One full walk, with the store and without.
-    const on = await server({ STORE: 'on', DATA_DIR: storeDir });
-    const off = await server({ STORE: 'off' });
+    const on = await server({ TEST_WITHOUT_STORE: 'false', DATA_DIR: storeDir });
+    const off = await server({});
     started.push(on, off);
     const walkA = {
       on: await requestsDuring(() => walk(on.url, a.address, deadline.within(120_000))),
@@ -264,7 +262,11 @@ export async function eventStore(context: BenchContext): Promise<void> {
     // (d) A restart on the stored data; (e) then CPU per stored 1MB page, without the
     // page cache, against the same pages from the cache of the server without a store.
     await on.stop();
-    const again = await server({ STORE: 'on', DATA_DIR: storeDir, CACHE_MAX_MB: '0' });
+    const again = await server({
+      TEST_WITHOUT_STORE: 'false',
+      DATA_DIR: storeDir,
+      CACHE_MAX_MB: '0',
+    });
     started.push(again);
     const restart = await requestsDuring(() => walk(again.url, a.address, deadline.within(60_000)));
     report.budget(
@@ -325,7 +327,7 @@ export async function eventStore(context: BenchContext): Promise<void> {
     } else {
       postgres = await startPostgres();
       const shared = await Promise.all(
-        [1, 2, 3].map(() => server({ STORE: 'on', DATABASE_URL: postgres!.url })),
+        [1, 2, 3].map(() => server({ TEST_WITHOUT_STORE: 'false', DATABASE_URL: postgres!.url })),
       );
       started.push(...shared);
       const since = Date.now();
@@ -355,7 +357,7 @@ export async function eventStore(context: BenchContext): Promise<void> {
       };
       await Promise.all(shared.map((target) => target.stop()));
 
-      const apart = await Promise.all([1, 2, 3].map(() => server({ STORE: 'off' })));
+      const apart = await Promise.all([1, 2, 3].map(() => server({})));
       started.push(apart[0]!, apart[1]!, apart[2]!);
       const sinceOff = Date.now();
       const throttledBefore = (await stand.stats()).throttled;

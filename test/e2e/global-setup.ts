@@ -1,8 +1,17 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  chmodSync,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FullConfig } from '@playwright/test';
+import { stopLeftPostgres } from '../../src/server/database/embedded-postgres';
 import {
   generateDataset,
   HOSTILE_CONTRACT_NAME,
@@ -34,6 +43,11 @@ const LOG_DIR = join(ARTIFACTS_DIR, 'logs');
 const START_TIMEOUT_MS = 30_000;
 /** A fixed end of the timeline, so no time a test sees depends on when it runs. */
 const ANCHOR = TIMELINE.end;
+// The servers' DATA_DIRs, one folder per clone, emptied at each run.
+const STORE_DIR = join(
+  tmpdir(),
+  `token-dashboard-e2e-${createHash('sha256').update(REPO_DIR).digest('hex').slice(0, 12)}`,
+);
 
 /**
  * Once per run: makes sure there is a Chromium, builds the app, and starts for each
@@ -46,7 +60,8 @@ export default async function globalSetup(_config: FullConfig) {
   mkdirSync(LOG_DIR, { recursive: true });
 
   const children: ChildProcess[] = [];
-  const stopAll = () => stopChildren(children);
+  // A server killed because it took too long to stop leaves its PostgreSQL running.
+  const stopAll = () => stopChildren(children).then(stopLeftDatabases);
   // If the runner dies without running the teardown, the servers must not outlive it.
   const onExit = () => {
     for (const child of children) signalGroup(child, 'SIGKILL');
@@ -91,6 +106,14 @@ export default async function globalSetup(_config: FullConfig) {
     await stopAll();
     process.removeListener('exit', onExit);
   };
+}
+
+async function stopLeftDatabases() {
+  for (const profile of PROFILES) {
+    for (const dir of [join(STORE_DIR, profile), join(STORE_DIR, `${profile}-direct`)]) {
+      await stopLeftPostgres(dir);
+    }
+  }
 }
 
 function ensureChromium(): void {
@@ -168,9 +191,10 @@ async function startSample(
 }
 
 /**
- * The production servers of one profile, in front of its sample service: the one every
- * test uses, with its event store (empty at each run), and one with the store off, where
- * each page the browser asks for is one upstream request, for the fault tests.
+ * The production servers of one profile, in front of its sample service, each with its
+ * own embedded PostgreSQL (empty at each run): the one every test uses, with its event
+ * store, and one without the store, where each page the browser asks for is one upstream
+ * request, for the fault tests.
  */
 async function startApp(
   profile: Profile,
@@ -179,11 +203,23 @@ async function startApp(
   appPort: number,
   children: ChildProcess[],
 ): Promise<Omit<ProfileServers, 'contracts' | 'token' | 'longToken'>> {
-  const dataDir = join(ARTIFACTS_DIR, 'store', profile);
-  rmSync(dataDir, { recursive: true, force: true });
+  const dataDir = join(STORE_DIR, profile);
+  const directDataDir = join(STORE_DIR, `${profile}-direct`);
+  // As root the embedded PostgreSQL runs as the postgres user, who must reach DATA_DIR:
+  // under the temporary folder, not wherever the clone is.
+  mkdirSync(STORE_DIR, { recursive: true, mode: 0o755 });
+  chmodSync(STORE_DIR, 0o755);
+  for (const dir of [dataDir, directDataDir]) {
+    // A run killed before its teardown leaves its servers' PostgreSQL running.
+    await stopLeftPostgres(dir);
+    rmSync(dir, { recursive: true, force: true });
+  }
   const [appUrl, directUrl] = await Promise.all([
     startAppServer(`app-${profile}`, appPort, { DATA_DIR: dataDir }),
-    startAppServer(`app-${profile}-no-store`, 0, { DATA_DIR: `${dataDir}-unused`, STORE: 'off' }),
+    startAppServer(`app-${profile}-no-store`, 0, {
+      DATA_DIR: directDataDir,
+      TEST_WITHOUT_STORE: 'true',
+    }),
   ]);
   if (new URL(appUrl).port !== String(appPort)) {
     throw new Error(`The ${profile} server listens on ${appUrl}, not on port ${appPort}.`);

@@ -12,7 +12,7 @@
  * Figures are printed and written to bench/loadtest.json.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -41,6 +41,11 @@ interface Memory {
 
 // --- the server ------------------------------------------------------------------------
 
+function openDir(dir: string): string {
+  chmodSync(dir, 0o755);
+  return dir;
+}
+
 function clientDir(): { dir: string; stub: boolean } {
   const built = resolve('dist/client');
   if (existsSync(join(built, 'index.html'))) return { dir: built, stub: false };
@@ -62,8 +67,9 @@ async function startServer(dir: string) {
       HOST: '127.0.0.1',
       PORT: '0',
       CLIENT_DIR: dir,
-      // A store of its own, empty at each run.
-      DATA_DIR: join(dir, 'store'),
+      // A store of its own, empty at each run; open to others, as root its PostgreSQL
+      // runs as the postgres user.
+      DATA_DIR: openDir(mkdtempSync(join(tmpdir(), 'loadtest-store-'))),
       ...(RATE_LIMIT_ON ? {} : { RATE_LIMIT_PER_MINUTE: '0' }),
       // Every connection comes from 127.0.0.1: a per-address cap would be what is measured.
       MAX_CONNECTIONS_PER_ADDRESS: '0',

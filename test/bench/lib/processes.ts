@@ -1,5 +1,5 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from '../../support/free-port';
@@ -129,13 +129,23 @@ export interface ProductionServerSpec {
 }
 
 /**
+ * A fresh temporary DATA_DIR. Open to others: as root, the embedded PostgreSQL runs as
+ * the postgres user, who must reach it.
+ */
+export function dataDir(prefix = 'bench-store-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  chmodSync(dir, 0o755);
+  return dir;
+}
+
+/**
  * The production server (`startServer`) pointed at the sample service over HTTP, as it
  * would be at the real one: TOKEN_EVENTS_API_URL/KEY. The per-client rate limit is off
  * (every benchmark connection comes from 127.0.0.1), and so is the 5 requests/s cap the
  * config applies to a real upstream, which would otherwise be what we measure. The event
- * store is off unless `env` turns it on: the proxy's own costs are measured as pages
- * passing through (the store's benchmark, 8, turns it on); its data folder is a fresh
- * temporary one either way.
+ * store is left out unless `env` says `TEST_WITHOUT_STORE: 'false'`: the proxy's own costs
+ * are measured as pages passing through (the store's benchmark, 8, puts it in); its
+ * embedded PostgreSQL is in a fresh temporary DATA_DIR either way.
  */
 export async function startProductionServer(spec: ProductionServerSpec): Promise<Running> {
   const child = fork(resolve('test/bench/servers/production-server.ts'), [], {
@@ -145,8 +155,8 @@ export async function startProductionServer(spec: ProductionServerSpec): Promise
       HOST: '127.0.0.1',
       PORT: '0',
       CLIENT_DIR: spec.clientDir,
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-store-')),
-      STORE: 'off',
+      DATA_DIR: dataDir(),
+      TEST_WITHOUT_STORE: 'true',
       TOKEN_EVENTS_API_URL: spec.upstreamUrl,
       TOKEN_EVENTS_API_KEY: spec.key,
       RATE_LIMIT_PER_MINUTE: '0',

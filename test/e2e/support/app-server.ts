@@ -4,5 +4,8 @@ import { REPO_DIR } from './servers';
 
 // The production server on the client the global setup built. Not `npm start`
 // (src/server/start.ts): that rebuilds when a source is newer than the build, and two
-// servers rebuilding dist/client at once would race.
-startServer(join(REPO_DIR, 'dist/client'));
+// servers rebuilding dist/client at once would race. TEST_WITHOUT_STORE: every page the
+// upstream's own, for the fault tests (the product has no such setting).
+startServer(join(REPO_DIR, 'dist/client'), {
+  withoutStore: process.env.TEST_WITHOUT_STORE === 'true',
+});
