@@ -46,10 +46,10 @@ export async function coverageOf(
 ): Promise<{ id: number | undefined; coverage: Coverage }> {
   // The head's time is the event store's own: when the list was last read from its newest.
   const { rows } = await pool.query<ContractRow>(
-    `SELECT id, complete, oldest_ts, newest_ts, records, l.head_checked_at AS head_read_at,
-       upstream_failure, upstream_failure_at, walk_fault
-     FROM idx_contracts LEFT JOIN store_lists l ON l.list = '/v1/events/' || address
-     WHERE address = $1`,
+    `SELECT c.id, c.complete, c.oldest_ts, c.newest_ts, c.records,
+       l.head_checked_at AS head_read_at, c.upstream_failure, c.upstream_failure_at, c.walk_fault
+     FROM idx_contracts c LEFT JOIN store_lists l ON l.list = '/v1/events/' || c.address
+     WHERE c.address = $1`,
     [address],
   );
   const row = rows[0];

@@ -182,6 +182,19 @@ export function createIndexer<F>(options: IndexerOptions<F>) {
     return progress.failure ?? null;
   }
 
+  /** Reads the contracts list to its end; the contracts it names, unfinished ones first. */
+  async function listed(client = INDEXER_CLIENT, pace?: (reads: number) => Promise<void>) {
+    const progress: WalkProgress = { state: 'reading', startedAt: now(), pages: 0, pagesPerSecond: 0 };
+    await store.refresh(CONTRACTS, client).catch(() => undefined);
+    await walk(CONTRACTS, progress, client, pace);
+    const { rows } = await pool
+      .query<{ address: string; complete: boolean }>(
+        'SELECT address, complete FROM idx_contracts WHERE listed ORDER BY complete, id',
+      )
+      .catch(() => ({ rows: [] as { address: string; complete: boolean }[] }));
+    return rows;
+  }
+
   /** Background: the contracts list, each contract's history, then heads round robin. */
   async function background() {
     const interval = 1000 / options.backgroundRate;
@@ -190,14 +203,7 @@ export function createIndexer<F>(options: IndexerOptions<F>) {
       if (reads > 0) await sleep(reads * interval);
     };
     while (!stopped) {
-      const contracts: WalkProgress = { state: 'reading', startedAt: now(), pages: 0, pagesPerSecond: 0 };
-      await store.refresh(CONTRACTS, BACKGROUND_CLIENT).catch(() => undefined);
-      await walk(CONTRACTS, contracts, BACKGROUND_CLIENT, pace);
-      const { rows } = await pool
-        .query<{ address: string; complete: boolean }>(
-          'SELECT address, complete FROM idx_contracts WHERE listed ORDER BY complete, id',
-        )
-        .catch(() => ({ rows: [] as { address: string; complete: boolean }[] }));
+      const rows = await listed(BACKGROUND_CLIENT, pace);
       for (const row of rows) {
         if (stopped) return;
         if (!row.complete) await whole(row.address, BACKGROUND_CLIENT, pace).done;
@@ -216,6 +222,7 @@ export function createIndexer<F>(options: IndexerOptions<F>) {
     whole,
     head,
     token,
+    listed,
     /** One upstream page deeper into a contract's history (newest-first browsing). */
     deeper: (contract: string) => store.deeper(contractSpec(contract), INDEXER_CLIENT),
     progress: (contract: string): WalkProgress | undefined => walks.get(contract)?.progress,

@@ -1,0 +1,94 @@
+import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { canonicalAddress } from '../lib/address';
+import { coverageOf } from './api/coverage';
+import { ConfigError, loadConfig } from './config';
+import { openServices } from './open-services';
+import { createProxy } from './proxy/app';
+import { createUpstream } from './upstream/create-upstream';
+
+/**
+ * `npm run index -- 0x… [0x…]` or `npm run index -- --all`: reads named contracts' whole
+ * history (or every listed contract's) into the index, with the server's configuration,
+ * budget and database, printing progress each second. Safe beside running servers: each
+ * list is read by one of them at a time.
+ */
+const usage = 'Usage: npm run index -- [--all] [contract address …]';
+
+async function main() {
+  const { values, positionals } = parseArgs({
+    options: { all: { type: 'boolean', default: false }, help: { type: 'boolean', default: false } },
+    allowPositionals: true,
+  });
+  if (values.help || (!values.all && positionals.length === 0)) {
+    console.log(usage);
+    process.exit(values.help ? 0 : 2);
+  }
+  const addresses: string[] = [];
+  for (const input of positionals) {
+    const address = canonicalAddress(input);
+    if (!address) {
+      console.error(`Not a contract address: ${input}\n${usage}`);
+      process.exit(2);
+    }
+    addresses.push(address);
+  }
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  let config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`Configuration error: ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const services = await openServices(config, (line) => console.log(line));
+  const proxy = createProxy({
+    upstream: createUpstream(config.upstream),
+    ...config.proxy,
+    ...services.proxy,
+    index: { ...services.proxy.index!, backgroundRate: 0 },
+  });
+  const indexer = proxy.indexer!;
+  let failed = false;
+  try {
+    if (values.all) {
+      console.log('Reading the contracts list…');
+      addresses.push(...(await indexer.listed()).map((row) => row.address));
+    }
+    for (const [index, address] of addresses.entries()) {
+      const walk = indexer.whole(address);
+      const started = Date.now();
+      const report = async () => {
+        const { coverage } = await coverageOf(services.engine.pool, address, walk.progress);
+        const back = coverage.indexedBack === null ? '—' : new Date(coverage.indexedBack * 1000).toISOString().slice(0, 10);
+        console.log(
+          `[${index + 1}/${addresses.length}] ${address}: ${coverage.records} records, back to ${back}, ` +
+            `${walk.progress.pages} pages at ${walk.progress.pagesPerSecond.toFixed(1)}/s` +
+            (coverage.complete ? ', whole history indexed' : ''),
+        );
+      };
+      const timer = setInterval(() => void report().catch(() => undefined), 1_000);
+      await walk.done;
+      clearInterval(timer);
+      await report();
+      if (walk.progress.state !== 'done') {
+        failed = true;
+        console.error(`  stopped: ${walk.progress.failure ?? walk.progress.state}`);
+      } else {
+        console.log(`  done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      }
+    }
+  } finally {
+    await proxy.stop();
+    await services.close();
+  }
+  process.exit(failed ? 1 : 0);
+}
+
+void main().catch((error: unknown) => {
+  console.error(`Indexing failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
