@@ -17,7 +17,10 @@ const usage = 'Usage: npm run index -- [--all] [contract address …]';
 
 async function main() {
   const { values, positionals } = parseArgs({
-    options: { all: { type: 'boolean', default: false }, help: { type: 'boolean', default: false } },
+    options: {
+      all: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
     allowPositionals: true,
   });
   if (values.help || (!values.all && positionals.length === 0)) {
@@ -63,7 +66,10 @@ async function main() {
       const started = Date.now();
       const report = async () => {
         const { coverage } = await coverageOf(services.engine.pool, address, walk.progress);
-        const back = coverage.indexedBack === null ? '—' : new Date(coverage.indexedBack * 1000).toISOString().slice(0, 10);
+        const back =
+          coverage.indexedBack === null
+            ? '—'
+            : new Date(coverage.indexedBack * 1000).toISOString().slice(0, 10);
         console.log(
           `[${index + 1}/${addresses.length}] ${address}: ${coverage.records} records, back to ${back}, ` +
             `${walk.progress.pages} pages at ${walk.progress.pagesPerSecond.toFixed(1)}/s` +

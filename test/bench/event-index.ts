@@ -56,7 +56,8 @@ type Context = Pick<BenchContext, 'report' | 'deadline' | 'log'>;
 interface Walked {
   pages: number;
   records: number;
-  changes: number;
+  /** Rows written or joined, as onCommit counts them (a twin joined later counts again). */
+  touched: number;
   onCommitMs: number;
   loopMs: number;
 }
@@ -69,7 +70,7 @@ async function walkInto(
   path: string,
   identity: RecordIdentity,
 ): Promise<Walked> {
-  const walked: Walked = { pages: 0, records: 0, changes: 0, onCommitMs: 0, loopMs: 0 };
+  const walked: Walked = { pages: 0, records: 0, touched: 0, onCommitMs: 0, loopMs: 0 };
   const started = performance.now();
   let cursor: string | null = null;
   do {
@@ -94,7 +95,7 @@ async function walkInto(
       });
       walked.onCommitMs += performance.now() - start;
       await client.query('COMMIT');
-      walked.changes += stats?.changes ?? 0;
+      walked.touched += stats?.changes ?? 0;
     } catch (error) {
       await client.query('ROLLBACK');
       throw error;
@@ -198,11 +199,20 @@ export async function eventIndex(context: Context): Promise<void> {
       `/v1/events/${STARKNET_QUEST_ADDRESS}`,
       'event',
     );
-    const rate = walked.changes / (walked.onCommitMs / 1000);
+    const changes = Number(
+      (
+        await db.query<{ n: string }>(
+          `SELECT count(*) AS n FROM idx_changes c JOIN idx_contracts ic ON ic.id = c.contract_id
+           WHERE ic.address = $1`,
+          [STARKNET_QUEST_ADDRESS],
+        )
+      ).rows[0]!.n,
+    );
+    const rate = changes / (walked.onCommitMs / 1000);
     report.info(
       bench,
       '(a) one contract: pages / records / changes of hands',
-      `${count(walked.pages)} / ${count(walked.records)} / ${count(walked.changes)}`,
+      `${count(walked.pages)} / ${count(walked.records)} / ${count(changes)}`,
     );
     report.budget(
       bench,
@@ -214,9 +224,14 @@ export async function eventIndex(context: Context): Promise<void> {
     report.info(
       bench,
       '(a) whole loop (read the page, cut it, onCommit, commit): seconds, changes/s',
-      `${round(walked.loopMs / 1000, 1)} s, ${count(walked.changes / (walked.loopMs / 1000))}/s`,
+      `${round(walked.loopMs / 1000, 1)} s, ${count(changes / (walked.loopMs / 1000))}/s`,
     );
-    report.set('index.ingest', { ...walked, changesPerSecond: rate, pageLimit: PAGE_LIMIT });
+    report.set('index.ingest', {
+      ...walked,
+      changes,
+      changesPerSecond: rate,
+      pageLimit: PAGE_LIMIT,
+    });
 
     const others = (
       await db.query<{ address: string }>(
@@ -279,20 +294,20 @@ export async function eventIndex(context: Context): Promise<void> {
       where: 'c.has_sale AND c.price IS NOT NULL',
     });
     const cursors = {
-      deep: await positions(db, id, time, spread(walked.changes, 0.05)),
+      deep: await positions(db, id, time, spread(changes, 0.05)),
       priceDesc: await positions(db, id, price(true), spread(Number(priced))),
       priceAsc: await positions(db, id, price(false), spread(Number(priced))),
       kind: await positions(
         db,
         id,
         { columns: 'c.kind, c.ts::text, c.id::text', order: 'c.kind, c.ts DESC, c.id DESC' },
-        spread(walked.changes),
+        spread(changes),
       ),
       token: await positions(
         db,
         id,
         { columns: 'c.token_id::text, c.id::text', order: 'c.token_id, c.id' },
-        spread(walked.changes),
+        spread(changes),
       ),
       sales: await positions(db, id, { ...time, where: 'c.kind = 2' }, spread(Number(span.sales))),
     };

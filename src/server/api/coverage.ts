@@ -53,12 +53,11 @@ export async function coverageOf(
     [address],
   );
   const row = rows[0];
-  const indexedBack = row?.oldest_ts == null ? null : Number(row.oldest_ts);
+  const indexedBack = row?.oldest_ts ? Number(row.oldest_ts) : null;
   const complete = row?.complete ?? false;
-  const upstream =
-    row?.upstream_failure != null
-      ? { failure: row.upstream_failure, since: iso(row.upstream_failure_at)! }
-      : null;
+  const upstream = row?.upstream_failure
+    ? { failure: row.upstream_failure, since: iso(row.upstream_failure_at)! }
+    : null;
   const reading = progress?.state === 'reading' ? progress : null;
   const parts = [
     complete
@@ -69,7 +68,9 @@ export async function coverageOf(
   ];
   if (reading) parts.push('The indexer is reading its history now.');
   if (upstream) {
-    parts.push(`The Token Events Service could not be asked (${upstream.failure}); this answer comes from stored data.`);
+    parts.push(
+      `The Token Events Service could not be asked (${upstream.failure}); this answer comes from stored data.`,
+    );
   }
   if (row?.walk_fault) parts.push(row.walk_fault);
   return {
@@ -77,7 +78,7 @@ export async function coverageOf(
     coverage: {
       complete,
       indexedBack,
-      newest: row?.newest_ts == null ? null : Number(row.newest_ts),
+      newest: row?.newest_ts ? Number(row.newest_ts) : null,
       records: Number(row?.records ?? 0),
       headReadAt: iso(row?.head_read_at ?? null),
       indexing: reading,

@@ -36,7 +36,10 @@ const address = (name: string) =>
   z.string().transform((value, ctx) => {
     const canonical = canonicalAddress(value);
     if (canonical) return canonical;
-    ctx.addIssue({ code: 'custom', message: `${name} must be a Starknet address (0x and up to 64 hex digits).` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `${name} must be a Starknet address (0x and up to 64 hex digits).`,
+    });
     return z.NEVER;
   });
 
@@ -44,10 +47,16 @@ const units = (name: string) =>
   z.string().regex(/^[0-9]{1,78}$/, `${name} must be a whole number of base units (digits only).`);
 
 const kinds = z.string().transform((value, ctx): EventKind[] => {
-  const parts = value.split(',').map((part) => part.trim().toLowerCase()).filter(Boolean);
+  const parts = value
+    .split(',')
+    .map((part) => part.trim().toLowerCase())
+    .filter(Boolean);
   const unknown = parts.filter((part) => !(EVENT_KINDS as readonly string[]).includes(part));
   if (unknown.length > 0) {
-    ctx.addIssue({ code: 'custom', message: `kind must be among ${EVENT_KINDS.join(', ')}; not ${unknown.join(', ')}.` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `kind must be among ${EVENT_KINDS.join(', ')}; not ${unknown.join(', ')}.`,
+    });
     return z.NEVER;
   }
   return parts as EventKind[];
@@ -60,14 +69,21 @@ const currency = z.string().transform((value, ctx) => {
   if (known) return known.address;
   const canonical = canonicalAddress(value);
   if (canonical) return canonical;
-  ctx.addIssue({ code: 'custom', message: 'currency must be ETH, STRK, USDC, none (no currency named) or a currency contract address.' });
+  ctx.addIssue({
+    code: 'custom',
+    message:
+      'currency must be ETH, STRK, USDC, none (no currency named) or a currency contract address.',
+  });
   return z.NEVER;
 });
 
 const tokenId = z.string().transform((value, ctx) => {
   const canonical = canonicalTokenId(value);
   if (canonical !== null) return canonical;
-  ctx.addIssue({ code: 'custom', message: 'token must be a token id: a decimal number or 0x hex, below 2^256.' });
+  ctx.addIssue({
+    code: 'custom',
+    message: 'token must be a token id: a decimal number or 0x hex, below 2^256.',
+  });
   return z.NEVER;
 });
 
@@ -75,7 +91,10 @@ const sort = z.string().transform((value, ctx) => {
   const desc = value.startsWith('-');
   const id = desc ? value.slice(1) : value;
   if ((EVENT_SORTS as readonly string[]).includes(id)) return { id: id as EventSortId, desc };
-  ctx.addIssue({ code: 'custom', message: `sort must be one of ${EVENT_SORTS.flatMap((s) => [s, `-${s}`]).join(', ')}.` });
+  ctx.addIssue({
+    code: 'custom',
+    message: `sort must be one of ${EVENT_SORTS.flatMap((s) => [s, `-${s}`]).join(', ')}.`,
+  });
   return z.NEVER;
 });
 
@@ -105,15 +124,27 @@ const withPriceRule = <T extends z.ZodRawShape>(shape: T) =>
   z
     .strictObject(shape)
     .refine(
-      (v) => !(('minPrice' in v && v.minPrice !== undefined) || ('maxPrice' in v && v.maxPrice !== undefined)) || ('currency' in v && v.currency !== undefined),
+      (v) =>
+        !(
+          ('minPrice' in v && v.minPrice !== undefined) ||
+          ('maxPrice' in v && v.maxPrice !== undefined)
+        ) ||
+        ('currency' in v && v.currency !== undefined),
       'A price range needs a currency (currency=ETH, STRK, USDC, none or an address): prices in different currencies are never compared.',
     )
     .refine(
-      (v) => !('from' in v && 'to' in v && typeof v.from === 'number' && typeof v.to === 'number') || v.from < v.to,
+      (v) =>
+        !('from' in v && 'to' in v && typeof v.from === 'number' && typeof v.to === 'number') ||
+        v.from < v.to,
       'from must be before to.',
     );
 
-export const eventsParams = withPriceRule({ ...filterShape, sort: sort.default({ id: 'time', desc: true }), limit: limit(500, 50), cursor });
+export const eventsParams = withPriceRule({
+  ...filterShape,
+  sort: sort.default({ id: 'time', desc: true }),
+  limit: limit(500, 50),
+  cursor,
+});
 export const exportParams = withPriceRule({
   ...filterShape,
   sort: sort.default({ id: 'time', desc: true }),
@@ -121,7 +152,9 @@ export const exportParams = withPriceRule({
 });
 export const seriesParams = withPriceRule({
   ...filterShape,
-  interval: z.enum(INTERVALS, { error: `interval must be one of ${INTERVALS.join(', ')}.` }).default('day'),
+  interval: z
+    .enum(INTERVALS, { error: `interval must be one of ${INTERVALS.join(', ')}.` })
+    .default('day'),
 });
 export const holdersParams = z.strictObject({
   asOf: time('asOf').optional(),
@@ -131,14 +164,22 @@ export const holdersParams = z.strictObject({
 });
 export const RANKING_SORTS = ['events', 'sales', 'volume', 'holders', 'last', 'name'] as const;
 export const rankingParams = z.strictObject({
-  window: z.enum(Object.keys(WINDOWS) as [keyof typeof WINDOWS], { error: 'window must be 24h, 7d, 30d or all.' }).default('7d'),
+  window: z
+    .enum(Object.keys(WINDOWS) as [keyof typeof WINDOWS], {
+      error: 'window must be 24h, 7d, 30d or all.',
+    })
+    .default('7d'),
   sort: z
     .string()
     .transform((value, ctx) => {
       const desc = value.startsWith('-');
       const id = desc ? value.slice(1) : value;
-      if ((RANKING_SORTS as readonly string[]).includes(id)) return { id: id as (typeof RANKING_SORTS)[number], desc };
-      ctx.addIssue({ code: 'custom', message: `sort must be one of ${RANKING_SORTS.join(', ')} (with - for descending).` });
+      if ((RANKING_SORTS as readonly string[]).includes(id))
+        return { id: id as (typeof RANKING_SORTS)[number], desc };
+      ctx.addIssue({
+        code: 'custom',
+        message: `sort must be one of ${RANKING_SORTS.join(', ')} (with - for descending).`,
+      });
       return z.NEVER;
     })
     .default({ id: 'events', desc: true }),

@@ -57,7 +57,8 @@ export function createQueryApi(options: QueryApiOptions) {
     c.set('route', c.req.routePath);
   });
 
-  const badRequest = (message: string) => errorResponse({ kind: 'bad_request', status: 400, message });
+  const badRequest = (message: string) =>
+    errorResponse({ kind: 'bad_request', status: 400, message });
 
   function parse<S extends z.ZodType>(c: Context, schema: S): Params<S> | Response {
     const query = Object.fromEntries(new URL(c.req.url).searchParams);
@@ -72,7 +73,9 @@ export function createQueryApi(options: QueryApiOptions) {
   function decodeCursor(key: string, cursor: string | undefined) {
     if (cursor === undefined) return { after: null };
     const after = keyset.decode(key, cursor);
-    return after ? { after } : { error: badRequest('cursor is not one this server gave for this query.') };
+    return after
+      ? { after }
+      : { error: badRequest('cursor is not one this server gave for this query.') };
   }
 
   /** The collection of a route, with its coverage; its head is read when due. */
@@ -142,14 +145,20 @@ export function createQueryApi(options: QueryApiOptions) {
       'SELECT name, symbol, image, contract_type AS type FROM idx_contracts WHERE address = $1',
       [found.address],
     );
-    return c.json({ address: found.address, ...(rows[0] ?? {}), figures, coverage: found.coverage });
+    return c.json({
+      address: found.address,
+      ...(rows[0] ?? {}),
+      figures,
+      coverage: found.coverage,
+    });
   });
 
   app.get('/collections/:address/events', async (c) => {
     const params = parse(c, eventsParams);
     if (params instanceof Response) return params;
     const filters = filtersOf(params);
-    const browsing = Object.keys(filters).length === 0 && params.sort.id === 'time' && params.sort.desc;
+    const browsing =
+      Object.keys(filters).length === 0 && params.sort.id === 'time' && params.sort.desc;
     const found = await collection(c, !browsing);
     if (found.error) return found.error;
     const key = queryKey(`events:${found.address}`, params);
@@ -158,12 +167,24 @@ export function createQueryApi(options: QueryApiOptions) {
     const read = async () => {
       const { id } = await coverageOf(pool, found.address, undefined);
       if (id === undefined) return { rows: [], next: null };
-      const query: EventsQuery = { ...filters, contractId: id, sort: params.sort, limit: params.limit };
+      const query: EventsQuery = {
+        ...filters,
+        contractId: id,
+        sort: params.sort,
+        limit: params.limit,
+      };
       return eventsPage(pool, query, cursor.after);
     };
     let page = await read();
     // Browsing newest first reads deeper as far as it is scrolled, no further.
-    for (let step = 0; browsing && page.next === null && page.rows.length < params.limit && step < BROWSE_DEEPER_PAGES; step++) {
+    for (
+      let step = 0;
+      browsing &&
+      page.next === null &&
+      page.rows.length < params.limit &&
+      step < BROWSE_DEEPER_PAGES;
+      step++
+    ) {
       const { coverage } = await coverageOf(pool, found.address, undefined);
       if (coverage.complete) break;
       await indexer.deeper(found.address);
@@ -183,7 +204,10 @@ export function createQueryApi(options: QueryApiOptions) {
     if (params instanceof Response) return params;
     const found = await collection(c, true);
     if (found.error) return found.error;
-    const buckets = found.id === undefined ? [] : await series(pool, found.id, params.interval, filtersOf(params));
+    const buckets =
+      found.id === undefined
+        ? []
+        : await series(pool, found.id, params.interval, filtersOf(params));
     return c.json({ interval: params.interval, buckets, coverage: found.coverage });
   });
 
@@ -195,7 +219,8 @@ export function createQueryApi(options: QueryApiOptions) {
     const key = queryKey(`holders:${found.address}`, params);
     const cursor = decodeCursor(key, params.cursor);
     if (cursor.error) return cursor.error;
-    if (found.id === undefined) return c.json({ holders: [], next: null, coverage: found.coverage });
+    if (found.id === undefined)
+      return c.json({ holders: [], next: null, coverage: found.coverage });
     const answer = await holders(pool, found.id, {
       ...(params.asOf !== undefined && { asOf: params.asOf }),
       ...(params.owner !== undefined && { owner: params.owner }),
@@ -227,7 +252,10 @@ export function createQueryApi(options: QueryApiOptions) {
       tokenId: token.data,
       ...(history ?? { owner: null, since: null, minted: false, burned: false, events: [] }),
       tokenList: failure
-        ? { read: false, failure: `The token's own list could not be read (${failure}); this history comes from stored data.` }
+        ? {
+            read: false,
+            failure: `The token's own list could not be read (${failure}); this history comes from stored data.`,
+          }
         : { read: true },
       coverage,
     });
@@ -240,7 +268,10 @@ export function createQueryApi(options: QueryApiOptions) {
     if (found.error) return found.error;
     const filters = filtersOf(params);
     const name = exportName(found.address, params);
-    const query = found.id === undefined ? null : { ...filters, contractId: found.id, sort: params.sort, limit: EXPORT_BATCH };
+    const query =
+      found.id === undefined
+        ? null
+        : { ...filters, contractId: found.id, sort: params.sort, limit: EXPORT_BATCH };
     const encoder = new TextEncoder();
     const body = new ReadableStream<Uint8Array>({
       async start(controller) {
@@ -278,7 +309,8 @@ export function createQueryApi(options: QueryApiOptions) {
     });
     return new Response(body, {
       headers: {
-        'content-type': params.format === 'json' ? 'application/json; charset=utf-8' : 'text/csv; charset=utf-8',
+        'content-type':
+          params.format === 'json' ? 'application/json; charset=utf-8' : 'text/csv; charset=utf-8',
         'content-disposition': `attachment; filename="${name}.${params.format}"`,
         'cache-control': 'no-store',
       },
@@ -334,8 +366,11 @@ function exportName(address: string, params: Params<typeof exportParams>): strin
   if (params.kind?.length) parts.push(params.kind.join('+'));
   if (params.address) parts.push(`address-${params.address.slice(0, 10)}`);
   if (params.token) parts.push(`token-${params.token.slice(0, 20)}`);
-  if (params.marketplace) parts.push(params.marketplace.replace(/[^A-Za-z0-9]+/g, '-').slice(0, 30));
-  if (params.from !== undefined) parts.push(`from-${new Date(params.from * 1000).toISOString().slice(0, 10)}`);
-  if (params.to !== undefined) parts.push(`to-${new Date(params.to * 1000).toISOString().slice(0, 10)}`);
+  if (params.marketplace)
+    parts.push(params.marketplace.replace(/[^A-Za-z0-9]+/g, '-').slice(0, 30));
+  if (params.from !== undefined)
+    parts.push(`from-${new Date(params.from * 1000).toISOString().slice(0, 10)}`);
+  if (params.to !== undefined)
+    parts.push(`to-${new Date(params.to * 1000).toISOString().slice(0, 10)}`);
   return parts.join('_');
 }

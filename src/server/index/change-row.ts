@@ -47,19 +47,23 @@ export interface ChangeRow {
 export function changeKey(event: TokenEvent): Buffer {
   if (event.transactionHash) {
     const [lo, hi] = event.from < event.to ? [event.from, event.to] : [event.to, event.from];
-    return hash('md5', `${event.contractAddress}|${event.transactionHash}|${event.tokenId}|${lo}|${hi}`, 'buffer');
+    return hash(
+      'md5',
+      `${event.contractAddress}|${event.transactionHash}|${event.tokenId}|${lo}|${hi}`,
+      'buffer',
+    );
   }
   return hash(
     'md5',
     JSON.stringify([
-        event.contractAddress,
-        event.tokenId,
-        event.from,
-        event.to,
-        event.timestamp,
-        event.eventId,
-        event.label,
-        event.price ?? null,
+      event.contractAddress,
+      event.tokenId,
+      event.from,
+      event.to,
+      event.timestamp,
+      event.eventId,
+      event.label,
+      event.price ?? null,
       event.marketplaceAddress ?? null,
     ]),
     'buffer',
@@ -87,9 +91,10 @@ export function changeRow(event: TokenEvent): ChangeRow {
     price: units === null ? null : units.toString(),
     priceText: sale && units === null && event.price !== undefined ? event.price : null,
     currency: sale ? (event.currencyAddress ?? null) : null,
-    quantity: sale && event.quantity !== undefined && /^[0-9]{1,78}$/.test(event.quantity)
-      ? event.quantity
-      : null,
+    quantity:
+      sale && event.quantity !== undefined && /^[0-9]{1,78}$/.test(event.quantity)
+        ? event.quantity
+        : null,
     marketplace: sale ? (event.marketplaceName ?? null) : null,
     marketplaceAddress: sale ? (event.marketplaceAddress ?? null) : null,
     seller: sale ? event.from : null,

@@ -60,11 +60,12 @@ export function eventRow(record: EventRecord): EventRow {
     tokenIdHex: tokenIdToHex(BigInt(record.token_id)),
     timestamp: Number(record.ts),
     transactionHash: hexOf(record.tx),
-    records: record.has_transfer && record.has_sale
-      ? 'transfer+sale'
-      : record.has_sale
-        ? 'sale'
-        : 'transfer',
+    records:
+      record.has_transfer && record.has_sale
+        ? 'transfer+sale'
+        : record.has_sale
+          ? 'sale'
+          : 'transfer',
   };
   if (record.contract_type) row.contractType = record.contract_type;
   if (record.price !== null) row.price = record.price;

@@ -153,7 +153,9 @@ function paramOf(sql: Sql, column: Column, value: string | number | null): strin
 function groupEquals(sql: Sql, spec: SortSpec, values: KeysetValues): string[] {
   return spec.group.map((column, index) => {
     const value = values[index] ?? null;
-    return value === null ? `${column.expr} IS NULL` : `${column.expr} = ${paramOf(sql, column, value)}`;
+    return value === null
+      ? `${column.expr} IS NULL`
+      : `${column.expr} = ${paramOf(sql, column, value)}`;
   });
 }
 
@@ -272,9 +274,7 @@ async function nextGroup(
     if (alternatives.length === 0) return null;
     where.push(`(${alternatives.map((a) => `(${a})`).join(' OR ')})`);
   }
-  const order = spec.group
-    .map((column) => `${column.expr} ${dir(spec.groupDesc)}`)
-    .join(', ');
+  const order = spec.group.map((column) => `${column.expr} ${dir(spec.groupDesc)}`).join(', ');
   const columns = spec.group.map((column, index) => `${column.expr} AS g${index}`).join(', ');
   const { rows } = await pool.query<Record<string, unknown>>(
     `SELECT ${columns} FROM idx_changes c WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT 1`,

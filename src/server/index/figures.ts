@@ -64,7 +64,13 @@ export interface Overview {
 /** Whole-history figures of one contract, from the hourly rollup and the tokens. */
 export async function overview(pool: pg.Pool, contractId: number): Promise<Overview> {
   const [byKind, tokens, span] = await Promise.all([
-    pool.query<{ kind: number; marketplace: string; currency: Buffer; events: string; volume: string }>(
+    pool.query<{
+      kind: number;
+      marketplace: string;
+      currency: Buffer;
+      events: string;
+      volume: string;
+    }>(
       `SELECT kind, marketplace, currency, sum(events)::bigint AS events, sum(volume)::text AS volume
        FROM idx_hourly WHERE contract_id = $1 GROUP BY kind, marketplace, currency`,
       [contractId],
@@ -127,7 +133,7 @@ export async function overview(pool: pg.Pool, contractId: number): Promise<Overv
         volume: asVolumes(market.volume),
       }))
       .sort((a, b) => b.sales - a.sales),
-    firstActivity: span.rows[0]?.first == null ? null : Number(span.rows[0].first),
-    lastActivity: span.rows[0]?.last == null ? null : Number(span.rows[0].last),
+    firstActivity: span.rows[0]?.first ? Number(span.rows[0].first) : null,
+    lastActivity: span.rows[0]?.last ? Number(span.rows[0].last) : null,
   };
 }

@@ -69,7 +69,11 @@ export async function holders(
   const burned = Number(rows.at(-1)?.burned ?? 0);
   const owners = rows
     .filter((row) => row.owner !== null)
-    .map((row) => ({ owner: hexOf(row.owner), tokens: Number(row.tokens), since: Number(row.since) }))
+    .map((row) => ({
+      owner: hexOf(row.owner),
+      tokens: Number(row.tokens),
+      since: Number(row.since),
+    }))
     .sort((a, b) => b.tokens - a.tokens || (a.owner < b.owner ? -1 : 1));
   const tokensHeld = owners.reduce((sum, holder) => sum + holder.tokens, 0);
   const top10 = owners.slice(0, 10).reduce((sum, holder) => sum + holder.tokens, 0);

@@ -6,13 +6,14 @@ import { createIngest, type Ingest } from './ingest';
  * keeps becomes index rows in the same transaction.
  */
 export async function openIndexedEngine(options: Omit<PostgresEngineOptions, 'onCommit'>) {
-  let ingest: Ingest | undefined;
+  // Ingest needs the engine's pool, which exists once the engine does; nothing commits before.
+  const fed: { ingest?: Ingest } = {};
   const engine = await openPostgresEngine({
     ...options,
     onCommit: async (client, list, chunks, meta) => {
-      await ingest?.onCommit(client, list, chunks, meta);
+      await fed.ingest?.onCommit(client, list, chunks, meta);
     },
   });
-  ingest = createIngest(engine.pool);
+  fed.ingest = createIngest(engine.pool);
   return engine;
 }

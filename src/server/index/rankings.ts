@@ -45,7 +45,13 @@ export async function rankings(
       `SELECT id, address, name, symbol, image, contract_type, newest_ts, oldest_ts, complete
        FROM idx_contracts WHERE listed OR newest_ts IS NOT NULL`,
     ),
-    pool.query<{ contract_id: number; kind: number; currency: Buffer; events: string; volume: string }>(
+    pool.query<{
+      contract_id: number;
+      kind: number;
+      currency: Buffer;
+      events: string;
+      volume: string;
+    }>(
       `SELECT contract_id, kind, currency, sum(events)::bigint AS events, sum(volume)::text AS volume
        FROM idx_hourly WHERE hour >= $1 GROUP BY contract_id, kind, currency`,
       [since],
@@ -55,7 +61,10 @@ export async function rankings(
        GROUP BY contract_id`,
     ),
   ]);
-  const byContract = new Map<number, { events: number; sales: number; volume: typeof activity.rows }>();
+  const byContract = new Map<
+    number,
+    { events: number; sales: number; volume: typeof activity.rows }
+  >();
   for (const row of activity.rows) {
     const entry = byContract.get(row.contract_id) ?? { events: 0, sales: 0, volume: [] };
     entry.events += Number(row.events);
@@ -77,7 +86,11 @@ export async function rankings(
       events: entry?.events ?? 0,
       sales: entry?.sales ?? 0,
       volume: volumesOf(
-        (entry?.volume ?? []).map((v) => ({ currency: v.currency, sales: v.events, volume: v.volume })),
+        (entry?.volume ?? []).map((v) => ({
+          currency: v.currency,
+          sales: v.events,
+          volume: v.volume,
+        })),
       ),
       holders: holdersOf.get(row.id) ?? 0,
       lastActivity: row.newest_ts === null ? null : Number(row.newest_ts),

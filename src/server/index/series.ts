@@ -40,9 +40,12 @@ export async function series(
     (filters.to ?? 0) % 3600 !== 0;
   const where = [`contract_id = ${sql.param(contractId)}`];
   if (filters.kinds?.length) {
-    where.push(`kind = ANY(${sql.param(filters.kinds.map((kind) => KIND_CODES[kind]))}::smallint[])`);
+    where.push(
+      `kind = ANY(${sql.param(filters.kinds.map((kind) => KIND_CODES[kind]))}::smallint[])`,
+    );
   }
-  if (filters.marketplace !== undefined) where.push(`marketplace = ${sql.param(filters.marketplace)}`);
+  if (filters.marketplace !== undefined)
+    where.push(`marketplace = ${sql.param(filters.marketplace)}`);
   let text: string;
   if (fromRows) {
     if (filters.from !== undefined) where.push(`ts >= ${sql.param(filters.from)}`);
@@ -55,9 +58,12 @@ export async function series(
           : `currency = ${sql.param(addressBytes(filters.currency))}`,
       );
     }
-    if (filters.tokenId !== undefined) where.push(`token_id = ${sql.param(filters.tokenId)}::numeric`);
-    if (filters.minPrice !== undefined) where.push(`price >= ${sql.param(filters.minPrice)}::numeric`);
-    if (filters.maxPrice !== undefined) where.push(`price <= ${sql.param(filters.maxPrice)}::numeric`);
+    if (filters.tokenId !== undefined)
+      where.push(`token_id = ${sql.param(filters.tokenId)}::numeric`);
+    if (filters.minPrice !== undefined)
+      where.push(`price >= ${sql.param(filters.minPrice)}::numeric`);
+    if (filters.maxPrice !== undefined)
+      where.push(`price <= ${sql.param(filters.maxPrice)}::numeric`);
     if (filters.address !== undefined) {
       const address = sql.param(addressBytes(filters.address));
       where.push(`(from_addr = ${address} OR to_addr = ${address})`);

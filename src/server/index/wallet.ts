@@ -18,10 +18,20 @@ export interface WalletCollection {
   lastActivity: number;
 }
 
-export async function walletCollections(pool: pg.Pool, wallet: string): Promise<WalletCollection[]> {
+export async function walletCollections(
+  pool: pg.Pool,
+  wallet: string,
+): Promise<WalletCollection[]> {
   const bytes = addressBytes(wallet);
   const [activity, trades, held] = await Promise.all([
-    pool.query<{ contract_id: number; address: string; name: string | null; symbol: string | null; events: string; last: string }>(
+    pool.query<{
+      contract_id: number;
+      address: string;
+      name: string | null;
+      symbol: string | null;
+      events: string;
+      last: string;
+    }>(
       `SELECT a.contract_id, ic.address, ic.name, ic.symbol, a.events, a.last FROM (
          SELECT contract_id, count(*) AS events, max(ts) AS last FROM (
            SELECT contract_id, ts, id FROM idx_changes WHERE from_addr = $1
@@ -31,7 +41,13 @@ export async function walletCollections(pool: pg.Pool, wallet: string): Promise<
       [bytes],
     ),
     // Who held the token says who sold and who bought (a sale record may name them reversed).
-    pool.query<{ contract_id: number; side: 'bought' | 'sold'; currency: Buffer; sales: string; amount: string }>(
+    pool.query<{
+      contract_id: number;
+      side: 'bought' | 'sold';
+      currency: Buffer;
+      sales: string;
+      amount: string;
+    }>(
       `SELECT contract_id, CASE WHEN to_addr = $1 THEN 'bought' ELSE 'sold' END AS side,
          coalesce(currency, '\\x'::bytea) AS currency, count(*) AS sales, coalesce(sum(price), 0)::text AS amount
        FROM idx_changes WHERE has_sale AND (to_addr = $1 OR from_addr = $1) AND from_addr <> to_addr

@@ -146,10 +146,19 @@ export function createIndexer<F>(options: IndexerOptions<F>) {
     }
   }
 
-  function whole(contract: string, client = INDEXER_CLIENT, pace?: (reads: number) => Promise<void>) {
+  function whole(
+    contract: string,
+    client = INDEXER_CLIENT,
+    pace?: (reads: number) => Promise<void>,
+  ) {
     const running = walks.get(contract);
     if (running && running.progress.state === 'reading') return running;
-    const progress: WalkProgress = { state: 'reading', startedAt: now(), pages: 0, pagesPerSecond: 0 };
+    const progress: WalkProgress = {
+      state: 'reading',
+      startedAt: now(),
+      pages: 0,
+      pagesPerSecond: 0,
+    };
     const done = walk(contractSpec(contract), progress, client, pace, contract).catch((error) => {
       progress.state = 'failed';
       progress.failure = error instanceof Error ? error.message : String(error);
@@ -165,7 +174,9 @@ export function createIndexer<F>(options: IndexerOptions<F>) {
     if (running) return running;
     const done = store
       .refresh(contractSpec(contract), client)
-      .then((step) => setUpstreamState(contract, step.kind === 'failed' ? describe(step.failure) : null))
+      .then((step) =>
+        setUpstreamState(contract, step.kind === 'failed' ? describe(step.failure) : null),
+      )
       .catch(() => {})
       .finally(() => heads.delete(contract));
     heads.set(contract, done);
@@ -174,7 +185,12 @@ export function createIndexer<F>(options: IndexerOptions<F>) {
 
   /** Reads a token's own list to its end (it is short); the failure in words, if any. */
   async function token(contract: string, tokenId: string): Promise<string | null> {
-    const progress: WalkProgress = { state: 'reading', startedAt: now(), pages: 0, pagesPerSecond: 0 };
+    const progress: WalkProgress = {
+      state: 'reading',
+      startedAt: now(),
+      pages: 0,
+      pagesPerSecond: 0,
+    };
     const spec = tokenSpec(contract, tokenId);
     const first = await store.refresh(spec, INDEXER_CLIENT);
     if (first.kind === 'failed') return describe(first.failure);
@@ -184,7 +200,12 @@ export function createIndexer<F>(options: IndexerOptions<F>) {
 
   /** Reads the contracts list to its end; the contracts it names, unfinished ones first. */
   async function listed(client = INDEXER_CLIENT, pace?: (reads: number) => Promise<void>) {
-    const progress: WalkProgress = { state: 'reading', startedAt: now(), pages: 0, pagesPerSecond: 0 };
+    const progress: WalkProgress = {
+      state: 'reading',
+      startedAt: now(),
+      pages: 0,
+      pagesPerSecond: 0,
+    };
     await store.refresh(CONTRACTS, client).catch(() => undefined);
     await walk(CONTRACTS, progress, client, pace);
     const { rows } = await pool

@@ -130,7 +130,9 @@ export function createProxy(options: ProxyOptions) {
   const fromStore = store && storePages(pages, store, timeoutMs);
   const errorLimitsForIndex = {
     timeoutMs,
-    maxRetryAfterSeconds: Math.ceil((options.gate?.maxCoolDownMs ?? DEFAULT_GATE.maxCoolDownMs) / 1000),
+    maxRetryAfterSeconds: Math.ceil(
+      (options.gate?.maxCoolDownMs ?? DEFAULT_GATE.maxCoolDownMs) / 1000,
+    ),
   };
   const indexer: Indexer | undefined =
     store && options.index

@@ -29,7 +29,10 @@ export function readListWith(readPage: PageReader): ReadList<PageFailure> {
       const refused = cursor !== null && failure.kind === 'status' && failure.status === 502;
       return { kind: 'failed', failure, cursorRefused: refused };
     }
-    if ((result.envelope.cursor?.length ?? 0) > MAX_UPSTREAM_CURSOR || hasHugeId(result.envelope.result)) {
+    if (
+      (result.envelope.cursor?.length ?? 0) > MAX_UPSTREAM_CURSOR ||
+      hasHugeId(result.envelope.result)
+    ) {
       return { kind: 'failed', failure: { kind: 'invalid' }, cursorRefused: false };
     }
     const page = readListPage(result.envelope, spec.identity, result.body);

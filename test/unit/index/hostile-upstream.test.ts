@@ -52,18 +52,28 @@ async function setUp(page: (request: number) => unknown) {
 
 describe('an upstream whose lists never end', () => {
   it.each([
-    ['empty pages with new cursors for ever', (n: number) => ({ result: n === 0 ? [record(0)] : [], cursor: `c${n}` })],
-    ['a cursor that leads back to the records already read', (n: number) => ({ result: [record(0), record(1)], cursor: `c${n}` })],
-  ])('stops the walk on %s and says so', async (_name, page) => {
-    const { proxy, requests } = await setUp(page);
-    const walk = proxy.indexer!.whole(contract);
-    await walk.done;
-    expect(walk.progress.state).toBe('failed');
-    expect(walk.progress.failure).toMatch(/without a new record/);
-    expect(requests()).toBeLessThanOrEqual(60);
-    const response = await proxy.app.request(`/api/collections/${contract}`);
-    const body = (await response.json()) as { coverage: { fault: string; complete: boolean } };
-    expect(body.coverage.complete).toBe(false);
-    expect(body.coverage.fault).toMatch(/without a new record/);
-  }, 60_000);
+    [
+      'empty pages with new cursors for ever',
+      (n: number) => ({ result: n === 0 ? [record(0)] : [], cursor: `c${n}` }),
+    ],
+    [
+      'a cursor that leads back to the records already read',
+      (n: number) => ({ result: [record(0), record(1)], cursor: `c${n}` }),
+    ],
+  ])(
+    'stops the walk on %s and says so',
+    async (_name, page) => {
+      const { proxy, requests } = await setUp(page);
+      const walk = proxy.indexer!.whole(contract);
+      await walk.done;
+      expect(walk.progress.state).toBe('failed');
+      expect(walk.progress.failure).toMatch(/without a new record/);
+      expect(requests()).toBeLessThanOrEqual(60);
+      const response = await proxy.app.request(`/api/collections/${contract}`);
+      const body = (await response.json()) as { coverage: { fault: string; complete: boolean } };
+      expect(body.coverage.complete).toBe(false);
+      expect(body.coverage.fault).toMatch(/without a new record/);
+    },
+    60_000,
+  );
 });

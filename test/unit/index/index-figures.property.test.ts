@@ -61,7 +61,14 @@ const history = fc
       time.set(step.token, ts);
       const txHash = hex64(tx++);
       if (held === undefined) {
-        changes.push({ kind: 'mint', token: step.token, from: ZERO, to: WALLETS[step.to]!, ts, tx: txHash });
+        changes.push({
+          kind: 'mint',
+          token: step.token,
+          from: ZERO,
+          to: WALLETS[step.to]!,
+          ts,
+          tx: txHash,
+        });
         owner.set(step.token, WALLETS[step.to]!);
         continue;
       }
@@ -73,10 +80,22 @@ const history = fc
       }
       const to = WALLETS[step.to]!;
       if (to === held) continue;
-      const change: Change = { kind: step.step as 'transfer' | 'sale', token: step.token, from: held, to, ts, tx: txHash };
+      const change: Change = {
+        kind: step.step as 'transfer' | 'sale',
+        token: step.token,
+        from: held,
+        to,
+        ts,
+        tx: txHash,
+      };
       if (step.step === 'sale') {
         change.price = step.price;
-        change.currency = step.currency < 3 ? CURRENCIES[step.currency]!.address : step.currency === 3 ? undefined : `0x${'e'.repeat(64)}`;
+        change.currency =
+          step.currency < 3
+            ? CURRENCIES[step.currency]!.address
+            : step.currency === 3
+              ? undefined
+              : `0x${'e'.repeat(64)}`;
         change.reversed = step.reversed;
         change.hexPrice = step.hexPrice;
       }
@@ -151,7 +170,10 @@ async function ingestPages(pages: Record<string, string>[][]) {
   const ingest = createIngest(pool);
   let seq = 0;
   for (const page of pages) {
-    const records = page.map((record) => ({ json: Buffer.from(JSON.stringify(record)), ts: Number(record.timestamp) }));
+    const records = page.map((record) => ({
+      json: Buffer.from(JSON.stringify(record)),
+      ts: Number(record.timestamp),
+    }));
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
@@ -188,21 +210,34 @@ function expected(changes: Change[]) {
     owner.set(change.token, change.to);
   }
   const byOwner = new Map<string, number>();
-  for (const held of owner.values()) if (held !== ZERO) byOwner.set(held, (byOwner.get(held) ?? 0) + 1);
-  return { counts, volume, byOwner, days, tokens: owner.size, burned: [...owner.values()].filter((o) => o === ZERO).length };
+  for (const held of owner.values())
+    if (held !== ZERO) byOwner.set(held, (byOwner.get(held) ?? 0) + 1);
+  return {
+    counts,
+    volume,
+    byOwner,
+    days,
+    tokens: owner.size,
+    burned: [...owner.values()].filter((o) => o === ZERO).length,
+  };
 }
 
 describe('the event index, whatever order its pages come in', () => {
   it('holds one row per change of hands, and its figures equal the raw records’', async () => {
     await fc.assert(
       fc.asyncProperty(
-        history.chain((changes) => fc.tuple(fc.constant(changes), delivery(recordsOf(changes).length))),
+        history.chain((changes) =>
+          fc.tuple(fc.constant(changes), delivery(recordsOf(changes).length)),
+        ),
         async ([changes, { cuts, repeats, order }]) => {
-          await pool.query('TRUNCATE idx_changes, idx_tokens, idx_hourly, idx_contracts RESTART IDENTITY');
+          await pool.query(
+            'TRUNCATE idx_changes, idx_tokens, idx_hourly, idx_contracts RESTART IDENTITY',
+          );
           const records = recordsOf(changes);
           const bounds = [...new Set([0, ...cuts, records.length])].sort((a, b) => a - b);
           const pages = bounds.slice(1).map((end, index) => records.slice(bounds[index], end));
-          for (const repeat of repeats) pages[repeat % Math.max(1, pages.length)]?.push(records[repeat]!);
+          for (const repeat of repeats)
+            pages[repeat % Math.max(1, pages.length)]?.push(records[repeat]!);
           const shuffled = pages
             .map((page, index) => ({ page, key: order[index % order.length]! * 31 + index }))
             .sort((a, b) => a.key - b.key)
@@ -212,7 +247,10 @@ describe('the event index, whatever order its pages come in', () => {
           if (shuffled[0]) await ingestPages([shuffled[0]]);
 
           const want = expected(changes);
-          const { rows } = await pool.query<{ id: number }>('SELECT id FROM idx_contracts WHERE address = $1', [CONTRACT]);
+          const { rows } = await pool.query<{ id: number }>(
+            'SELECT id FROM idx_contracts WHERE address = $1',
+            [CONTRACT],
+          );
           if (changes.length === 0) return;
           const id = rows[0]!.id;
           const figures = await overview(pool, id);
@@ -222,22 +260,32 @@ describe('the event index, whatever order its pages come in', () => {
           expect(figures.knownBurns).toBe(want.burned);
           expect(figures.holders).toBe(want.byOwner.size);
           const volume = Object.fromEntries(
-            figures.volume.map((v) => [v.currency.address ?? 'none', { sales: v.sales, volume: BigInt(v.volume) }]),
+            figures.volume.map((v) => [
+              v.currency.address ?? 'none',
+              { sales: v.sales, volume: BigInt(v.volume) },
+            ]),
           );
           expect(volume).toEqual(Object.fromEntries(want.volume));
 
           const held = await holders(pool, id, { limit: 500, after: null });
-          expect(Object.fromEntries(held.holders.map((h) => [h.owner, h.tokens]))).toEqual(Object.fromEntries(want.byOwner));
+          expect(Object.fromEntries(held.holders.map((h) => [h.owner, h.tokens]))).toEqual(
+            Object.fromEntries(want.byOwner),
+          );
 
           const daily = await series(pool, id, 'day', {});
-          const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
+          const total = (counts: Record<string, number>) =>
+            Object.values(counts).reduce((a, b) => a + b, 0);
           expect(new Map(daily.map((b) => [b.start, total(b.counts)]))).toEqual(want.days);
 
           // Every change once, walked page by page newest first.
           const seen: string[] = [];
           let after = null;
           do {
-            const page = await eventsPage(pool, { contractId: id, sort: { id: 'time', desc: true }, limit: 7 }, after);
+            const page = await eventsPage(
+              pool,
+              { contractId: id, sort: { id: 'time', desc: true }, limit: 7 },
+              after,
+            );
             seen.push(...page.rows.map((row) => row.transactionHash));
             after = page.next;
           } while (after);

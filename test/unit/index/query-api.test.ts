@@ -22,7 +22,9 @@ afterEach(async () => {
   for (const close of opened.splice(0).reverse()) await close();
 });
 
-type Json = Record<string, unknown> & { [key: string]: any };
+// Answers are read loosely here: the assertions say what they must hold.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 async function setUp(profile: 'deployed' | 'documented') {
   const database = await databases.database();
@@ -59,7 +61,10 @@ async function rawRecords(service: ReturnType<typeof createSampleService>) {
       `/v1/events/${busiest.address}?limit=5000${cursor ? `&cursor=${cursor}` : ''}`,
       { headers: { 'x-api-key': 'k' } },
     );
-    const body = (await response.json()) as { result: Record<string, string>[]; cursor?: string | null };
+    const body = (await response.json()) as {
+      result: Record<string, string>[];
+      cursor?: string | null;
+    };
     records.push(...body.result);
     cursor = body.cursor;
   } while (cursor);
@@ -86,7 +91,9 @@ describe.each(['deployed', 'documented'] as const)('the query API (%s profile)',
     expect(body.figures.events).toBe(changes);
     expect(body.figures.sales).toBe(sales.length);
     expect(
-      new Map(body.figures.volume.map((v: Json) => [v.currency.address ?? 'none', BigInt(v.volume)])),
+      new Map(
+        body.figures.volume.map((v: Json) => [v.currency.address ?? 'none', BigInt(v.volume)]),
+      ),
     ).toEqual(volume);
 
     // Newest first, page by page: every change once, in time order.
@@ -119,7 +126,9 @@ describe.each(['deployed', 'documented'] as const)('the query API (%s profile)',
     let saleRows = 0;
     cursor = null;
     do {
-      const page = await get(`${base}/events?kind=sale&limit=500${cursor ? `&cursor=${cursor}` : ''}`);
+      const page = await get(
+        `${base}/events?kind=sale&limit=500${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       saleRows += page.body.events.length;
       expect(page.body.events.every((row: Json) => row.kind === 'sale')).toBe(true);
       cursor = page.body.next;
