@@ -243,6 +243,9 @@ async function startApp(
         RATE_LIMIT_PER_MINUTE: '0',
         UPSTREAM_RATE_PER_SECOND: '0',
         SHUTDOWN_TIMEOUT_MS: '2000',
+        // The browser tests read the service's own lists (/api/v1); indexing every contract
+        // in the background would only compete with them for the machine's two cores.
+        INDEX_BACKGROUND_SHARE: '0',
       },
       children,
     );
