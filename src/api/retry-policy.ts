@@ -12,6 +12,8 @@ const MAX_DELAY_MS = 30_000;
 export function shouldRetry(failureCount: number, error: unknown): boolean {
   if (!(error instanceof ApiError)) return false;
   if (error.kind === 'rate_limited') return failureCount < MAX_RATE_LIMIT_RETRIES;
+  // Our own database restarts by itself (or frees space): worth a few waits of its Retry-After.
+  if (error.kind === 'database') return failureCount < 3;
   if (error.kind === 'network' || error.kind === 'timeout' || error.kind === 'unreachable') {
     return failureCount < 1;
   }

@@ -20,6 +20,7 @@ const TITLES: Record<ClientErrorKind, string> = {
   invalid_response: 'The service sent something unreadable',
   expired_cursor: 'The service lost its place in this list',
   database: 'The dashboard’s database is down',
+  internal: 'The dashboard’s server failed',
   network: 'No connection to the dashboard server',
 };
 

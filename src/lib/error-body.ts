@@ -15,6 +15,7 @@ export const API_ERROR_KINDS = [
   'invalid_response',
   'expired_cursor',
   'database',
+  'internal',
 ] as const;
 
 export type ApiErrorKind = (typeof API_ERROR_KINDS)[number];

@@ -67,7 +67,8 @@ export function createMonitoring(options: MonitoringOptions) {
     help: 'Upstream requests in the current hour (UTC), by every server sharing the store.',
     registers,
     async collect() {
-      this.set(await usageSince(hourOf(now())));
+      const used = await orNothing(usageSince(hourOf(now())));
+      if (used !== undefined) this.set(used);
     },
   });
   new Gauge({
@@ -75,7 +76,8 @@ export function createMonitoring(options: MonitoringOptions) {
     help: 'Upstream requests in the current month (UTC), by every server sharing the store.',
     registers,
     async collect() {
-      this.set(await usageSince(monthStartHour(now())));
+      const used = await orNothing(usageSince(monthStartHour(now())));
+      if (used !== undefined) this.set(used);
     },
   });
   new Gauge({
@@ -107,7 +109,8 @@ export function createMonitoring(options: MonitoringOptions) {
     help: 'Bytes of records the event store holds.',
     registers,
     async collect() {
-      this.set((await engine.stats()).bytes);
+      const stats = await orNothing(engine.stats());
+      if (stats) this.set(stats.bytes);
     },
   });
   new Gauge({
@@ -115,7 +118,8 @@ export function createMonitoring(options: MonitoringOptions) {
     help: 'Lists the event store holds.',
     registers,
     async collect() {
-      this.set((await engine.stats()).lists);
+      const stats = await orNothing(engine.stats());
+      if (stats) this.set(stats.lists);
     },
   });
 
@@ -184,3 +188,10 @@ export function createMonitoring(options: MonitoringOptions) {
 }
 
 export type Monitoring = ReturnType<typeof createMonitoring>;
+
+/**
+ * A figure read from the database, or nothing while it is down: /metrics still answers
+ * with every other figure (and `up` of whoever scrapes it stays 1) rather than failing.
+ */
+const orNothing = <T>(promise: Promise<T>): Promise<T | undefined> =>
+  promise.catch(() => undefined);

@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono';
 import { accepts } from 'hono/accepts';
 import type pg from 'pg';
 import { createQueryApi } from '../api/query-api';
+import { DATABASE_FAILURE_MESSAGES, databaseFailure } from '../database/database-error';
 import { createKeyset } from '../index/keyset';
 import { createIndexer, type Indexer } from '../indexer/indexer';
 import { createEventStore, type EventStoreOptions } from '../store/event-store';
@@ -196,7 +197,29 @@ export function createProxy(options: ProxyOptions) {
   // Paths that normalise to somewhere outside /api/ (`/api/v1/events/%2e%2e/…`).
   app.notFound(notFound);
 
+  /** The database answers a query within the readiness deadline. */
+  async function checkDatabase(): Promise<Readiness | null> {
+    const pool = options.index?.pool;
+    if (!pool) return null;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), readyTimeoutMs);
+    });
+    const answer = await Promise.race([
+      pool.query('SELECT 1').then(
+        () => 'ok' as const,
+        (error: unknown) => error,
+      ),
+      late,
+    ]).finally(() => clearTimeout(timer));
+    if (answer === 'ok') return null;
+    const failure = answer === 'late' ? 'down' : (databaseFailure(answer) ?? 'down');
+    return { ready: false, reason: DATABASE_FAILURE_MESSAGES[failure] };
+  }
+
   async function checkUpstream(): Promise<Readiness> {
+    const database = await checkDatabase();
+    if (database) return database;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<'late'>((resolve) => {
       timer = setTimeout(() => resolve('late'), readyTimeoutMs);

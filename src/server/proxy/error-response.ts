@@ -1,5 +1,10 @@
 import type { ErrorHandler } from 'hono';
 import type { ApiErrorBody, ApiErrorKind } from '../../lib/error-body';
+import {
+  DATABASE_FAILURE_MESSAGES,
+  databaseFailure,
+  type DatabaseFailure,
+} from '../database/database-error';
 import { parseRetryAfter } from '../upstream/retry-after';
 import type { PageFailure } from '../upstream/page-read';
 import type { LogVariables } from './request-log';
@@ -165,13 +170,21 @@ export function internalErrorHandler(logged: boolean): ErrorHandler<{ Variables:
     const text = (error.stack ?? `${error.name}: ${error.message}`).slice(0, 4000);
     if (logged) c.set('error', text);
     else console.error(`Internal error on ${c.req.method} ${c.req.path}: ${text}`);
-    return errorResponse(INTERNAL_ERROR);
+    const failure = databaseFailure(error);
+    return errorResponse(failure ? databaseError(failure) : INTERNAL_ERROR);
   };
 }
 
+/** The database failed: 503, naming it, with a short wait (it restarts, or frees space). */
+export const databaseError = (failure: DatabaseFailure): ApiErrorInfo => ({
+  kind: 'database',
+  status: 503,
+  message: DATABASE_FAILURE_MESSAGES[failure],
+  retryAfterSeconds: 5,
+});
+
 const INTERNAL_ERROR: ApiErrorInfo = {
-  // A kind the browser already knows; the message says the fault is the server's.
-  kind: 'upstream',
+  kind: 'internal',
   status: 500,
   message: 'The dashboard’s server failed to answer this request. Try again.',
 };

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, type ClientErrorKind } from '../../../src/api/api-error';
-import { retryDelayMs } from '../../../src/api/retry-policy';
+import { retryDelayMs, shouldRetry } from '../../../src/api/retry-policy';
 import { createQueryClient } from '../../../src/app/query-client';
 
 afterEach(() => vi.useRealTimers());
@@ -49,6 +49,13 @@ describe('the retry policy, as the query client applies it', () => {
   it('waits as long as Retry-After says, at most 30 s', async () => {
     expect((await attempts('rate_limited', 3)).waits).toEqual([3000, 3000, 3000, 3000, 3000, 3000]);
     expect(retryDelayMs(1, new ApiError('rate_limited', undefined, 429, 120))).toBe(30_000);
+  });
+
+  it('waits out our own database three times, as long as its Retry-After says', async () => {
+    const error = new ApiError('database', 'down', 503, 5);
+    expect([1, 2, 3].map((count) => shouldRetry(count - 1, error))).toEqual([true, true, true]);
+    expect(shouldRetry(3, error)).toBe(false);
+    expect(retryDelayMs(1, error)).toBe(5_000);
   });
 
   it('shows anything else at once', async () => {

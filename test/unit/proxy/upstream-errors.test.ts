@@ -182,7 +182,7 @@ describe('upstream failures become one JSON error shape', () => {
     const text = await response.text();
     expect(text).not.toMatch(/zlib|secret/);
     expect(JSON.parse(text)).toEqual({
-      error: { kind: 'upstream', status: 500, message: expect.stringMatching(/server failed/) },
+      error: { kind: 'internal', status: 500, message: expect.stringMatching(/server failed/) },
     });
     expect(lines).toEqual([
       expect.objectContaining({

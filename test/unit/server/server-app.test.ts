@@ -205,7 +205,7 @@ describe('production server', () => {
     expect(response.status).toBe(500);
     const text = await response.text();
     expect(text).not.toMatch(/disk|srv/);
-    expect(JSON.parse(text)).toMatchObject({ error: { kind: 'upstream', status: 500 } });
+    expect(JSON.parse(text)).toMatchObject({ error: { kind: 'internal', status: 500 } });
     expect(lines).toEqual([
       expect.objectContaining({
         route: 'readyz',

@@ -1,0 +1,61 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { openIndexedEngine } from '../../../src/server/index/open-index';
+import { createProxy } from '../../../src/server/proxy/app';
+import { createSampleService, generateDataset } from '../../../src/server/sample-service';
+import { storeSecret } from '../../../src/server/store/event-store';
+import { getViaFetch } from '../../../src/server/upstream/service-client';
+import { startPostgres } from '../../support/postgres-server';
+
+/**
+ * PostgreSQL stopping under a running server: the requests that need it get a 503 that
+ * names the database (never the Token Events Service), readiness says which side is
+ * down, and the process goes on.
+ */
+const dataset = generateDataset({ seed: 3, contracts: 3, events: 3_000 });
+const contract = dataset.contracts[0]!.address;
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
+});
+
+describe('the database stopping while the server runs', () => {
+  it('answers 503 naming the database, and readiness says the database is down', async () => {
+    const server = await startPostgres();
+    cleanups.push(() => server.stop());
+    const engine = await openIndexedEngine({ connectionString: server.url });
+    cleanups.push(() => engine.close());
+    const service = createSampleService({ apiKey: 'k', profile: 'deployed', dataset });
+    const proxy = createProxy({
+      upstream: {
+        source: 'sample',
+        baseUrl: 'http://sample.test',
+        apiKey: 'k',
+        description: 'sample',
+        get: getViaFetch((request) => service.fetch(request)),
+      },
+      store: { engine, secret: await storeSecret(engine) },
+      index: { pool: engine.pool, backgroundRate: 0 },
+      rateLimit: { perMinute: 0, burst: 0 },
+      readyCacheMs: 0,
+    });
+    cleanups.push(async () => proxy.stop());
+    expect((await proxy.app.request(`/api/collections/${contract}`)).status).toBe(200);
+    expect(await proxy.checkReady()).toMatchObject({ ready: true });
+
+    server.kill();
+    for (const path of [
+      `/api/collections/${contract}/events?sort=-price`,
+      `/api/v1/events/${contract}`,
+    ]) {
+      const response = await proxy.app.request(path);
+      expect(response.status, path).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('5');
+      const body = (await response.json()) as { error: { kind: string; message: string } };
+      expect(body.error.kind).toBe('database');
+      expect(body.error.message).toMatch(/database/);
+      expect(body.error.message).not.toMatch(/^The Token Events Service/);
+    }
+    const readiness = await proxy.checkReady();
+    expect(readiness).toMatchObject({ ready: false, reason: expect.stringMatching(/database/) });
+  }, 60_000);
+});
