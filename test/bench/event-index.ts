@@ -110,33 +110,50 @@ async function walkInto(
   return walked;
 }
 
-/** RSS and PSS (shared pages split between their users) of a postmaster and its children. */
-function postgresMemory(port: string): { rssMb: number; pssMb: number; processes: number } {
+const readProc = (pid: string, file: string) => {
+  try {
+    return readFileSync(`/proc/${pid}/${file}`, 'utf8');
+  } catch {
+    return '';
+  }
+};
+/** The fields of /proc/<pid>/stat after the command's name: [0] is field 3 (state). */
+const statFields = (pid: string) => readProc(pid, 'stat').split(') ')[1]?.split(' ') ?? [];
+
+/** The PostgreSQL server on `port`: its postmaster, then the postmaster's children. */
+function postgresPids(port: string): string[] {
   const pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
-  const read = (pid: string, file: string) => {
-    try {
-      return readFileSync(`/proc/${pid}/${file}`, 'utf8');
-    } catch {
-      return '';
-    }
-  };
   const postmaster = pids.find((pid) => {
-    const argv = read(pid, 'cmdline').split('\0');
+    const argv = readProc(pid, 'cmdline').split('\0');
     return argv[0]?.endsWith('/postgres') && argv[argv.indexOf('-p') + 1] === port;
   });
   if (!postmaster) throw new Error(`no postgres process listens on port ${port}`);
-  const family = pids.filter(
-    (pid) => pid === postmaster || read(pid, 'stat').split(') ')[1]?.split(' ')[1] === postmaster,
-  );
+  return [postmaster, ...pids.filter((pid) => statFields(pid)[1] === postmaster)];
+}
+
+/** RSS and PSS (shared pages split between their users) of the server's processes. */
+function postgresMemory(port: string): { rssMb: number; pssMb: number; processes: number } {
   const kb = (text: string, field: string) =>
     Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0);
+  const pids = postgresPids(port);
   let rss = 0;
   let pss = 0;
-  for (const pid of family) {
-    rss += kb(read(pid, 'status'), 'VmRSS');
-    pss += kb(read(pid, 'smaps_rollup'), 'Pss');
+  for (const pid of pids) {
+    rss += kb(readProc(pid, 'status'), 'VmRSS');
+    pss += kb(readProc(pid, 'smaps_rollup'), 'Pss');
   }
-  return { rssMb: rss / 1024, pssMb: pss / 1024, processes: family.length };
+  return { rssMb: rss / 1024, pssMb: pss / 1024, processes: pids.length };
+}
+
+/** CPU seconds the server has used: its processes', and its children's that have ended. */
+function postgresCpuSeconds(port: string): number {
+  const [postmaster, ...children] = postgresPids(port);
+  // utime, stime, cutime, cstime are fields 14–17, in clock ticks (100 a second).
+  const ticks = (pid: string, fields: number) =>
+    statFields(pid)
+      .slice(11, 11 + fields)
+      .reduce((sum, value) => sum + Number(value), 0);
+  return (ticks(postmaster!, 4) + children.reduce((sum, pid) => sum + ticks(pid, 2), 0)) / 100;
 }
 
 /**
@@ -192,6 +209,8 @@ export async function eventIndex(context: Context): Promise<void> {
     for (const service of services) {
       await walkInto(db, ingest, { url: service.url, key }, '/v1/contracts', 'contract');
     }
+    const port = new URL(postgres.url).port;
+    const [nodeCpu, postgresCpu] = [process.cpuUsage(), postgresCpuSeconds(port)];
     const walked = await walkInto(
       db,
       ingest,
@@ -208,6 +227,12 @@ export async function eventIndex(context: Context): Promise<void> {
         )
       ).rows[0]!.n,
     );
+    const nodeCpuUsed = process.cpuUsage(nodeCpu);
+    const cpu = {
+      node: (nodeCpuUsed.user + nodeCpuUsed.system) / 1e6,
+      postgres: postgresCpuSeconds(port) - postgresCpu,
+    };
+    const rssAfterIngest = process.memoryUsage.rss();
     const rate = changes / (walked.onCommitMs / 1000);
     report.info(
       bench,
@@ -226,9 +251,15 @@ export async function eventIndex(context: Context): Promise<void> {
       '(a) whole loop (read the page, cut it, onCommit, commit): seconds, changes/s',
       `${round(walked.loopMs / 1000, 1)} s, ${count(changes / (walked.loopMs / 1000))}/s`,
     );
+    report.info(
+      bench,
+      '(a) CPU in the loop: Node + PostgreSQL; changes per CPU second',
+      `${round(cpu.node, 1)} s + ${round(cpu.postgres, 1)} s; ${count(changes / (cpu.node + cpu.postgres))}`,
+    );
     report.set('index.ingest', {
       ...walked,
       changes,
+      cpu,
       changesPerSecond: rate,
       pageLimit: PAGE_LIMIT,
     });
@@ -429,7 +460,7 @@ export async function eventIndex(context: Context): Promise<void> {
 
     log(`${bench}: (c) memory`);
     const node = process.memoryUsage();
-    const database = postgresMemory(new URL(postgres.url).port);
+    const database = postgresMemory(port);
     const size = (
       await db.query<{ bytes: string }>(
         `SELECT sum(pg_total_relation_size(oid)) AS bytes FROM pg_class
@@ -454,8 +485,8 @@ export async function eventIndex(context: Context): Promise<void> {
     );
     report.info(
       bench,
-      '(c) Node heap used; PostgreSQL shared_buffers',
-      `${round(mb(node.heapUsed), 0)} MB; ${sharedBuffers}`,
+      '(c) Node RSS after the ingest, heap used at the end; PostgreSQL shared_buffers',
+      `${round(mb(rssAfterIngest), 0)} MB, ${round(mb(node.heapUsed), 0)} MB; ${sharedBuffers}`,
     );
     report.info(
       bench,
@@ -464,7 +495,10 @@ export async function eventIndex(context: Context): Promise<void> {
     );
     report.set('index.memory', {
       nodeRssMb: mb(node.rss),
+      nodeRssAfterIngestMb: mb(rssAfterIngest),
       nodeHeapUsedMb: mb(node.heapUsed),
+      nodeHeapTotalMb: mb(node.heapTotal),
+      nodeExternalMb: mb(node.external),
       postgres: database,
       sharedBuffers,
       tablesMb: mb(Number(size)),
