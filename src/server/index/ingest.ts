@@ -25,17 +25,17 @@ const HOUR = 3_600;
 
 const hex = (value: string | null) => (value === null ? null : value.slice(2));
 
+// Rows go in as one JSON array of arrays (positional): PostgreSQL reads that faster than
+// twenty parameter arrays, and Node writes it with one JSON.stringify.
 const UPSERT_CHANGES = `
 INSERT INTO idx_changes AS c (key, contract_id, tx, token_id, from_addr, to_addr, ts, base_kind,
   label, event_id, has_transfer, has_sale, price, price_text, currency, quantity, marketplace,
   marketplace_addr, seller, buyer)
-SELECT decode(k, 'hex'), $2::integer, decode(tx, 'hex'), tid::numeric, decode(f, 'hex'),
-  decode(t, 'hex'), ts, bk, lb, ev, ht, hs, pr::numeric, pt, decode(cu, 'hex'), q::numeric, mk,
-  decode(ma, 'hex'), decode(se, 'hex'), decode(bu, 'hex')
-FROM unnest($1::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[],
-  $8::smallint[], $9::text[], $10::text[], $11::boolean[], $12::boolean[], $13::text[],
-  $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[])
-  AS u(k, tx, tid, f, t, ts, bk, lb, ev, ht, hs, pr, pt, cu, q, mk, ma, se, bu)
+SELECT decode(r->>0, 'hex'), $2::integer, decode(r->>1, 'hex'), (r->>2)::numeric,
+  decode(r->>3, 'hex'), decode(r->>4, 'hex'), (r->>5)::bigint, (r->>6)::smallint, r->>7, r->>8,
+  (r->>9)::boolean, (r->>10)::boolean, (r->>11)::numeric, r->>12, decode(r->>13, 'hex'),
+  (r->>14)::numeric, r->>15, decode(r->>16, 'hex'), decode(r->>17, 'hex'), decode(r->>18, 'hex')
+FROM jsonb_array_elements($1::jsonb) AS r
 ON CONFLICT (key) DO UPDATE SET
   from_addr = CASE WHEN excluded.has_transfer OR NOT c.has_transfer THEN excluded.from_addr ELSE c.from_addr END,
   to_addr = CASE WHEN excluded.has_transfer OR NOT c.has_transfer THEN excluded.to_addr ELSE c.to_addr END,
@@ -69,9 +69,9 @@ const rankOf = (kind: number) => (kind === 0 ? 0 : kind === 3 ? 2 : 1);
 const UPSERT_TOKENS = `
 INSERT INTO idx_tokens AS t (contract_id, token_id, owner, since, rank, last_id, first_ts, minted,
   burned, changes)
-SELECT $1, tid::numeric, decode(o, 'hex'), s, r, l, f, m, b, n
-FROM unnest($2::text[], $3::text[], $4::bigint[], $5::smallint[], $6::bigint[], $7::bigint[],
-  $8::boolean[], $9::boolean[], $10::integer[]) AS u(tid, o, s, r, l, f, m, b, n)
+SELECT $1, (r->>0)::numeric, decode(r->>1, 'hex'), (r->>2)::bigint, (r->>3)::smallint,
+  (r->>4)::bigint, (r->>5)::bigint, (r->>6)::boolean, (r->>7)::boolean, (r->>8)::integer
+FROM jsonb_array_elements($2::jsonb) AS r
 ON CONFLICT (contract_id, token_id) DO UPDATE SET
   owner = CASE WHEN (excluded.since, excluded.rank, excluded.last_id) >= (t.since, t.rank, t.last_id)
     THEN excluded.owner ELSE t.owner END,
@@ -145,42 +145,48 @@ export function createIngest(pool: pg.Pool) {
   /** Writes the change rows of one contract; returns how many rows were new or joined. */
   async function writeChanges(client: pg.PoolClient, contractId: number, rows: ChangeRow[]) {
     if (rows.length === 0) return 0;
-    const column = <T>(pick: (row: ChangeRow) => T) => rows.map(pick);
+    const tuples = rows.map((row) => [
+      row.key.toString('hex'),
+      hex(row.tx || '0x'),
+      row.tokenId,
+      hex(row.from),
+      hex(row.to),
+      row.ts,
+      row.baseKind,
+      row.label,
+      row.eventId,
+      row.hasTransfer,
+      row.hasSale,
+      row.price,
+      row.priceText,
+      hex(row.currency),
+      row.quantity,
+      row.marketplace,
+      hex(row.marketplaceAddress),
+      hex(row.seller),
+      hex(row.buyer),
+    ]);
     const { rows: touched } = await client.query<Touched>(UPSERT_CHANGES, [
-      column((row) => row.key.toString('hex')),
+      JSON.stringify(tuples),
       contractId,
-      column((row) => hex(row.tx || '0x')),
-      column((row) => row.tokenId),
-      column((row) => hex(row.from)),
-      column((row) => hex(row.to)),
-      column((row) => row.ts),
-      column((row) => row.baseKind),
-      column((row) => row.label),
-      column((row) => row.eventId),
-      column((row) => row.hasTransfer),
-      column((row) => row.hasSale),
-      column((row) => row.price),
-      column((row) => row.priceText),
-      column((row) => hex(row.currency)),
-      column((row) => row.quantity),
-      column((row) => row.marketplace),
-      column((row) => hex(row.marketplaceAddress)),
-      column((row) => hex(row.seller)),
-      column((row) => hex(row.buyer)),
     ]);
     if (touched.length === 0) return 0;
     const states = tokenStates(touched);
     await client.query(UPSERT_TOKENS, [
       contractId,
-      states.map(([id]) => id),
-      states.map(([, state]) => state.latest.to_addr.toString('hex')),
-      states.map(([, state]) => state.ts),
-      states.map(([, state]) => state.rank),
-      states.map(([, state]) => state.latest.id),
-      states.map(([, state]) => state.first),
-      states.map(([, state]) => state.minted),
-      states.map(([, state]) => state.latest.kind === 3),
-      states.map(([, state]) => state.added),
+      JSON.stringify(
+        states.map(([id, state]) => [
+          id,
+          state.latest.to_addr.toString('hex'),
+          state.ts,
+          state.rank,
+          state.latest.id,
+          state.first,
+          state.minted,
+          state.latest.kind === 3,
+          state.added,
+        ]),
+      ),
     ]);
     const times = touched.map((row) => Number(row.ts));
     const hours = [...new Set(times.map((ts) => Math.floor(ts / HOUR)))];
