@@ -70,7 +70,7 @@ export function eventRow(record: EventRecord): EventRow {
   if (record.contract_type) row.contractType = record.contract_type;
   if (record.price !== null) row.price = record.price;
   if (record.price_text !== null) row.priceText = record.price_text;
-  if (record.currency) row.currencyAddress = hexOf(record.currency);
+  if (record.currency && record.currency.length > 0) row.currencyAddress = hexOf(record.currency);
   if (record.quantity !== null) row.quantity = record.quantity;
   if (record.marketplace !== null) row.marketplaceName = record.marketplace;
   if (record.marketplace_addr) row.marketplaceAddress = hexOf(record.marketplace_addr);

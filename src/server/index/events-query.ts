@@ -123,9 +123,7 @@ function conditions(sql: Sql, query: EventsQuery): string[] {
   if (query.currency !== undefined) {
     where.push('c.has_sale');
     where.push(
-      query.currency === 'none'
-        ? 'c.currency IS NULL'
-        : `c.currency = ${sql.param(addressBytes(query.currency))}`,
+      `c.currency = ${sql.param(query.currency === 'none' ? Buffer.alloc(0) : addressBytes(query.currency))}`,
     );
   }
   if (query.minPrice !== undefined) where.push(`c.price >= ${sql.param(query.minPrice)}::numeric`);
@@ -149,14 +147,11 @@ function paramOf(sql: Sql, column: Column, value: string | number | null): strin
   return `${sql.param(value)}::${column.cast}`;
 }
 
-/** `group = values`, NULL-aware (sales without a currency have none). */
+/** `group = values` (a group's columns are never NULL: a sale without a currency has '\x'). */
 function groupEquals(sql: Sql, spec: SortSpec, values: KeysetValues): string[] {
-  return spec.group.map((column, index) => {
-    const value = values[index] ?? null;
-    return value === null
-      ? `${column.expr} IS NULL`
-      : `${column.expr} = ${paramOf(sql, column, value)}`;
-  });
+  return spec.group.map(
+    (column, index) => `${column.expr} = ${paramOf(sql, column, values[index] ?? null)}`,
+  );
 }
 
 export interface EventsPage {
@@ -261,17 +256,10 @@ async function nextGroup(
     // Lexicographic "after" over the group's columns.
     const alternatives: string[] = [];
     spec.group.forEach((column, index) => {
-      const value = current[index] ?? null;
       const equalBefore = groupEquals(sql, spec, current).slice(0, index);
-      // NULL sorts last ascending and first descending, as the index has it; only sales
-      // without a currency have one, alone in their rank, so nothing follows it there.
-      const after =
-        value === null
-          ? null
-          : `${column.expr} ${cmp(spec.groupDesc)} ${paramOf(sql, column, value)}`;
-      if (after) alternatives.push([...equalBefore, after].join(' AND '));
+      const after = `${column.expr} ${cmp(spec.groupDesc)} ${paramOf(sql, column, current[index] ?? null)}`;
+      alternatives.push([...equalBefore, after].join(' AND '));
     });
-    if (alternatives.length === 0) return null;
     where.push(`(${alternatives.map((a) => `(${a})`).join(' OR ')})`);
   }
   const order = spec.group.map((column) => `${column.expr} ${dir(spec.groupDesc)}`).join(', ');

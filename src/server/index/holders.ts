@@ -36,15 +36,24 @@ const RANGES: [string, number, number][] = [
   ['26+', 26, Number.MAX_SAFE_INTEGER],
 ];
 
-/** The tokens' latest changes as `t(token_id, owner, since, burned)`. */
-function tokensAt(sql: Sql, contractId: number, asOf: number | undefined): string {
+/**
+ * Each owner's tokens (`owner, tokens, since`), and a last row of burned tokens (`owner`
+ * NULL): now from the tokens table's own indexes; as of a moment by replaying every
+ * change up to it, read from the token index alone in its order.
+ */
+function ownersQuery(sql: Sql, contractId: number, asOf: number | undefined): string {
   const id = sql.param(contractId);
   if (asOf === undefined) {
-    return `SELECT token_id, owner, since, burned FROM idx_tokens WHERE contract_id = ${id}`;
+    return `SELECT owner, count(*) AS tokens, max(since) AS since FROM idx_tokens
+        WHERE contract_id = ${id} AND NOT burned GROUP BY owner
+      UNION ALL SELECT NULL, count(*), NULL FROM idx_tokens WHERE contract_id = ${id} AND burned`;
   }
-  return `SELECT DISTINCT ON (token_id) token_id, to_addr AS owner, ts AS since, kind = 3 AS burned
-    FROM idx_changes WHERE contract_id = ${id} AND ts <= ${sql.param(asOf)}
-    ORDER BY token_id, ${LATEST_FIRST}`;
+  return `WITH t AS MATERIALIZED (
+      SELECT DISTINCT ON (token_id) token_id, to_addr AS owner, ts AS since, kind = 3 AS burned
+      FROM idx_changes WHERE contract_id = ${id} AND ts <= ${sql.param(asOf)}
+      ORDER BY token_id, ${LATEST_FIRST})
+    SELECT owner, count(*) AS tokens, max(since) AS since FROM t WHERE NOT burned GROUP BY owner
+    UNION ALL SELECT NULL, count(*), NULL FROM t WHERE burned`;
 }
 
 export async function holders(
@@ -53,20 +62,11 @@ export async function holders(
   options: { asOf?: number; limit: number; after: KeysetValues | null; owner?: string },
 ): Promise<HoldersAnswer> {
   const sql = new Sql();
-  const tokens = tokensAt(sql, contractId, options.asOf);
-  const { rows } = await pool.query<{
-    owner: Buffer | null;
-    tokens: string;
-    since: string | null;
-    burned: string;
-  }>(
-    `WITH t AS MATERIALIZED (${tokens}),
-      o AS (SELECT owner, count(*) AS tokens, max(since) AS since FROM t WHERE NOT burned GROUP BY owner)
-     SELECT owner, tokens, since, 0 AS burned FROM o
-     UNION ALL SELECT NULL, 0, NULL, (SELECT count(*) FROM t WHERE burned)`,
+  const { rows } = await pool.query<{ owner: Buffer | null; tokens: string; since: string | null }>(
+    ownersQuery(sql, contractId, options.asOf),
     sql.values,
   );
-  const burned = Number(rows.at(-1)?.burned ?? 0);
+  const burned = Number(rows.find((row) => row.owner === null)?.tokens ?? 0);
   const owners = rows
     .filter((row) => row.owner !== null)
     .map((row) => ({

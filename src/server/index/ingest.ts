@@ -57,8 +57,8 @@ WHERE (excluded.has_transfer AND NOT c.has_transfer) OR (excluded.has_sale AND N
 RETURNING id, token_id::text, ts, kind, to_addr, xmax = 0 AS inserted`;
 
 // A token's latest change decides its holder: latest in time; at one time a mint comes
-// before and a burn after anything else, then the order the rows were stored in.
-export const LATEST_FIRST = `ts DESC, (CASE kind WHEN 0 THEN 0 WHEN 3 THEN 2 ELSE 1 END) DESC, id DESC`;
+// before and a burn after anything else (`rank`), then the order the rows were stored in.
+export const LATEST_FIRST = `ts DESC, rank DESC, id DESC`;
 
 // The rank of a change among those of one token at one time (see LATEST_FIRST).
 const rankOf = (kind: number) => (kind === 0 ? 0 : kind === 3 ? 2 : 1);
@@ -159,7 +159,7 @@ export function createIngest(pool: pg.Pool) {
       row.hasSale,
       row.price,
       row.priceText,
-      hex(row.currency),
+      row.hasSale ? (hex(row.currency) ?? '') : null,
       row.quantity,
       row.marketplace,
       hex(row.marketplaceAddress),

@@ -8,7 +8,8 @@
  *   of addresses, in either order), so they land on one row whichever comes first; the
  *   transfer's columns say who held the token, the sale's add price, currency, quantity
  *   and marketplace. Addresses and hashes are 32-byte `bytea`, token ids and prices exact
- *   `numeric`.
+ *   `numeric`. A sale that names no currency has the empty `currency` '\x' (an equality
+ *   an index can serve; NULL would not be).
  * - `idx_tokens`: each token's latest change (owner, since, burned), moved on by each
  *   ingest's changes of it (the latest in time wins; see LATEST_FIRST in ingest.ts).
  * - `idx_hourly`: counts and volume per hour, kind, marketplace and currency, recomputed
@@ -57,10 +58,13 @@ CREATE TABLE idx_changes (
   kind smallint GENERATED ALWAYS AS (
     CASE WHEN has_sale AND base_kind IN (1, 2) THEN 2 ELSE base_kind END
   ) STORED,
+  rank smallint GENERATED ALWAYS AS (
+    CASE WHEN base_kind = 0 THEN 0 WHEN base_kind = 3 THEN 2 ELSE 1 END
+  ) STORED,
   cur_rank smallint GENERATED ALWAYS AS (
     CASE
       WHEN NOT has_sale THEN NULL
-      WHEN currency IS NULL THEN 3
+      WHEN currency = '\\x'::bytea THEN 3
       WHEN currency = '\\x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7'::bytea THEN 0
       WHEN currency = '\\x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d'::bytea THEN 1
       WHEN currency = '\\x053c91253bc9682c04929ca02ed00b3e423f6710d2ee7e0d5ebb06f3ecf368a8'::bytea THEN 2
@@ -70,13 +74,15 @@ CREATE TABLE idx_changes (
 );
 CREATE INDEX idx_changes_time ON idx_changes (contract_id, ts DESC, id DESC);
 CREATE INDEX idx_changes_kind ON idx_changes (contract_id, kind, ts DESC, id DESC);
-CREATE INDEX idx_changes_token ON idx_changes (contract_id, token_id, id);
+-- A token's changes, latest first by the holder rule, with what holders need: "as of a
+-- date" reads this index alone.
+CREATE INDEX idx_changes_token ON idx_changes
+  (contract_id, token_id, ts DESC, rank DESC, id DESC) INCLUDE (to_addr, kind);
 CREATE INDEX idx_changes_from ON idx_changes (from_addr, ts DESC, id DESC);
 CREATE INDEX idx_changes_to ON idx_changes (to_addr, ts DESC, id DESC);
-CREATE INDEX idx_changes_price_desc ON idx_changes
-  (contract_id, cur_rank, currency, price DESC, id DESC) WHERE has_sale;
-CREATE INDEX idx_changes_price_asc ON idx_changes
-  (contract_id, cur_rank, currency, price, id) WHERE has_sale;
+-- Within one currency (an equality on the first three columns) read either way.
+CREATE INDEX idx_changes_price ON idx_changes (contract_id, cur_rank, currency, price, id)
+  WHERE has_sale;
 
 CREATE TABLE idx_tokens (
   contract_id integer NOT NULL,
@@ -92,6 +98,8 @@ CREATE TABLE idx_tokens (
   PRIMARY KEY (contract_id, token_id)
 );
 CREATE INDEX idx_tokens_owner ON idx_tokens (owner, contract_id);
+CREATE INDEX idx_tokens_holders ON idx_tokens (contract_id, owner) INCLUDE (since) WHERE NOT burned;
+CREATE INDEX idx_tokens_burned ON idx_tokens (contract_id) WHERE burned;
 
 CREATE TABLE idx_hourly (
   contract_id integer NOT NULL,

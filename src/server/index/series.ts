@@ -53,9 +53,7 @@ export async function series(
     if (filters.currency !== undefined) {
       where.push('has_sale');
       where.push(
-        filters.currency === 'none'
-          ? 'currency IS NULL'
-          : `currency = ${sql.param(addressBytes(filters.currency))}`,
+        `currency = ${sql.param(filters.currency === 'none' ? Buffer.alloc(0) : addressBytes(filters.currency))}`,
       );
     }
     if (filters.tokenId !== undefined)

@@ -20,7 +20,7 @@ export async function tokenHistory(
     pool.query<EventRecord>(
       `SELECT ${EVENT_COLUMNS} FROM ${EVENT_FROM}
        WHERE c.contract_id = $1 AND c.token_id = $2::numeric
-       ORDER BY c.ts, (CASE c.kind WHEN 0 THEN 0 WHEN 3 THEN 2 ELSE 1 END), c.id`,
+       ORDER BY c.ts, c.rank, c.id`,
       [contractId, tokenId],
     ),
     pool.query<{ owner: Buffer; since: string; minted: boolean; burned: boolean }>(
