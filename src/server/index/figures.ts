@@ -78,7 +78,7 @@ export async function overview(pool: pg.Pool, contractId: number): Promise<Overv
     // Three counts, each read from an index of its own.
     pool.query<{ tokens: string; holders: string; burned: string }>(
       `SELECT (SELECT count(*) FROM idx_tokens WHERE contract_id = $1) AS tokens,
-         (SELECT count(DISTINCT owner) FROM idx_tokens WHERE contract_id = $1 AND NOT burned) AS holders,
+         (SELECT count(*) FROM idx_owners WHERE contract_id = $1) AS holders,
          (SELECT count(*) FROM idx_tokens WHERE contract_id = $1 AND burned) AS burned`,
       [contractId],
     ),

@@ -6,7 +6,7 @@ import { addressBytes, hexOf, Sql } from './sql';
 /**
  * A collection's holders: each owner with how many tokens it holds (ERC1155: tokens, not
  * copies; the records carry no balances), since when, the distribution and the share of
- * the ten largest; now (from `idx_tokens`) or as of any moment (every change of hands up
+ * the ten largest; now (from `idx_owners`) or as of any moment (every change of hands up
  * to it, replayed in SQL with the same "latest change" rule as the tokens table).
  * A token whose latest known change is a burn is held by nobody; a burn the index never
  * saw (contract lists carry none) leaves the token with its last holder.
@@ -28,7 +28,7 @@ export interface HoldersAnswer {
   top10Share: number;
 }
 
-const RANGES: [string, number, number][] = [
+const RANGES: readonly (readonly [string, number, number])[] = [
   ['1', 1, 1],
   ['2–5', 2, 5],
   ['6–10', 6, 10],
@@ -36,35 +36,110 @@ const RANGES: [string, number, number][] = [
   ['26+', 26, Number.MAX_SAFE_INTEGER],
 ];
 
-/**
- * Each owner's tokens (`owner, tokens, since`), and a last row of burned tokens (`owner`
- * NULL): now from the tokens table's own indexes; as of a moment by replaying every
- * change up to it, read from the token index alone in its order.
- */
-function ownersQuery(sql: Sql, contractId: number, asOf: number | undefined): string {
-  const id = sql.param(contractId);
-  if (asOf === undefined) {
-    return `SELECT owner, count(*) AS tokens, max(since) AS since FROM idx_tokens
-        WHERE contract_id = ${id} AND NOT burned GROUP BY owner
-      UNION ALL SELECT NULL, count(*), NULL FROM idx_tokens WHERE contract_id = ${id} AND burned`;
-  }
-  return `WITH t AS MATERIALIZED (
-      SELECT DISTINCT ON (token_id) token_id, to_addr AS owner, ts AS since, kind = 3 AS burned
-      FROM idx_changes WHERE contract_id = ${id} AND ts <= ${sql.param(asOf)}
-      ORDER BY token_id, ${LATEST_FIRST})
-    SELECT owner, count(*) AS tokens, max(since) AS since FROM t WHERE NOT burned GROUP BY owner
-    UNION ALL SELECT NULL, count(*), NULL FROM t WHERE burned`;
-}
+/** Holders come largest first, then by address (descending): one order, now or as of. */
+const before = (a: Omit<Holder, 'since'>, b: Omit<Holder, 'since'>) =>
+  b.tokens - a.tokens || (a.owner > b.owner ? -1 : a.owner < b.owner ? 1 : 0);
+
+const distributionOf = (counts: (range: readonly [number, number]) => number) =>
+  RANGES.map(([range, low, high]) => ({ range, holders: counts([low, high]) }));
 
 export async function holders(
   pool: pg.Pool,
   contractId: number,
   options: { asOf?: number; limit: number; after: KeysetValues | null; owner?: string },
 ): Promise<HoldersAnswer> {
+  return options.asOf === undefined
+    ? holdersNow(pool, contractId, options)
+    : holdersAsOf(pool, contractId, { ...options, asOf: options.asOf });
+}
+
+/** Now: a page of `idx_owners` in its index's order, and its figures from one scan of it. */
+async function holdersNow(
+  pool: pg.Pool,
+  contractId: number,
+  options: { limit: number; after: KeysetValues | null; owner?: string },
+): Promise<HoldersAnswer> {
   const sql = new Sql();
+  const where = [`contract_id = ${sql.param(contractId)}`];
+  if (options.owner !== undefined) where.push(`owner = ${sql.param(addressBytes(options.owner))}`);
+  if (options.after) {
+    const [count, owner] = options.after;
+    where.push(
+      `(tokens, owner) < (${sql.param(count)}::integer, ${sql.param(Buffer.from(String(owner), 'hex'))})`,
+    );
+  }
+  const [page, figures, burned] = await Promise.all([
+    pool.query<{ owner: Buffer; tokens: number }>(
+      `SELECT owner, tokens FROM idx_owners WHERE ${where.join(' AND ')}
+       ORDER BY tokens DESC, owner DESC LIMIT ${sql.param(options.limit + 1)}`,
+      sql.values,
+    ),
+    pool.query<Record<string, string | null>>(
+      `SELECT count(*) AS holders, coalesce(sum(tokens), 0) AS held,
+         (SELECT coalesce(sum(tokens), 0) FROM (SELECT tokens FROM idx_owners WHERE contract_id = $1
+           ORDER BY tokens DESC LIMIT 10) top) AS top10,
+         ${RANGES.map(([, low, high], index) => `count(*) FILTER (WHERE tokens BETWEEN ${low} AND ${high}) AS r${index}`).join(', ')}
+       FROM idx_owners WHERE contract_id = $1`,
+      [contractId],
+    ),
+    pool.query<{ burned: string }>(
+      'SELECT count(*) AS burned FROM idx_tokens WHERE contract_id = $1 AND burned',
+      [contractId],
+    ),
+  ]);
+  const shown = page.rows.slice(0, options.limit);
+  const since = await sinceOf(
+    pool,
+    contractId,
+    shown.map((row) => row.owner),
+  );
+  const f = figures.rows[0]!;
+  const held = Number(f.held);
+  const last = shown.at(-1);
+  return {
+    holders: shown.map((row) => ({
+      owner: hexOf(row.owner),
+      tokens: row.tokens,
+      since: since.get(row.owner.toString('hex')) ?? 0,
+    })),
+    next:
+      page.rows.length > options.limit && last ? [last.tokens, last.owner.toString('hex')] : null,
+    totalHolders: Number(f.holders),
+    tokensHeld: held,
+    knownBurned: Number(burned.rows[0]!.burned),
+    distribution: RANGES.map(([range], index) => ({ range, holders: Number(f[`r${index}`]) })),
+    top10Share: held > 0 ? Number(f.top10) / held : 0,
+  };
+}
+
+/** When each of these owners' latest token came to it. */
+async function sinceOf(pool: pg.Pool, contractId: number, owners: Buffer[]) {
+  if (owners.length === 0) return new Map<string, number>();
+  const { rows } = await pool.query<{ owner: Buffer; since: string }>(
+    `SELECT owner, max(since) AS since FROM idx_tokens
+     WHERE contract_id = $1 AND NOT burned AND owner = ANY($2::bytea[]) GROUP BY owner`,
+    [contractId, owners],
+  );
+  return new Map(rows.map((row) => [row.owner.toString('hex'), Number(row.since)]));
+}
+
+/**
+ * As of a moment: every token's latest change up to it (read from the token index alone,
+ * in its order), then each owner's count.
+ */
+async function holdersAsOf(
+  pool: pg.Pool,
+  contractId: number,
+  options: { asOf: number; limit: number; after: KeysetValues | null; owner?: string },
+): Promise<HoldersAnswer> {
   const { rows } = await pool.query<{ owner: Buffer | null; tokens: string; since: string | null }>(
-    ownersQuery(sql, contractId, options.asOf),
-    sql.values,
+    `WITH t AS MATERIALIZED (
+      SELECT DISTINCT ON (token_id) token_id, to_addr AS owner, ts AS since, kind = 3 AS burned
+      FROM idx_changes WHERE contract_id = $1 AND ts <= $2
+      ORDER BY token_id, ${LATEST_FIRST})
+    SELECT owner, count(*) AS tokens, max(since) AS since FROM t WHERE NOT burned GROUP BY owner
+    UNION ALL SELECT NULL, count(*), NULL FROM t WHERE burned`,
+    [contractId, options.asOf],
   );
   const burned = Number(rows.find((row) => row.owner === null)?.tokens ?? 0);
   const owners = rows
@@ -74,13 +149,14 @@ export async function holders(
       tokens: Number(row.tokens),
       since: Number(row.since),
     }))
-    .sort((a, b) => b.tokens - a.tokens || (a.owner < b.owner ? -1 : 1));
+    .sort(before);
   const tokensHeld = owners.reduce((sum, holder) => sum + holder.tokens, 0);
   const top10 = owners.slice(0, 10).reduce((sum, holder) => sum + holder.tokens, 0);
   let start = 0;
   if (options.after) {
-    const [count, owner] = options.after as [number, string];
-    start = owners.findIndex((h) => h.tokens < count || (h.tokens === count && h.owner > owner));
+    const [tokens, owner] = options.after as [number, string];
+    const cursor = { tokens, owner: `0x${owner}` };
+    start = owners.findIndex((holder) => before(cursor, holder) < 0);
     if (start < 0) start = owners.length;
   }
   const selected = options.owner
@@ -90,14 +166,14 @@ export async function holders(
   const more = !options.owner && start + options.limit < owners.length;
   return {
     holders: selected,
-    next: more && last ? [last.tokens, last.owner] : null,
+    next: more && last ? [last.tokens, last.owner.slice(2)] : null,
     totalHolders: owners.length,
     tokensHeld,
     knownBurned: burned,
-    distribution: RANGES.map(([range, low, high]) => ({
-      range,
-      holders: owners.filter((holder) => holder.tokens >= low && holder.tokens <= high).length,
-    })),
+    distribution: distributionOf(
+      ([low, high]) =>
+        owners.filter((holder) => holder.tokens >= low && holder.tokens <= high).length,
+    ),
     top10Share: tokensHeld > 0 ? top10 / tokensHeld : 0,
   };
 }

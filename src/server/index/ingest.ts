@@ -66,13 +66,24 @@ const rankOf = (kind: number) => (kind === 0 ? 0 : kind === 3 ? 2 : 1);
 // Each token's state moved on by the batch's changes of it: the latest change wins when
 // it is later than the stored one (the same row again, joined with its twin, too); the
 // first time, whether it was minted and how many changes it has only ever grow.
+// It answers the tokens whose holder (or burn) changed, with the one before, so that each
+// holder's count moves by the difference (UPSERT_OWNERS). `old` reads the statement's
+// snapshot, from before `up` (no FOR UPDATE: that would skip rows `up` has just changed);
+// the ingest lock keeps other writers of the contract out.
 const UPSERT_TOKENS = `
-INSERT INTO idx_tokens AS t (contract_id, token_id, owner, since, rank, last_id, first_ts, minted,
-  burned, changes)
-SELECT $1, (r->>0)::numeric, decode(r->>1, 'hex'), (r->>2)::bigint, (r->>3)::smallint,
-  (r->>4)::bigint, (r->>5)::bigint, (r->>6)::boolean, (r->>7)::boolean, (r->>8)::integer
-FROM jsonb_array_elements($2::jsonb) AS r
-ON CONFLICT (contract_id, token_id) DO UPDATE SET
+WITH input AS (
+  SELECT (r->>0)::numeric AS token_id, decode(r->>1, 'hex') AS owner, (r->>2)::bigint AS since,
+    (r->>3)::smallint AS rank, (r->>4)::bigint AS last_id, (r->>5)::bigint AS first_ts,
+    (r->>6)::boolean AS minted, (r->>7)::boolean AS burned, (r->>8)::integer AS changes
+  FROM jsonb_array_elements($2::jsonb) AS r
+), old AS (
+  SELECT token_id, owner, burned FROM idx_tokens
+  WHERE contract_id = $1 AND token_id IN (SELECT token_id FROM input)
+), up AS (
+  INSERT INTO idx_tokens AS t (contract_id, token_id, owner, since, rank, last_id, first_ts,
+    minted, burned, changes)
+  SELECT $1, token_id, owner, since, rank, last_id, first_ts, minted, burned, changes FROM input
+  ON CONFLICT (contract_id, token_id) DO UPDATE SET
   owner = CASE WHEN (excluded.since, excluded.rank, excluded.last_id) >= (t.since, t.rank, t.last_id)
     THEN excluded.owner ELSE t.owner END,
   burned = CASE WHEN (excluded.since, excluded.rank, excluded.last_id) >= (t.since, t.rank, t.last_id)
@@ -84,7 +95,40 @@ ON CONFLICT (contract_id, token_id) DO UPDATE SET
     THEN excluded.last_id ELSE t.last_id END,
   first_ts = least(t.first_ts, excluded.first_ts),
   minted = t.minted OR excluded.minted,
-  changes = t.changes + excluded.changes`;
+  changes = t.changes + excluded.changes
+  RETURNING t.token_id, t.owner, t.burned
+)
+SELECT old.owner AS old_owner, old.burned AS old_burned, up.owner, up.burned
+FROM up LEFT JOIN old USING (token_id)
+WHERE old.token_id IS NULL OR old.owner <> up.owner OR old.burned <> up.burned`;
+
+const UPSERT_OWNERS = `
+INSERT INTO idx_owners AS o (contract_id, owner, tokens)
+SELECT $1, decode(r->>0, 'hex'), (r->>1)::integer FROM jsonb_array_elements($2::jsonb) AS r
+ON CONFLICT (contract_id, owner) DO UPDATE SET tokens = o.tokens + excluded.tokens`;
+const DROP_OWNERS = `DELETE FROM idx_owners WHERE contract_id = $1 AND tokens <= 0
+  AND owner IN (SELECT decode(h, 'hex') FROM jsonb_array_elements_text($2::jsonb) AS h)`;
+
+interface Moved {
+  old_owner: Buffer | null;
+  old_burned: boolean | null;
+  owner: Buffer;
+  burned: boolean;
+}
+
+/** How many tokens each holder gained or lost (hex owner → difference), nothing for zero. */
+function ownerDeltas(moved: readonly Moved[]): [string, number][] {
+  const deltas = new Map<string, number>();
+  const add = (owner: Buffer, by: number) => {
+    const key = owner.toString('hex');
+    deltas.set(key, (deltas.get(key) ?? 0) + by);
+  };
+  for (const row of moved) {
+    if (row.old_owner && !row.old_burned) add(row.old_owner, -1);
+    if (!row.burned) add(row.owner, 1);
+  }
+  return [...deltas].filter(([, by]) => by !== 0);
+}
 
 interface Touched {
   id: string;
@@ -172,7 +216,7 @@ export function createIngest(pool: pg.Pool) {
     ]);
     if (touched.length === 0) return 0;
     const states = tokenStates(touched);
-    await client.query(UPSERT_TOKENS, [
+    const { rows: moved } = await client.query<Moved>(UPSERT_TOKENS, [
       contractId,
       JSON.stringify(
         states.map(([id, state]) => [
@@ -188,6 +232,12 @@ export function createIngest(pool: pg.Pool) {
         ]),
       ),
     ]);
+    const deltas = ownerDeltas(moved);
+    if (deltas.length > 0) {
+      await client.query(UPSERT_OWNERS, [contractId, JSON.stringify(deltas)]);
+      const losers = deltas.filter(([, by]) => by < 0).map(([owner]) => owner);
+      if (losers.length > 0) await client.query(DROP_OWNERS, [contractId, JSON.stringify(losers)]);
+    }
     const times = touched.map((row) => Number(row.ts));
     const hours = [...new Set(times.map((ts) => Math.floor(ts / HOUR)))];
 

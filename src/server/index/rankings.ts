@@ -57,8 +57,7 @@ export async function rankings(
       [since],
     ),
     pool.query<{ contract_id: number; holders: string }>(
-      `SELECT contract_id, count(DISTINCT owner) AS holders FROM idx_tokens WHERE NOT burned
-       GROUP BY contract_id`,
+      'SELECT contract_id, count(*) AS holders FROM idx_owners GROUP BY contract_id',
     ),
   ]);
   const byContract = new Map<

@@ -12,6 +12,8 @@
  *   an index can serve; NULL would not be).
  * - `idx_tokens`: each token's latest change (owner, since, burned), moved on by each
  *   ingest's changes of it (the latest in time wins; see LATEST_FIRST in ingest.ts).
+ * - `idx_owners`: each holder's count of tokens, moved by the tokens whose holder changed:
+ *   holders now, their count and distribution read it, not every token.
  * - `idx_hourly`: counts and volume per hour, kind, marketplace and currency, recomputed
  *   for the hours an ingest touched: overview, series and rankings read these.
  */
@@ -100,6 +102,14 @@ CREATE TABLE idx_tokens (
 CREATE INDEX idx_tokens_owner ON idx_tokens (owner, contract_id);
 CREATE INDEX idx_tokens_holders ON idx_tokens (contract_id, owner) INCLUDE (since) WHERE NOT burned;
 CREATE INDEX idx_tokens_burned ON idx_tokens (contract_id) WHERE burned;
+
+CREATE TABLE idx_owners (
+  contract_id integer NOT NULL,
+  owner bytea NOT NULL,
+  tokens integer NOT NULL,
+  PRIMARY KEY (contract_id, owner)
+);
+CREATE INDEX idx_owners_tokens ON idx_owners (contract_id, tokens, owner);
 
 CREATE TABLE idx_hourly (
   contract_id integer NOT NULL,

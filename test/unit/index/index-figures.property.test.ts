@@ -231,7 +231,7 @@ describe('the event index, whatever order its pages come in', () => {
         ),
         async ([changes, { cuts, repeats, order }]) => {
           await pool.query(
-            'TRUNCATE idx_changes, idx_tokens, idx_hourly, idx_contracts RESTART IDENTITY',
+            'TRUNCATE idx_changes, idx_tokens, idx_owners, idx_hourly, idx_contracts RESTART IDENTITY',
           );
           const records = recordsOf(changes);
           const bounds = [...new Set([0, ...cuts, records.length])].sort((a, b) => a - b);
@@ -267,10 +267,21 @@ describe('the event index, whatever order its pages come in', () => {
           );
           expect(volume).toEqual(Object.fromEntries(want.volume));
 
-          const held = await holders(pool, id, { limit: 500, after: null });
-          expect(Object.fromEntries(held.holders.map((h) => [h.owner, h.tokens]))).toEqual(
-            Object.fromEntries(want.byOwner),
-          );
+          // Holders now, page by page, and as of the last change (a replay of every change).
+          const latest = Math.max(...changes.map((change) => change.ts));
+          for (const asOf of [undefined, latest]) {
+            const pages: [string, number][] = [];
+            let after = null;
+            do {
+              const page = await holders(pool, id, { limit: 2, after, ...(asOf && { asOf }) });
+              pages.push(...page.holders.map((h): [string, number] => [h.owner, h.tokens]));
+              expect(page.totalHolders).toBe(want.byOwner.size);
+              expect(page.knownBurned).toBe(want.burned);
+              after = page.next;
+            } while (after);
+            expect(new Map(pages)).toEqual(want.byOwner);
+            expect(pages).toHaveLength(want.byOwner.size);
+          }
 
           const daily = await series(pool, id, 'day', {});
           const total = (counts: Record<string, number>) =>
