@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServerConfig } from './config';
+import { databaseFailure } from './database/database-error';
 import { openDatabase } from './database/open-database';
 import type { ProxyOptions } from './proxy/app';
 import { createMonitoring } from './monitoring';
@@ -8,6 +9,8 @@ import { openIndexedEngine } from './index/open-index';
 import type { PostgresEngine } from './store/postgres-engine';
 import { createUpstreamBudget } from './upstream/budget';
 
+// Waits between attempts to reach a shared database that is down at start-up.
+const RETRY_SECONDS = [1, 2, 4, 8, 15, 30];
 // How long closing waits for connections still held before stopping the database.
 const CLOSE_WAIT_MS = 1_000;
 
@@ -23,13 +26,28 @@ export async function openServices(config: ServerConfig, log?: (line: string) =>
   const database = await openDatabase(store.database, log);
   let engine: PostgresEngine | undefined;
   let secret: string;
-  try {
-    engine = await openIndexedEngine({ connectionString: database.url });
-    secret = await storeSecret(engine);
-  } catch (error) {
-    await engine?.close();
-    await database.close();
-    throw error;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      engine = await openIndexedEngine({ connectionString: database.url });
+      secret = await storeSecret(engine);
+      break;
+    } catch (error) {
+      await engine?.close().catch(() => undefined);
+      engine = undefined;
+      // A shared database that is down now may be back soon (a restart, a failover): wait
+      // for it rather than exit, so a supervisor does not restart us in a loop.
+      if (database.shared && databaseFailure(error) === 'down') {
+        const seconds = RETRY_SECONDS[Math.min(attempt, RETRY_SECONDS.length - 1)]!;
+        log?.(
+          `The database (DATABASE_URL) is not answering (${(error as Error).message}); ` +
+            `trying again in ${seconds} s.`,
+        );
+        await sleep(seconds * 1000);
+        continue;
+      }
+      await database.close();
+      throw error;
+    }
   }
   const monitoring = createMonitoring({ engine, monthlyQuota: store.monthlyQuota });
   const { ratePerSecond } = config.proxy.gate;
