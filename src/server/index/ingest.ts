@@ -77,8 +77,11 @@ WITH input AS (
     (r->>6)::boolean AS minted, (r->>7)::boolean AS burned, (r->>8)::integer AS changes
   FROM jsonb_array_elements($2::jsonb) AS r
 ), old AS (
-  SELECT token_id, owner, burned FROM idx_tokens
-  WHERE contract_id = $1 AND token_id IN (SELECT token_id FROM input)
+  -- One index look-up per token (a join here was planned as a scan of every token).
+  SELECT i.token_id, t.owner, t.burned FROM input i
+  CROSS JOIN LATERAL (
+    SELECT owner, burned FROM idx_tokens WHERE contract_id = $1 AND token_id = i.token_id
+  ) t
 ), up AS (
   INSERT INTO idx_tokens AS t (contract_id, token_id, owner, since, rank, last_id, first_ts,
     minted, burned, changes)
