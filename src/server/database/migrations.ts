@@ -61,6 +61,12 @@ CREATE TABLE IF NOT EXISTS upstream_budget (
     name: 'event index: contracts, changes of hands, tokens, hourly figures',
     sql: INDEX_SCHEMA_SQL,
   },
+  {
+    version: 3,
+    name: 'event store: a checksum per chunk',
+    // Chunks written before have none (NULL): they are still checked for structure.
+    sql: 'ALTER TABLE store_chunks ADD COLUMN IF NOT EXISTS checksum integer;',
+  },
 ];
 
 export class SchemaTooNewError extends Error {}

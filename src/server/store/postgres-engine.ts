@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { withClient } from '../database/held-client';
 import { migrate } from '../database/migrations';
-import { decodeChunk, encodeChunk } from './chunk-codec';
+import { chunkChecksum, decodeChunk, encodeChunk } from './chunk-codec';
 import type { Chunk, ListMeta, StoreEngine } from './engine';
 import { createKeyedMutex } from './exclusive';
 
@@ -33,6 +33,12 @@ interface ListRow {
   fetched_at: string;
   bytes: string;
   used_at: string;
+}
+
+interface ChunkRow {
+  first: string;
+  data: Buffer;
+  checksum: number | null;
 }
 
 const metaOf = (row: ListRow): ListMeta => ({
@@ -103,8 +109,9 @@ export async function openPostgresEngine(options: PostgresEngineOptions): Promis
     throw error;
   }
 
-  const chunksOf = (rows: { first: string; data: Buffer }[]): Chunk[] =>
-    rows.map((row) => decodeChunk(Number(row.first), row.data));
+  // Each chunk is checked against its checksum as it is decoded (chunk-codec.ts).
+  const chunksOf = (list: string, rows: ChunkRow[]): Chunk[] =>
+    rows.map((row) => decodeChunk(Number(row.first), row.data, row.checksum, list));
 
   const dropList = (client: pg.PoolClient, list: string) =>
     client.query('DELETE FROM store_chunks WHERE list = $1', [list]);
@@ -125,24 +132,24 @@ export async function openPostgresEngine(options: PostgresEngineOptions): Promis
       const found: Chunk[] = [];
       let bytes = 0;
       let from = seq;
-      const { rows: holding } = await pool.query<{ first: string; data: Buffer; count: number }>(
-        `SELECT first, data, count FROM store_chunks
+      const { rows: holding } = await pool.query<ChunkRow & { count: number }>(
+        `SELECT first, data, checksum, count FROM store_chunks
           WHERE list = $1 AND generation = $2 AND first <= $3 ORDER BY first DESC LIMIT 1`,
         [list, generation, seq],
       );
       const held = holding[0];
       if (held && seq < Number(held.first) + held.count) {
-        found.push(...chunksOf([held]));
+        found.push(...chunksOf(list, [held]));
         bytes += found[0]!.body.byteLength;
         from = Number(held.first) + held.count;
       }
       while (bytes < minBytes) {
-        const { rows } = await pool.query<{ first: string; data: Buffer }>(
-          `SELECT first, data FROM store_chunks
+        const { rows } = await pool.query<ChunkRow>(
+          `SELECT first, data, checksum FROM store_chunks
             WHERE list = $1 AND generation = $2 AND first >= $3 ORDER BY first LIMIT $4`,
           [list, generation, from, CHUNK_BATCH],
         );
-        for (const chunk of chunksOf(rows)) {
+        for (const chunk of chunksOf(list, rows)) {
           found.push(chunk);
           bytes += chunk.body.byteLength;
           from = chunk.first + chunk.ends.length;
@@ -158,12 +165,12 @@ export async function openPostgresEngine(options: PostgresEngineOptions): Promis
       let bytes = 0;
       let before = seq;
       for (;;) {
-        const { rows } = await pool.query<{ first: string; data: Buffer }>(
-          `SELECT first, data FROM store_chunks
+        const { rows } = await pool.query<ChunkRow>(
+          `SELECT first, data, checksum FROM store_chunks
             WHERE list = $1 AND generation = $2 AND first < $3 ORDER BY first DESC LIMIT $4`,
           [list, generation, before, CHUNK_BATCH],
         );
-        for (const chunk of chunksOf(rows)) {
+        for (const chunk of chunksOf(list, rows)) {
           found.push(chunk);
           bytes += chunk.body.byteLength;
           before = chunk.first;
@@ -177,16 +184,18 @@ export async function openPostgresEngine(options: PostgresEngineOptions): Promis
       await transaction(async (client) => {
         if (replace) await dropList(client, list);
         for (const chunk of added) {
+          const data = encodeChunk(chunk);
           await client.query(
-            `INSERT INTO store_chunks (list, generation, first, data, count, bytes)
-             VALUES ($1, $2, $3, $4, $5, $6)`,
+            `INSERT INTO store_chunks (list, generation, first, data, count, bytes, checksum)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)`,
             [
               list,
               meta.generation,
               chunk.first,
-              encodeChunk(chunk),
+              data,
               chunk.ends.length,
               chunk.body.byteLength,
+              chunkChecksum(data),
             ],
           );
         }
