@@ -34,7 +34,7 @@ async function gauge(monitoring: ReturnType<typeof createMonitoring>, name: stri
 const request = { status: 200, durationMs: 80 };
 
 describe('upstream usage and the monthly quota', () => {
-  it('counts every request for the hour and the month, in the store once a second at most', async () => {
+  it("counts every request for the hour and the month, written at once, a tick's requests together", async () => {
     const clock = { now: JUNE_1 + 5 * HOUR_MS };
     const store = usageEngine();
     store.usage.set(Math.floor(JUNE_1 / HOUR_MS), 7); // earlier this month, by another server
@@ -43,33 +43,80 @@ describe('upstream usage and the monthly quota', () => {
       monthlyQuota: 0,
       now: () => clock.now,
     });
-    for (let n = 0; n < 100; n++) monitoring.upstreamRequest(request);
-    // Shown at once, though not yet written.
+    const counted = Array.from({ length: 100 }, () => monitoring.upstreamRequest(request));
+    // Shown at once, written or not.
     expect(await gauge(monitoring, 'upstream_requests_this_hour')).toBe(100);
     expect(await gauge(monitoring, 'upstream_requests_this_month')).toBe(107);
-    expect(store.writes()).toBe(0);
-    await monitoring.flush();
-    // A hundred requests, one write.
+    await Promise.all(counted);
+    // A hundred requests in one tick, one write, done when their promises resolve.
     expect(store.writes()).toBe(1);
     expect(await store.engine.usageSince(Math.floor(clock.now / HOUR_MS))).toBe(100);
     expect(await gauge(monitoring, 'upstream_requests_this_month')).toBe(107);
   });
 
-  afterEach(() => {
-    vi.useRealTimers();
-  });
-
-  it('writes on its own within a second', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  it('writes a lone request at once, and those counted during a write with the next', async () => {
     const store = usageEngine();
     const monitoring = createMonitoring({ engine: store.engine, monthlyQuota: 0 });
-    monitoring.upstreamRequest(request);
-    monitoring.upstreamRequest(request);
-    await vi.advanceTimersByTimeAsync(999);
-    expect(store.writes()).toBe(0);
-    await vi.advanceTimersByTimeAsync(1);
+    await monitoring.upstreamRequest(request);
     expect(store.writes()).toBe(1);
-    expect(await store.engine.usageSince(0)).toBe(2);
+    expect(await store.engine.usageSince(0)).toBe(1);
+    // Three while the first write is in flight: one more write for them.
+    const first = monitoring.upstreamRequest(request);
+    await Promise.resolve();
+    await Promise.resolve();
+    const later = [1, 2, 3].map(() => monitoring.upstreamRequest(request));
+    await Promise.all([first, ...later]);
+    expect(store.writes()).toBe(3);
+    expect(await store.engine.usageSince(0)).toBe(5);
+  });
+
+  it('reads the count exactly while writes are in flight', async () => {
+    const store = usageEngine();
+    let release = () => {};
+    const slowAdd = store.engine.addUsage.bind(store.engine);
+    store.engine.addUsage = async (hour, requests) => {
+      await new Promise<void>((resolve) => (release = resolve));
+      await slowAdd(hour, requests);
+    };
+    const monitoring = createMonitoring({ engine: store.engine, monthlyQuota: 0 });
+    const counted = [monitoring.upstreamRequest(request), monitoring.upstreamRequest(request)];
+    await vi.waitFor(() => expect(release).not.toBe(undefined));
+    const figure = gauge(monitoring, 'upstream_requests_this_month');
+    monitoring.upstreamRequest(request);
+    await Promise.resolve();
+    release();
+    await vi.waitFor(async () => {
+      release();
+      expect(await Promise.race([figure, 'waiting'])).toBe(3);
+    });
+    await Promise.all(counted);
+  });
+
+  it('keeps the count through a failed write and writes it with the next', async () => {
+    const store = usageEngine();
+    const warnings: string[] = [];
+    const add = store.engine.addUsage.bind(store.engine);
+    let down = true;
+    store.engine.addUsage = async (hour, requests) => {
+      if (down) throw new Error('connection refused');
+      await add(hour, requests);
+    };
+    const monitoring = createMonitoring({
+      engine: store.engine,
+      monthlyQuota: 0,
+      warn: (message) => warnings.push(message),
+    });
+    await monitoring.upstreamRequest(request);
+    await monitoring.upstreamRequest(request);
+    expect(warnings).toHaveLength(1); // once while it stays down
+    expect(warnings[0]).toContain('connection refused');
+    down = false;
+    await monitoring.upstreamRequest(request);
+    expect(await store.engine.usageSince(0)).toBe(3);
+  });
+
+  afterEach(() => {
+    vi.useRealTimers();
   });
 
   it('warns once a month when 80% of the quota is spent', async () => {
