@@ -63,9 +63,22 @@ CREATE TABLE IF NOT EXISTS upstream_budget (
   },
   {
     version: 3,
-    name: 'event store: a checksum per chunk',
+    name: 'event store: a checksum per chunk; the identities of stable lists’ records',
     // Chunks written before have none (NULL): they are still checked for structure.
-    sql: 'ALTER TABLE store_chunks ADD COLUMN IF NOT EXISTS checksum integer;',
+    // Stable lists (the contracts list, a token's events) are told new records from stored
+    // ones by an index of their identities rather than by reading every stored record:
+    // copies stored before have none, so they are made due to be read again.
+    sql: `
+ALTER TABLE store_chunks ADD COLUMN IF NOT EXISTS checksum integer;
+CREATE TABLE IF NOT EXISTS store_keys (
+  list text NOT NULL,
+  generation bigint NOT NULL,
+  key bytea NOT NULL,
+  PRIMARY KEY (list, generation, key)
+);
+UPDATE store_lists SET fetched_at = 0
+ WHERE list = '/v1/contracts' OR list ~ '^/v1/events/[^/]+/[^/]+$';
+`,
   },
 ];
 

@@ -53,7 +53,19 @@ export interface StoreEngine {
    * Writes a list's new state and its new chunks in one transaction. With `replace`, the
    * list's earlier generations are dropped first (its chunks start again).
    */
-  commit(list: string, meta: ListMeta, chunks: Chunk[], replace?: boolean): Promise<void>;
+  commit(
+    list: string,
+    meta: ListMeta,
+    chunks: Chunk[],
+    replace?: boolean,
+    /** The added records' identities, kept for `storedKeys` (stable lists only). */
+    keys?: readonly string[],
+  ): Promise<void>;
+  /**
+   * Which of `keys` are identities of records committed to this generation of the list
+   * (with `keys`): an index lookup, whatever the list's length.
+   */
+  storedKeys(list: string, generation: number, keys: readonly string[]): Promise<Set<string>>;
   /**
    * Runs `task` while no other caller for the same list runs one, in this process or (on
    * PostgreSQL) in any server sharing the database: one upstream read per list at a time,

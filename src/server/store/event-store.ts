@@ -126,6 +126,9 @@ function newGeneration(old: number | undefined): number {
   }
 }
 
+/** For a page of records, whether each is stored already. */
+type Known = (records: StoredRecord[]) => Promise<(record: StoredRecord) => boolean>;
+
 /** The records not known, each once. */
 function withoutRepeats(records: StoredRecord[], known: (record: StoredRecord) => boolean) {
   const seen = new Set<string>();
@@ -170,8 +173,16 @@ export function createEventStore<F>(options: EventStoreOptions<F>) {
     time - meta.headCheckedAt >= settings.headIntervalMs ||
     time - meta.fetchedAt >= settings.maxAgeMs;
 
-  const commit = async (spec: ListSpec, meta: ListMeta, chunks: Chunk[], replace = false) => {
-    await engine.commit(spec.path, meta, chunks, replace);
+  const commit = async (
+    spec: ListSpec,
+    meta: ListMeta,
+    chunks: Chunk[],
+    replace = false,
+    records: readonly StoredRecord[] = [],
+  ) => {
+    // A stable list's records are told apart by identity: those are kept in an index.
+    const keys = spec.order === 'stable' ? records.map((record) => record.key) : [];
+    await engine.commit(spec.path, meta, chunks, replace, keys);
     if (chunks.length > 0) {
       const dropped = await engine.evict(settings.maxBytes, spec.path);
       if (dropped > 0) events.evicted?.(dropped);
@@ -201,7 +212,7 @@ export function createEventStore<F>(options: EventStoreOptions<F>) {
       fetchedAt: time,
       bytes: bytesOf(chunks),
     };
-    await commit(spec, meta, chunks, true);
+    await commit(spec, meta, chunks, true, records);
     return meta;
   };
 
@@ -267,7 +278,6 @@ export function createEventStore<F>(options: EventStoreOptions<F>) {
    * first pages only; a change further on shows once its copy is older than `maxAgeMs`.
    */
   async function recheck(spec: ListSpec, meta: ListMeta, client?: string): Promise<Step> {
-    const stored = await keysInOrder(spec, meta);
     const records: StoredRecord[] = [];
     let cursor: string | null = null;
     let full: boolean;
@@ -281,16 +291,21 @@ export function createEventStore<F>(options: EventStoreOptions<F>) {
       full = outcome.full;
     } while (cursor !== null && reads < settings.stablePages);
     const whole = cursor === null;
-    const shared = Math.min(records.length, stored.length);
-    const prefix = records.slice(0, shared).every((record, index) => record.key === stored[index]);
+    // Only as many stored records as were read are compared, however long the list.
+    const storedCount = meta.next - meta.first;
+    const shared = Math.min(records.length, storedCount);
+    const stored = await firstKeys(spec, meta, shared);
+    const prefix =
+      stored.length === shared &&
+      records.slice(0, shared).every((record, index) => record.key === stored[index]);
     const checked = { ...meta, headCheckedAt: now() };
-    if (prefix && records.length <= stored.length && !(whole && records.length < stored.length)) {
+    if (prefix && records.length <= storedCount && !(whole && records.length < storedCount)) {
       await commit(spec, checked, []);
       return { kind: 'meta', meta: checked, reads };
     }
     if (prefix) {
       // Reads past the stored records: they are kept, and the read's end is the frontier.
-      const more = records.slice(stored.length);
+      const more = records.slice(storedCount);
       return {
         kind: 'meta',
         meta: await append(spec, checked, more, cursor, !(whole && full)),
@@ -304,12 +319,21 @@ export function createEventStore<F>(options: EventStoreOptions<F>) {
     };
   }
 
-  /** The stored records' keys in order (stable lists are short). */
-  async function keysInOrder(spec: ListSpec, meta: ListMeta): Promise<string[]> {
-    const chunks = await engine.chunksFrom(spec.path, meta.generation, meta.first, Infinity);
-    return Array.from(recordsFrom(chunks, meta.first), ({ chunk, index }) =>
-      readRecordKey(recordText(chunk, index), spec.identity),
-    );
+  /** The keys of the first `count` stored records, in order: chunks read as far as needed. */
+  async function firstKeys(spec: ListSpec, meta: ListMeta, count: number): Promise<string[]> {
+    const keys: string[] = [];
+    let seq = meta.first;
+    while (keys.length < count && seq < meta.next) {
+      const chunks = await engine.chunksFrom(spec.path, meta.generation, seq, 1);
+      const last = chunks.at(-1);
+      if (!last) break;
+      for (const { chunk, index, seq: at } of recordsFrom(chunks, seq)) {
+        if (keys.length >= count || at >= meta.next) break;
+        keys.push(readRecordKey(recordText(chunk, index), spec.identity));
+      }
+      seq = last.first + last.ends.length;
+    }
+    return keys;
   }
 
   /** A contract's events: new records are those newer than the stored head. */
@@ -372,7 +396,26 @@ export function createEventStore<F>(options: EventStoreOptions<F>) {
   }
 
   /** Reads on from the frontier until the list holds record `wanted` or is complete. */
-  async function extend(spec: ListSpec, generation: number, wanted: number, client?: string) {
+  /**
+   * Pages read ahead for walks that go on to the end (the indexer's): the next page is
+   * asked for while the one just read is committed, so storing and indexing a page does
+   * not hold up the upstream's next request. Kept per list, for the cursor it follows.
+   */
+  const readAhead = new Map<string, { cursor: string; page: Promise<UpstreamRead<F>> }>();
+
+  const readFrontier = (spec: ListSpec, cursor: string, client?: string) => {
+    const ahead = readAhead.get(spec.path);
+    readAhead.delete(spec.path);
+    return ahead?.cursor === cursor ? ahead.page : read(spec, cursor, client);
+  };
+
+  async function extend(
+    spec: ListSpec,
+    generation: number,
+    wanted: number,
+    client?: string,
+    ahead = false,
+  ) {
     return engine.exclusive(spec.path, async (): Promise<Step> => {
       const meta = await engine.read(spec.path);
       if (!meta || meta.generation !== generation || meta.next > wanted || meta.complete) {
@@ -385,7 +428,9 @@ export function createEventStore<F>(options: EventStoreOptions<F>) {
       if (meta.frontier !== null) {
         // The service forgets cursors: a refused one is asked once more, then given up.
         for (let attempt = 0; attempt < 2; attempt++) {
-          outcome = await read(spec, meta.frontier, client);
+          outcome = await (attempt === 0
+            ? readFrontier(spec, meta.frontier, client)
+            : read(spec, meta.frontier, client));
           reads += 1;
           if (outcome.kind !== 'failed' || !outcome.cursorRefused) break;
         }
@@ -396,6 +441,12 @@ export function createEventStore<F>(options: EventStoreOptions<F>) {
         // it then walks from the head to see whether anything follows.
         const { records, cursor } = outcome.page;
         const endCertain = !(cursor === null && outcome.full);
+        if (ahead && cursor !== null) {
+          const page = read(spec, cursor, client);
+          // Not awaited here: a failure is met by whoever reads this cursor next.
+          page.catch(() => undefined);
+          readAhead.set(spec.path, { cursor, page });
+        }
         const fresh = await unstored(spec, meta, records);
         return { kind: 'meta', meta: await append(spec, meta, fresh, cursor, endCertain), reads };
       }
@@ -422,22 +473,30 @@ export function createEventStore<F>(options: EventStoreOptions<F>) {
    * resumed from the head reads past the stored ones; so anything newer than the last
    * stored record, and the stored ones of its time, are known. Other lists go by identity.
    */
-  async function storedPredicate(
-    spec: ListSpec,
-    meta: ListMeta,
-  ): Promise<(record: StoredRecord) => boolean> {
+  async function storedPredicate(spec: ListSpec, meta: ListMeta): Promise<Known> {
     if (spec.order === 'newest-first') {
       const tail = await edgeGroup(spec, meta, 'tail');
       const last = tail.time ?? Infinity;
-      return (record) => record.ts > last || (record.ts === last && tail.keys.has(record.key));
+      const known = (record: StoredRecord) =>
+        record.ts > last || (record.ts === last && tail.keys.has(record.key));
+      return () => Promise.resolve(known);
     }
-    const keys = new Set(await keysInOrder(spec, meta));
-    return (record) => keys.has(record.key);
+    // By the index of the stored identities: the cost of a page, not of the list's length.
+    return async (records) => {
+      const keys = await engine.storedKeys(
+        spec.path,
+        meta.generation,
+        records.map((record) => record.key),
+      );
+      return (record) => keys.has(record.key);
+    };
   }
 
   /** The records of a page read on from the frontier that the list does not hold yet. */
   const unstored = async (spec: ListSpec, meta: ListMeta, records: StoredRecord[]) =>
-    records.length === 0 ? records : withoutRepeats(records, await storedPredicate(spec, meta));
+    records.length === 0
+      ? records
+      : withoutRepeats(records, await (await storedPredicate(spec, meta))(records));
 
   async function append(
     spec: ListSpec,
@@ -454,7 +513,7 @@ export function createEventStore<F>(options: EventStoreOptions<F>) {
       complete: cursor === null && endCertain,
       bytes: meta.bytes + bytesOf(chunks),
     };
-    await commit(spec, next, chunks);
+    await commit(spec, next, chunks, false, records);
     return next;
   }
 
@@ -471,7 +530,7 @@ export function createEventStore<F>(options: EventStoreOptions<F>) {
       const outcome = await read(spec, cursor, client);
       reads += 1;
       if (outcome.kind === 'failed') return { ...outcome, reads };
-      const records = withoutRepeats(outcome.page.records, known);
+      const records = withoutRepeats(outcome.page.records, await known(outcome.page.records));
       cursor = outcome.page.cursor;
       if (records.length > 0 || cursor === null) {
         events.recovered?.(spec.path, reads);
@@ -486,15 +545,12 @@ export function createEventStore<F>(options: EventStoreOptions<F>) {
    * events: everything up to the last stored record (or, should the service no longer
    * list it, to the first record older than it). Other lists: what is stored.
    */
-  async function resumePredicate(
-    spec: ListSpec,
-    meta: ListMeta,
-  ): Promise<(record: StoredRecord) => boolean> {
+  async function resumePredicate(spec: ListSpec, meta: ListMeta): Promise<Known> {
     if (spec.order === 'stable') return storedPredicate(spec, meta);
     const tail = await edgeGroup(spec, meta, 'tail');
     const last = tail.time ?? Infinity;
     let depth = tail.edge === undefined;
-    return (record) => {
+    const known = (record: StoredRecord) => {
       if (depth) return tail.keys.has(record.key);
       if (record.key === tail.edge) {
         depth = true;
@@ -503,6 +559,7 @@ export function createEventStore<F>(options: EventStoreOptions<F>) {
       if (record.ts < last) depth = true;
       return !depth;
     };
+    return () => Promise.resolve(known);
   }
 
   /** The records after `after` (up to `limit` and the byte cap), reading on as needed. */
@@ -652,12 +709,15 @@ export function createEventStore<F>(options: EventStoreOptions<F>) {
       if (meta && !headIsStale(meta, now())) return { kind: 'meta', meta, reads: 0 };
       return refreshHead(spec, client);
     },
-    /** For the indexer: one upstream page more past the stored frontier, when not complete. */
-    async deeper(spec: ListSpec, client?: string): Promise<Step> {
+    /**
+     * For the indexer: one upstream page more past the stored frontier, when not complete;
+     * `readAhead` asks for the page after it meanwhile (a walk that goes on to the end).
+     */
+    async deeper(spec: ListSpec, client?: string, readAhead = false): Promise<Step> {
       const meta = await engine.read(spec.path);
       if (!meta) return refreshHead(spec, client);
       if (meta.complete) return { kind: 'meta', meta, reads: 0 };
-      return extend(spec, meta.generation, meta.next, client);
+      return extend(spec, meta.generation, meta.next, client, readAhead);
     },
     stats: () => engine.stats(),
     close: () => engine.close(),

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { withClient } from '../database/held-client';
 import { migrate } from '../database/migrations';
@@ -113,8 +114,13 @@ export async function openPostgresEngine(options: PostgresEngineOptions): Promis
   const chunksOf = (list: string, rows: ChunkRow[]): Chunk[] =>
     rows.map((row) => decodeChunk(Number(row.first), row.data, row.checksum, list));
 
-  const dropList = (client: pg.PoolClient, list: string) =>
-    client.query('DELETE FROM store_chunks WHERE list = $1', [list]);
+  const dropList = async (client: pg.PoolClient, list: string) => {
+    await client.query('DELETE FROM store_chunks WHERE list = $1', [list]);
+    await client.query('DELETE FROM store_keys WHERE list = $1', [list]);
+  };
+
+  // Identities are kept as 16 bytes of their SHA-256, so the index stays small.
+  const keyHash = (key: string) => createHash('sha256').update(key).digest().subarray(0, 16);
 
   return {
     kind: 'postgres',
@@ -180,9 +186,27 @@ export async function openPostgresEngine(options: PostgresEngineOptions): Promis
       }
     },
 
-    async commit(list, meta, added, replace = false) {
+    async storedKeys(list, generation, keys) {
+      if (keys.length === 0) return new Set();
+      const hashes = new Map(keys.map((key) => [keyHash(key).toString('hex'), key]));
+      const { rows } = await pool.query<{ key: Buffer }>(
+        `SELECT key FROM store_keys
+          WHERE list = $1 AND generation = $2 AND key = ANY($3::bytea[])`,
+        [list, generation, [...hashes.keys()].map((hex) => Buffer.from(hex, 'hex'))],
+      );
+      return new Set(rows.map((row) => hashes.get(row.key.toString('hex'))!));
+    },
+
+    async commit(list, meta, added, replace = false, keys = []) {
       await transaction(async (client) => {
         if (replace) await dropList(client, list);
+        if (keys.length > 0) {
+          await client.query(
+            `INSERT INTO store_keys (list, generation, key)
+             SELECT $1, $2, unnest($3::bytea[]) ON CONFLICT DO NOTHING`,
+            [list, meta.generation, keys.map(keyHash)],
+          );
+        }
         for (const chunk of added) {
           const data = encodeChunk(chunk);
           await client.query(

@@ -68,9 +68,7 @@ async function walk(app: { request: (path: string) => Response | Promise<Respons
 }
 
 const recordsOf = (answer: Answer) =>
-  (JSON.parse(answer.text) as { result: unknown[] }).result.map((record) =>
-    JSON.stringify(record),
-  );
+  (JSON.parse(answer.text) as { result: unknown[] }).result.map((record) => JSON.stringify(record));
 
 type Damage = (data: Buffer) => Buffer;
 
