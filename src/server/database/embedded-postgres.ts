@@ -15,6 +15,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
 import { lockDataDir, type DataDirLock } from './data-dir-lock';
 import { postgresBinaries, type PostgresBinaries } from './postgres-binaries';
 import { postgresUser, type PostgresUser } from './postgres-user';
@@ -32,6 +33,9 @@ import { postgresUser, type PostgresUser } from './postgres-user';
  * - If it dies while the server runs, it is started again.
  * - Every failure to start is a `DatabaseStartError` whose message is one line naming
  *   the cause.
+ * - A damaged cluster (PostgreSQL refusing to start on damaged files, or pages failing
+ *   their checksums when the server's small tables are read at start) is refused with one
+ *   line saying how to rebuild it: stop, move `DATA_DIR/postgres` aside, start again.
  */
 export class DatabaseStartError extends Error {}
 
@@ -115,8 +119,10 @@ export async function startEmbeddedPostgres(
     const ready = await Promise.race([waitUntilReady(pgData, started), exited.then(() => false)]);
     if (!ready) {
       started.kill('SIGQUIT');
+      const said = failureOf(logPath, from);
+      if (said && DAMAGE.test(said)) throw damagedCluster(pgData, said, logPath);
       throw new DatabaseStartError(
-        `PostgreSQL did not start: ${failureOf(logPath, from) ?? (await exited)} (log: ${logPath})`,
+        `PostgreSQL did not start: ${said ?? (await exited)} (log: ${logPath})`,
       );
     }
     child = started;
@@ -158,6 +164,17 @@ export async function startEmbeddedPostgres(
     if (!existsSync(join(pgData, 'PG_VERSION')))
       initCluster(dataDir, pgData, binaries, user, durable);
     await launch();
+    const damage = await damageFound(pgData);
+    if (damage) {
+      const running = child as ChildProcess | undefined;
+      stopping = true;
+      if (running && running.exitCode === null && running.signalCode === null) {
+        const gone = new Promise((done) => running.once('exit', done));
+        running.kill('SIGQUIT');
+        await gone;
+      }
+      throw damagedCluster(pgData, damage, logPath);
+    }
   } catch (error) {
     lock.release();
     throw error instanceof DatabaseStartError ? error : new DatabaseStartError(reason(error));
@@ -183,6 +200,63 @@ export async function startEmbeddedPostgres(
       lock.release();
     },
   };
+}
+
+// What PostgreSQL says of damaged files when it starts or reads them: a control file or
+// WAL that does not check out, a page failing its checksum or header check, a file cut
+// short.
+const DAMAGE =
+  /incorrect checksum in control file|invalid data in file|could not (locate a valid|find a valid)? ?checkpoint|invalid (primary |secondary )?checkpoint record|invalid (resource manager|magic number|record length|page)|page verification failed|checksum|could not read (file|block)|unexpected pageaddr|contrecord|corrupt/i;
+
+function damagedCluster(pgData: string, said: string, logPath: string) {
+  const what = said.replaceAll(/\s+/g, ' ').trim().slice(0, 300);
+  return new DatabaseStartError(
+    `the database in ${pgData} is damaged (PostgreSQL: ${what}); to rebuild it, stop the ` +
+      `server, move that folder aside (mv ${pgData} ${pgData}.damaged) and start again: a new ` +
+      `database is made and the index is read again from the service (log: ${logPath})`,
+  );
+}
+
+// The server's small tables, read whole at start so their pages' checksums are verified.
+const SMALL_TABLES = ['schema_version', 'store_lists', 'store_settings'];
+
+/**
+ * Reads the catalog and the server's small tables (every page is checked against its
+ * checksum as it is read), and asks whether PostgreSQL has met pages failing their
+ * checksums: what it said, or undefined when nothing is wrong.
+ */
+async function damageFound(pgData: string): Promise<string | undefined> {
+  const client = new pg.Client({
+    host: pgData,
+    port: PORT,
+    user: 'postgres',
+    database: 'postgres',
+  });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.query('SELECT count(*) FROM pg_class');
+    for (const table of SMALL_TABLES) {
+      const { rows } = await client.query<{ found: string | null }>(
+        'SELECT to_regclass($1)::text AS found',
+        [`public.${table}`],
+      );
+      if (rows[0]?.found) await client.query(`SELECT count(*) FROM public.${table}`);
+    }
+    const { rows } = await client.query<{ failures: string }>(
+      `SELECT coalesce(sum(checksum_failures), 0) AS failures FROM pg_stat_database`,
+    );
+    const failures = Number(rows[0]?.failures ?? 0);
+    if (failures > 0) return `${failures} pages have failed their checksums`;
+    return undefined;
+  } catch (error) {
+    const { code, message } = error as { code?: string; message: string };
+    if (code && /^(XX|58)/.test(code)) return message;
+    if (DAMAGE.test(message)) return message;
+    return undefined;
+  } finally {
+    await client.end().catch(() => {});
+  }
 }
 
 /** As root, PostgreSQL's user must be able to pass through every folder above DATA_DIR. */
