@@ -1,9 +1,12 @@
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { clientKey } from '../proxy/client-address';
 
 export interface ConnectionLimits {
-  /** Open connections at most; more are closed as they arrive. */
+  /**
+   * Open connections at most; past it a new one takes the place of the oldest with no
+   * request being answered, or is closed as it arrives when there is none.
+   */
   maxConnections: number;
   /** Open connections from one address at most (an IPv6 /64 counts as one); 0: no cap. */
   maxConnectionsPerAddress: number;
@@ -30,40 +33,108 @@ export const connectionCheckOptions = (limits: ConnectionLimits) => ({
 });
 
 /**
- * Keeps one address from holding the server's connections, and so its file descriptors:
- * a cap in total and one per address, and idle or silent connections closed early
- * (between requests after `keepAliveTimeoutMs`; before or during a request's headers
+ * Keeps one address, or many, from holding the server's connections, and so its file
+ * descriptors: a cap in total and one per address, and idle or silent connections closed
+ * early (between requests after `keepAliveTimeoutMs`; before or during a request's headers
  * after `headersTimeoutMs`).
+ *
+ * At the total cap a new connection is not refused while some connection has no request
+ * being answered (it has sent nothing, is still sending its headers, or is idle between
+ * requests): the oldest such connection of the address holding the most connections is
+ * closed to make room. So slow connections from many addresses, each under its own cap,
+ * cannot fill the server and lock a new client out: they give way to it, and to each
+ * other, the heaviest address first. Only when every place is answering a request is a
+ * new connection closed as it arrives. A connection closed so has nothing to lose: no
+ * request of it has been read, and an idle keep-alive one is closed as its timeout would.
  *
  * The per-address cap counts the socket's peer address, the only one known when a
  * connection opens (`X-Forwarded-For` comes later, with a request). Behind proxies of
  * ours (`perAddress: false`) every connection comes from a proxy, so only the total
- * applies, and limiting connections per visitor is the proxy's job.
+ * applies (the oldest idle connection gives way), and limiting connections per visitor
+ * is the proxy's job.
  */
 export function limitConnections(server: Server, limits: ConnectionLimits, perAddress: boolean) {
-  server.maxConnections = limits.maxConnections;
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   server.headersTimeout = limits.headersTimeoutMs;
   // Node requires the whole request to be allowed at least as long as its headers.
   server.requestTimeout = Math.max(server.requestTimeout, limits.headersTimeoutMs);
   closeSilentConnections(server, limits.headersTimeoutMs);
-  const cap = limits.maxConnectionsPerAddress;
-  if (!perAddress || cap <= 0) return;
+  const cap = perAddress ? limits.maxConnectionsPerAddress : 0;
 
-  const open = new Map<string, number>();
-  server.on('connection', (socket: Socket) => {
+  interface Address {
+    open: number;
+    /** Its connections with no request being answered, least recently active first. */
+    idle: Set<Socket>;
+  }
+  interface Connection {
+    address: Address;
+    /** Requests read and not yet answered. */
+    unanswered: number;
+  }
+  const addresses = new Map<string, Address>();
+  const connections = new Map<Socket, Connection>();
+
+  /** Forgets a connection (closed, or being closed to make room). */
+  const release = (socket: Socket, key: string) => {
+    const connection = connections.get(socket);
+    if (!connection) return;
+    connections.delete(socket);
+    connection.address.idle.delete(socket);
+    connection.address.open -= 1;
+    if (connection.address.open === 0) addresses.delete(key);
+  };
+  const keyOf = (socket: Socket) => {
+    if (!perAddress) return '';
     const address = socket.remoteAddress ?? '';
-    const key = clientKey(address) ?? address;
-    const count = (open.get(key) ?? 0) + 1;
-    if (count > cap) {
+    return clientKey(address) ?? address;
+  };
+  const keys = new WeakMap<Socket, string>();
+
+  /** Closes the oldest idle connection of the address holding the most; false if none. */
+  const makeRoom = () => {
+    let heaviest: Address | undefined;
+    for (const address of addresses.values()) {
+      if (address.idle.size > 0 && (!heaviest || address.open > heaviest.open)) heaviest = address;
+    }
+    const oldest = heaviest?.idle.values().next().value;
+    if (!oldest) return false;
+    release(oldest, keys.get(oldest) ?? '');
+    oldest.destroy();
+    return true;
+  };
+
+  server.on('connection', (socket: Socket) => {
+    const key = keyOf(socket);
+    const address = addresses.get(key);
+    if (cap > 0 && address && address.open >= cap) {
       socket.destroy();
       return;
     }
-    open.set(key, count);
-    socket.once('close', () => {
-      const left = (open.get(key) ?? 1) - 1;
-      if (left > 0) open.set(key, left);
-      else open.delete(key);
+    if (connections.size >= limits.maxConnections && !makeRoom()) {
+      socket.destroy();
+      return;
+    }
+    // Looked up again: making room may have closed this address's last other connection.
+    const own = addresses.get(key) ?? { open: 0, idle: new Set<Socket>() };
+    addresses.set(key, own);
+    own.open += 1;
+    own.idle.add(socket);
+    connections.set(socket, { address: own, unanswered: 0 });
+    keys.set(socket, key);
+    socket.once('close', () => release(socket, key));
+  });
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const { socket } = request;
+    const connection = connections.get(socket);
+    if (!connection) return;
+    connection.unanswered += 1;
+    connection.address.idle.delete(socket);
+    response.once('close', () => {
+      connection.unanswered -= 1;
+      // Idle again, now the most recently active of its address.
+      if (connection.unanswered === 0 && connections.has(socket)) {
+        connection.address.idle.add(socket);
+      }
     });
   });
 }

@@ -123,4 +123,42 @@ describe('connection limits', { timeout: 20_000 }, () => {
     expect(await healthFrom(port, '127.0.0.1')).toBe(200);
     expect(await openConnections()).toBeGreaterThanOrEqual(10);
   });
+
+  it('admits a new client while slow connections from many addresses fill the total', async () => {
+    const port = await start(
+      { MAX_CONNECTIONS: '60', MAX_CONNECTIONS_PER_ADDRESS: '10' },
+      (config) => {
+        // Long enough that no slow connection times out during the test.
+        config.connections.headersTimeoutMs = 30_000;
+      },
+    );
+    const slowAddresses = [
+      '127.0.0.2',
+      '127.0.0.3',
+      '127.0.0.4',
+      '127.0.0.5',
+      '127.0.0.6',
+      '127.0.0.7',
+    ];
+    // Each slow connection sends the start of a request's headers and nothing more; one
+    // that is closed is opened again, as an attacker would (up to 200 times in all).
+    let reopens = 200;
+    const slow = (from: string): Promise<void> =>
+      idleConnection(port, from).then(({ socket, closed }) => {
+        socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ');
+        void closed.then(() => {
+          if (running && reopens-- > 0) void slow(from).catch(() => {});
+        });
+      });
+    for (const from of slowAddresses) for (let i = 0; i < 10; i += 1) await slow(from);
+    await vi.waitFor(async () => expect(await openConnections()).toBe(60), { timeout: 5_000 });
+
+    const statuses: Array<number | string> = [];
+    for (let i = 0; i < 20; i += 1) {
+      statuses.push(await healthFrom(port, '127.0.0.8').catch((error: Error) => error.message));
+    }
+    expect(statuses).toEqual(Array.from({ length: 20 }, () => 200));
+    // The slow connections still hold the rest: the cap is kept.
+    expect(await openConnections()).toBeLessThanOrEqual(60);
+  });
 });
