@@ -109,7 +109,7 @@ export function createIndexer<F>(options: IndexerOptions<F>) {
         progress.state = 'stopped';
         return;
       }
-      const step = await store.deeper(spec, client);
+      const step = await store.deeper(spec, client, true);
       if (step.kind === 'failed') {
         const reason = describe(step.failure);
         if (contract) await setUpstreamState(contract, reason);

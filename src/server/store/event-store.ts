@@ -140,6 +140,8 @@ function withoutRepeats(records: StoredRecord[], known: (record: StoredRecord) =
 }
 
 const PREFIX = Buffer.from('{"result":[');
+// Pages a walk to the end reads ahead of the one it stores (1 MB each at most).
+const READ_AHEAD_PAGES = 3;
 const COMMA = Buffer.from(',');
 // The longest end of a page: `],"cursor":"` + a store cursor + `"}`.
 const SUFFIX_BYTES = 64;
@@ -397,16 +399,41 @@ export function createEventStore<F>(options: EventStoreOptions<F>) {
 
   /** Reads on from the frontier until the list holds record `wanted` or is complete. */
   /**
-   * Pages read ahead for walks that go on to the end (the indexer's): the next page is
-   * asked for while the one just read is committed, so storing and indexing a page does
-   * not hold up the upstream's next request. Kept per list, for the cursor it follows.
+   * Pages read ahead for walks that go on to the end (the indexer's): up to
+   * READ_AHEAD_PAGES pages past the one being stored are asked for, each as soon as the
+   * one before names its cursor, so storing and indexing pages does not hold up the
+   * upstream's requests. Kept per list, by the cursor each page follows.
    */
-  const readAhead = new Map<string, { cursor: string; page: Promise<UpstreamRead<F>> }>();
+  const readAhead = new Map<string, Map<string, Promise<UpstreamRead<F>>>>();
+
+  function readOnAhead(spec: ListSpec, cursor: string, client?: string) {
+    let pages = readAhead.get(spec.path);
+    if (!pages) readAhead.set(spec.path, (pages = new Map()));
+    let page = pages.get(cursor);
+    if (!page) {
+      if (pages.size >= READ_AHEAD_PAGES) return;
+      page = read(spec, cursor, client);
+      pages.set(cursor, page);
+    }
+    // Each page read on from the one before, along the chain to its end.
+    page.then(
+      (outcome) => {
+        const next = outcome.kind === 'page' ? outcome.page.cursor : null;
+        if (next !== null && readAhead.get(spec.path) === pages) readOnAhead(spec, next, client);
+      },
+      () => undefined,
+    );
+  }
 
   const readFrontier = (spec: ListSpec, cursor: string, client?: string) => {
-    const ahead = readAhead.get(spec.path);
+    const page = readAhead.get(spec.path)?.get(cursor);
+    if (page) {
+      readAhead.get(spec.path)!.delete(cursor);
+      return page;
+    }
+    // Read ahead along another path (another server moved the list on): dropped.
     readAhead.delete(spec.path);
-    return ahead?.cursor === cursor ? ahead.page : read(spec, cursor, client);
+    return read(spec, cursor, client);
   };
 
   async function extend(
@@ -441,12 +468,8 @@ export function createEventStore<F>(options: EventStoreOptions<F>) {
         // it then walks from the head to see whether anything follows.
         const { records, cursor } = outcome.page;
         const endCertain = !(cursor === null && outcome.full);
-        if (ahead && cursor !== null) {
-          const page = read(spec, cursor, client);
-          // Not awaited here: a failure is met by whoever reads this cursor next.
-          page.catch(() => undefined);
-          readAhead.set(spec.path, { cursor, page });
-        }
+        // Not awaited: a failure is met by whoever reads that cursor next.
+        if (ahead && cursor !== null) readOnAhead(spec, cursor, client);
         const fresh = await unstored(spec, meta, records);
         return { kind: 'meta', meta: await append(spec, meta, fresh, cursor, endCertain), reads };
       }
