@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { statfs } from 'node:fs/promises';
+import { join } from 'node:path';
 import pg from 'pg';
 import { withClient } from '../database/held-client';
 import { migrate } from '../database/migrations';
@@ -60,6 +63,15 @@ export interface PostgresEngineOptions {
   /** Connections that may wait for or hold a list's lock at once. */
   lockPoolSize?: number;
   /**
+   * Free space kept on the database's disk, when it is on this machine (the embedded
+   * PostgreSQL, or one whose data directory this process can see): a commit that would
+   * leave less is refused as the disk being full (SQLSTATE 53100) before PostgreSQL is
+   * asked. PostgreSQL refuses a table that cannot grow cleanly, but a write-ahead log that
+   * cannot grow stops it altogether (PANIC), and it cannot start again until space is
+   * freed: the reserve keeps room for its log. Default 64 MB (four log segments).
+   */
+  diskReserveBytes?: number;
+  /**
    * Runs inside `commit`'s transaction, after the chunks and the list's state are
    * written: whatever it writes commits or rolls back with them.
    */
@@ -69,6 +81,41 @@ export interface PostgresEngineOptions {
     chunks: Chunk[],
     meta: ListMeta,
   ) => Promise<void>;
+}
+
+const DISK_RESERVE_BYTES = 64 * 1024 * 1024;
+// A commit's chunks are written to the table and to the log, with room for index rows.
+const WRITE_FACTOR = 3;
+
+/** The database's disk is full, or would be within the reserve: as PostgreSQL's 53100. */
+export class DiskFullError extends Error {
+  readonly code = '53100';
+  constructor(available: number, reserve: number) {
+    super(
+      `the database's disk has ${mb(available)} MB free, within the ${mb(reserve)} MB kept ` +
+        'for PostgreSQL: nothing more is stored until space is freed',
+    );
+    this.name = 'DiskFullError';
+  }
+}
+
+const mb = (bytes: number) => Math.max(0, Math.round(bytes / 1024 / 1024));
+
+/**
+ * The bytes free on the disk of the database's data directory, when this process can
+ * see it (same machine): undefined otherwise, and then nothing is checked.
+ */
+async function localDataDirectory(pool: pg.Pool): Promise<string | undefined> {
+  try {
+    const { rows } = await pool.query<{ dir: string }>(
+      "SELECT current_setting('data_directory') AS dir",
+    );
+    const dir = rows[0]?.dir;
+    return dir && existsSync(join(dir, 'PG_VERSION')) ? dir : undefined;
+  } catch {
+    // Not a superuser (a shared database): its disk is its operator's to watch.
+    return undefined;
+  }
 }
 
 /** The engine, with its pool for the other tables kept in the same database. */
@@ -109,6 +156,17 @@ export async function openPostgresEngine(options: PostgresEngineOptions): Promis
     await Promise.all([pool.end(), locks.end()]);
     throw error;
   }
+
+  const reserve = options.diskReserveBytes ?? DISK_RESERVE_BYTES;
+  const dataDirectory = reserve > 0 ? await localDataDirectory(pool) : undefined;
+  /** Refuses a write of `bytes` that would eat into the disk's reserve. */
+  const checkDisk = async (bytes: number) => {
+    if (!dataDirectory) return;
+    const stats = await statfs(dataDirectory).catch(() => undefined);
+    if (!stats) return;
+    const available = stats.bavail * stats.bsize;
+    if (available - bytes * WRITE_FACTOR < reserve) throw new DiskFullError(available, reserve);
+  };
 
   // Each chunk is checked against its checksum as it is decoded (chunk-codec.ts).
   const chunksOf = (list: string, rows: ChunkRow[]): Chunk[] =>
@@ -198,6 +256,7 @@ export async function openPostgresEngine(options: PostgresEngineOptions): Promis
     },
 
     async commit(list, meta, added, replace = false, keys = []) {
+      await checkDisk(added.reduce((sum, chunk) => sum + chunk.body.byteLength, 0));
       await transaction(async (client) => {
         if (replace) await dropList(client, list);
         if (keys.length > 0) {
