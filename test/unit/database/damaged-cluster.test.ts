@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -107,6 +107,19 @@ describe('a damaged embedded cluster', () => {
     expect(message).toContain(`mv ${pgData} ${pgData}.damaged`);
     writeFileSync(table, healthy);
     await start(dataDir);
+  }, 60_000);
+
+  it('with its write-ahead log garbled is refused with one line saying how to rebuild', async () => {
+    const { dataDir, pgData } = await madeCluster();
+    const wal = join(pgData, 'pg_wal');
+    for (const name of readdirSync(wal).filter((file) => /^[0-9A-F]{24}$/.test(file))) {
+      garble(join(wal, name), 0, 256 * 1024);
+    }
+    const message = await refusal(dataDir);
+    console.log(message);
+    expect(message).not.toContain('\n');
+    expect(message).toContain(`the database in ${pgData} is damaged`);
+    expect(message).toContain(`mv ${pgData} ${pgData}.damaged`);
   }, 60_000);
 
   it('that is healthy starts as before', async () => {

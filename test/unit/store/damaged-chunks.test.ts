@@ -88,7 +88,7 @@ const damages: [string, Damage, { keepChecksum: boolean }][] = [
     { keepChecksum: true },
   ],
   [
-    'digits flipped in a record, in both value and checksum',
+    'a digit of a record’s time changed',
     (data) => {
       const copy = Buffer.from(data);
       const at = copy.indexOf('"timestamp":"', Math.floor(copy.length / 3)) + 13;
