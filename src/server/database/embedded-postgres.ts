@@ -127,11 +127,13 @@ export async function startEmbeddedPostgres(
     }
     child = started;
     void exited.then((how) => {
-      if (!stopping) void restart(how);
+      if (!stopping) restarting = restart(how);
     });
   };
 
   const restarts: number[] = [];
+  // A restart under way: stop() waits for it, so the PostgreSQL it starts is stopped too.
+  let restarting: Promise<void> | undefined;
   const restart = async (how: string) => {
     child = undefined;
     const now = Date.now();
@@ -189,6 +191,7 @@ export async function startEmbeddedPostgres(
       if (stopping) return;
       stopping = true;
       process.off('exit', onExit);
+      await restarting;
       const running = child;
       if (running && running.exitCode === null && running.signalCode === null) {
         const gone = new Promise((done) => running.once('exit', done));

@@ -1,5 +1,13 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -157,6 +165,20 @@ describe('the embedded PostgreSQL', () => {
     expect(database.pid()).not.toBe(first);
     expect(await query(database.url, 'SELECT 1 AS one')).toEqual([{ one: 1 }]);
     expect(lines[0]).toMatch(/stopped unexpectedly \(SIGKILL\)/);
+  }, 30_000);
+
+  it('stops the PostgreSQL it is starting again when stopped meanwhile', async () => {
+    const dataDir = newDataDir();
+    let restarting: () => void = () => {};
+    const begun = new Promise<void>((resolve) => (restarting = resolve));
+    const database = await start(dataDir, (line) => {
+      if (/starting it again/.test(line)) restarting();
+    });
+    process.kill(database.pid()!, 'SIGKILL');
+    await begun;
+    await stopped(database);
+    // Nothing holds the data folder: its postmaster.pid is gone with the PostgreSQL.
+    expect(existsSync(join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
   }, 30_000);
 
   describe('cannot start: one line naming the cause', () => {
