@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { postgresBinaries } from '../../src/server/database/postgres-binaries';
@@ -16,6 +16,8 @@ export interface PostgresServer {
   url: string;
   /** Stops it at once, as a crash would (`pg_ctl stop -m immediate`); `stop` still cleans up. */
   kill(): void;
+  /** Stops every process of it (SIGSTOP), as a frozen host would; returns how to thaw it. */
+  freeze(): () => void;
   stop(): Promise<void>;
 }
 
@@ -56,9 +58,21 @@ export async function startPostgres(): Promise<PostgresServer> {
     running = false;
     run(binaries.pgCtl, ['-D', data, '-m', 'immediate', '-w', 'stop']);
   };
+  const processes = () => {
+    const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const children = spawnSync('pgrep', ['-P', String(postmaster)], { encoding: 'utf8' }).stdout;
+    return [postmaster, ...children.split('\n').filter(Boolean).map(Number)];
+  };
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     kill,
+    freeze() {
+      const frozen = processes();
+      for (const pid of frozen) process.kill(pid, 'SIGSTOP');
+      return () => {
+        for (const pid of frozen) process.kill(pid, 'SIGCONT');
+      };
+    },
     async stop() {
       try {
         kill();

@@ -10,7 +10,7 @@ export type DatabaseFailure = 'down' | 'full' | 'damaged';
 // corrupted).
 const SQLSTATE = /^[0-9A-Z]{5}$/;
 const CONNECTION_MESSAGES =
-  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client was closed|Cannot use a pool after calling end|connection error/i;
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Query read timeout|Client was closed|Cannot use a pool after calling end|connection error/i;
 const SOCKET_CODES = new Set([
   'ECONNREFUSED',
   'ENOENT',

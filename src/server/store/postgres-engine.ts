@@ -72,6 +72,13 @@ export interface PostgresEngineOptions {
    */
   diskReserveBytes?: number;
   /**
+   * Longest wait for a connection and for one statement's answer (default 20 s): a
+   * PostgreSQL that stopped answering (frozen, its host unreachable) fails the requests
+   * that need it, as one that is down does, instead of holding them for ever. Not for
+   * the lock connections, whose waits are other servers' upstream reads.
+   */
+  queryTimeoutMs?: number;
+  /**
    * Runs inside `commit`'s transaction, after the chunks and the list's state are
    * written: whatever it writes commits or rolls back with them.
    */
@@ -84,6 +91,7 @@ export interface PostgresEngineOptions {
 }
 
 const DISK_RESERVE_BYTES = 64 * 1024 * 1024;
+const QUERY_TIMEOUT_MS = 20_000;
 // A commit's chunks are written to the table and to the log, with room for index rows.
 const WRITE_FACTOR = 3;
 
@@ -122,13 +130,17 @@ async function localDataDirectory(pool: pg.Pool): Promise<string | undefined> {
 export type PostgresEngine = StoreEngine & { pool: pg.Pool };
 
 export async function openPostgresEngine(options: PostgresEngineOptions): Promise<PostgresEngine> {
+  const timeoutMs = options.queryTimeoutMs ?? QUERY_TIMEOUT_MS;
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.poolSize ?? 10,
+    connectionTimeoutMillis: timeoutMs,
+    query_timeout: timeoutMs,
   });
   const locks = new pg.Pool({
     connectionString: options.connectionString,
     max: options.lockPoolSize ?? 8,
+    connectionTimeoutMillis: timeoutMs,
   });
   // An idle connection the server closes (restart, failover) must not crash the process.
   pool.on('error', () => {});

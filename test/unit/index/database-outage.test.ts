@@ -18,7 +18,58 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
 });
 
+async function serverOn(url: string) {
+  const engine = await openIndexedEngine({ connectionString: url, queryTimeoutMs: 1_000 });
+  cleanups.push(() => engine.close());
+  const service = createSampleService({ apiKey: 'k', profile: 'deployed', dataset });
+  const proxy = createProxy({
+    upstream: {
+      source: 'sample',
+      baseUrl: 'http://sample.test',
+      apiKey: 'k',
+      description: 'sample',
+      get: getViaFetch((request) => service.fetch(request)),
+    },
+    store: { engine, secret: await storeSecret(engine) },
+    index: { pool: engine.pool, backgroundRate: 0 },
+    rateLimit: { perMinute: 0, burst: 0 },
+    readyCacheMs: 0,
+  });
+  cleanups.push(async () => proxy.stop());
+  return proxy;
+}
+
+async function expectDatabaseError(response: Response) {
+  expect(response.status).toBe(503);
+  expect(response.headers.get('retry-after')).toBe('5');
+  const body = (await response.json()) as { error: { kind: string; message: string } };
+  expect(body.error.kind).toBe('database');
+  expect(body.error.message).toMatch(/database/);
+}
+
 describe('the database stopping while the server runs', () => {
+  it('frozen: requests fail within the query timeout naming the database, and recover when it thaws', async () => {
+    const server = await startPostgres();
+    cleanups.push(() => server.stop());
+    const proxy = await serverOn(server.url);
+    const path = `/api/collections/${contract}/events?sort=-price`;
+    expect((await proxy.app.request(path)).status).toBe(200);
+    const thaw = server.freeze();
+    cleanups.unshift(async () => thaw());
+    await expectDatabaseError(await proxy.app.request(path));
+    expect(await proxy.checkReady()).toMatchObject({
+      ready: false,
+      reason: expect.stringMatching(/database/),
+    });
+    thaw();
+    // Served again without a restart, once PostgreSQL answers.
+    let status = 0;
+    for (let attempt = 0; attempt < 20 && status !== 200; attempt++) {
+      status = (await proxy.app.request(path)).status;
+    }
+    expect(status).toBe(200);
+  }, 60_000);
+
   it('answers 503 naming the database, and readiness says the database is down', async () => {
     const server = await startPostgres();
     cleanups.push(() => server.stop());
