@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connection-limits';
@@ -233,6 +234,21 @@ const envSchema = z.object({
 });
 
 type ParsedEnv = z.infer<typeof envSchema>;
+
+/**
+ * The configuration of this process's environment (and `.env`, when there is one); a bad
+ * value is said in one line and the process exits 1.
+ */
+export function configFromEnvironment(): ServerConfig {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  try {
+    return loadConfig(process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`Configuration error: ${error.message}`);
+    process.exit(1);
+  }
+}
 
 export function loadConfig(env: Env): ServerConfig {
   const parsed = envSchema.safeParse(env);

@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { canonicalAddress } from '../lib/address';
 import { coverageOf } from './api/coverage';
-import { ConfigError, loadConfig } from './config';
+import { configFromEnvironment } from './config';
 import { openServices } from './open-services';
 import { createProxy } from './proxy/app';
 import { createUpstream } from './upstream/create-upstream';
@@ -36,17 +35,7 @@ async function main() {
     }
     addresses.push(address);
   }
-  if (existsSync('.env')) process.loadEnvFile('.env');
-  let config;
-  try {
-    config = loadConfig(process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`Configuration error: ${error.message}`);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = configFromEnvironment();
   const services = await openServices(config, (line) => console.log(line));
   const proxy = createProxy({
     upstream: createUpstream(config.upstream),

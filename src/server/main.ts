@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 import { serve } from '@hono/node-server';
-import { ConfigError, loadConfig, type ServerConfig } from './config';
+import { configFromEnvironment, type ServerConfig } from './config';
 import { createServerApp } from './http/app';
 import { connectionCheckOptions, limitConnections } from './http/connection-limits';
 import { trackForShutdown } from './http/graceful-shutdown';
@@ -29,17 +28,7 @@ export async function startServer(
   clientDir = resolve('dist/client'),
   { withoutStore = false }: { withoutStore?: boolean } = {},
 ) {
-  if (existsSync('.env')) process.loadEnvFile('.env');
-  let config;
-  try {
-    config = loadConfig(process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`Configuration error: ${error.message}`);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = configFromEnvironment();
   for (const warning of config.warnings) console.warn(`Warning: ${warning}`);
   let services: Services;
   try {

@@ -3,8 +3,8 @@ import { openIndexedEngine } from '../../../src/server/index/open-index';
 import { createProxy } from '../../../src/server/proxy/app';
 import { createSampleService, generateDataset } from '../../../src/server/sample-service';
 import { storeSecret } from '../../../src/server/store/event-store';
-import { getViaFetch } from '../../../src/server/upstream/service-client';
 import { startPostgres } from '../../support/postgres-server';
+import { sampleUpstream } from '../../support/sample-upstream';
 
 /**
  * PostgreSQL stopping under a running server: the requests that need it get a 503 that
@@ -23,13 +23,7 @@ async function serverOn(url: string) {
   cleanups.push(() => engine.close());
   const service = createSampleService({ apiKey: 'k', profile: 'deployed', dataset });
   const proxy = createProxy({
-    upstream: {
-      source: 'sample',
-      baseUrl: 'http://sample.test',
-      apiKey: 'k',
-      description: 'sample',
-      get: getViaFetch((request) => service.fetch(request)),
-    },
+    upstream: sampleUpstream(service),
     store: { engine, secret: await storeSecret(engine) },
     index: { pool: engine.pool, backgroundRate: 0 },
     rateLimit: { perMinute: 0, burst: 0 },
@@ -73,23 +67,7 @@ describe('the database stopping while the server runs', () => {
   it('answers 503 naming the database, and readiness says the database is down', async () => {
     const server = await startPostgres();
     cleanups.push(() => server.stop());
-    const engine = await openIndexedEngine({ connectionString: server.url });
-    cleanups.push(() => engine.close());
-    const service = createSampleService({ apiKey: 'k', profile: 'deployed', dataset });
-    const proxy = createProxy({
-      upstream: {
-        source: 'sample',
-        baseUrl: 'http://sample.test',
-        apiKey: 'k',
-        description: 'sample',
-        get: getViaFetch((request) => service.fetch(request)),
-      },
-      store: { engine, secret: await storeSecret(engine) },
-      index: { pool: engine.pool, backgroundRate: 0 },
-      rateLimit: { perMinute: 0, burst: 0 },
-      readyCacheMs: 0,
-    });
-    cleanups.push(async () => proxy.stop());
+    const proxy = await serverOn(server.url);
     expect((await proxy.app.request(`/api/collections/${contract}`)).status).toBe(200);
     expect(await proxy.checkReady()).toMatchObject({ ready: true });
 

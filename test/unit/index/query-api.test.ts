@@ -4,8 +4,8 @@ import { openIndexedEngine } from '../../../src/server/index/open-index';
 import { createProxy } from '../../../src/server/proxy/app';
 import { createSampleService, generateDataset } from '../../../src/server/sample-service';
 import { storeSecret } from '../../../src/server/store/event-store';
-import { getViaFetch } from '../../../src/server/upstream/service-client';
 import { usePostgresDatabases } from '../../support/postgres-databases';
+import { sampleUpstream } from '../../support/sample-upstream';
 
 /**
  * The query API over the sample service, both profiles: every figure of a collection's
@@ -33,13 +33,7 @@ async function setUp(profile: 'deployed' | 'documented') {
   const engine = await openIndexedEngine({ connectionString: database.url });
   opened.push(() => engine.close());
   const proxy = createProxy({
-    upstream: {
-      source: 'sample',
-      baseUrl: 'http://sample.test',
-      apiKey: 'k',
-      description: 'sample',
-      get: getViaFetch((request) => service.fetch(request)),
-    },
+    upstream: sampleUpstream(service),
     store: { engine, secret: await storeSecret(engine), settings: { headIntervalMs: 60_000 } },
     index: { pool: engine.pool, backgroundRate: 0 },
     rateLimit: { perMinute: 0, burst: 0 },

@@ -3,8 +3,8 @@ import { createProxy } from '../../../src/server/proxy/app';
 import { createSampleService, generateDataset } from '../../../src/server/sample-service';
 import { storeSecret } from '../../../src/server/store/event-store';
 import { openPostgresEngine } from '../../../src/server/store/postgres-engine';
-import { getViaFetch } from '../../../src/server/upstream/service-client';
 import { usePostgresDatabases } from '../../support/postgres-databases';
+import { sampleUpstream } from '../../support/sample-upstream';
 
 /**
  * The proxy with its event store over the sample service's deployed profile (a random
@@ -34,13 +34,7 @@ async function setUp(url?: string) {
   const close = () => (closing ??= engine.close());
   opened.push({ close });
   const { app } = createProxy({
-    upstream: {
-      source: 'sample',
-      baseUrl: 'http://sample.test',
-      apiKey: 'k',
-      description: 'sample',
-      get: getViaFetch((request) => service.fetch(request)),
-    },
+    upstream: sampleUpstream(service),
     store: { engine, secret: await storeSecret(engine), settings: { headIntervalMs: 60_000 } },
   });
   return { app, service, url, close };

@@ -7,8 +7,8 @@ import { createProxy } from '../../../src/server/proxy/app';
 import { createSampleService, generateDataset } from '../../../src/server/sample-service';
 import { storeSecret } from '../../../src/server/store/event-store';
 import { openPostgresEngine } from '../../../src/server/store/postgres-engine';
-import { getViaFetch } from '../../../src/server/upstream/service-client';
 import { usePostgresDatabases } from '../../support/postgres-databases';
+import { sampleUpstream } from '../../support/sample-upstream';
 
 /**
  * Stored bytes damaged after they were written (a disk, a hand-made UPDATE): a page that
@@ -30,13 +30,7 @@ async function proxyOn(url: string, service: ReturnType<typeof createSampleServi
   const engine = await openPostgresEngine({ connectionString: url });
   opened.push(() => engine.close());
   const { app } = createProxy({
-    upstream: {
-      source: 'sample',
-      baseUrl: 'http://sample.test',
-      apiKey: 'k',
-      description: 'sample',
-      get: getViaFetch((request) => service.fetch(request)),
-    },
+    upstream: sampleUpstream(service),
     // Small chunks, so a walk crosses several; the head is not read again meanwhile.
     store: {
       engine,
