@@ -5,7 +5,7 @@ import { canonicalTokenId } from '../../lib/token-id';
 import { EVENT_KINDS, type EventKind } from '../../lib/token-event';
 import { EVENT_SORTS, type EventFilters, type EventSortId } from '../index/events-query';
 import { INTERVALS } from '../index/series';
-import { WINDOWS } from '../index/rankings';
+import { RANKING_SORTS, WINDOWS } from '../index/rankings';
 
 /**
  * The query API's parameters, each checked with a message that says what it accepts.
@@ -162,7 +162,6 @@ export const holdersParams = z.strictObject({
   limit: limit(500, 50),
   cursor,
 });
-export const RANKING_SORTS = ['events', 'sales', 'volume', 'holders', 'last', 'name'] as const;
 export const rankingParams = z.strictObject({
   window: z
     .enum(Object.keys(WINDOWS) as [keyof typeof WINDOWS], {

@@ -7,7 +7,7 @@ import { eventsPage, orderStatement, type EventsQuery } from '../index/events-qu
 import { overview } from '../index/figures';
 import { holders } from '../index/holders';
 import type { Keyset } from '../index/keyset';
-import { rankings, type RankedContract } from '../index/rankings';
+import { rankedBy, rankings } from '../index/rankings';
 import { series } from '../index/series';
 import { tokenHistory } from '../index/token';
 import { walletCollections } from '../index/wallet';
@@ -95,31 +95,7 @@ export function createQueryApi(options: QueryApiOptions) {
     const cursor = decodeCursor(key, params.cursor);
     if (cursor.error) return cursor.error;
     const all = await rankings(pool, params.window, Math.floor(now() / 1000));
-    const value = (row: RankedContract): number | string => {
-      switch (params.sort.id) {
-        case 'events':
-          return row.events;
-        case 'sales':
-          return row.sales;
-        case 'holders':
-          return row.holders;
-        case 'last':
-          return row.lastActivity ?? -1;
-        case 'name':
-          return (row.name ?? '').toLowerCase();
-        case 'volume': {
-          const entry = row.volume.find((v) => v.currency.address === params.currency);
-          return entry ? Number(BigInt(entry.volume) / 10n ** 9n) : 0;
-        }
-      }
-    };
-    const direction = params.sort.desc ? -1 : 1;
-    const compare = (a: RankedContract, b: RankedContract) => {
-      const [va, vb] = [value(a), value(b)];
-      const order = va < vb ? -1 : va > vb ? 1 : 0;
-      return order !== 0 ? order * direction : a.address < b.address ? -1 : 1;
-    };
-    const sorted = [...all].sort(compare);
+    const sorted = rankedBy(all, params.sort, params.currency);
     let start = 0;
     if (cursor.after) {
       const address = cursor.after[0];

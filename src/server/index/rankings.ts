@@ -98,3 +98,41 @@ export async function rankings(
     };
   });
 }
+
+export const RANKING_SORTS = ['events', 'sales', 'volume', 'holders', 'last', 'name'] as const;
+export type RankingSort = { id: (typeof RANKING_SORTS)[number]; desc: boolean };
+
+/**
+ * Contracts in a ranking's order, ties by address. Volume is that of one currency, in its
+ * exact base units (never another currency's, never rounded).
+ */
+export function rankedBy(
+  rows: readonly RankedContract[],
+  sort: RankingSort,
+  currency: string,
+): RankedContract[] {
+  const value = (row: RankedContract): number | string | bigint => {
+    switch (sort.id) {
+      case 'events':
+        return row.events;
+      case 'sales':
+        return row.sales;
+      case 'holders':
+        return row.holders;
+      case 'last':
+        return row.lastActivity ?? -1;
+      case 'name':
+        return (row.name ?? '').toLowerCase();
+      case 'volume': {
+        const entry = row.volume.find((v) => v.currency.address === currency);
+        return entry ? BigInt(entry.volume) : 0n;
+      }
+    }
+  };
+  const direction = sort.desc ? -1 : 1;
+  return [...rows].sort((a, b) => {
+    const [va, vb] = [value(a), value(b)];
+    const order = va < vb ? -1 : va > vb ? 1 : 0;
+    return order !== 0 ? order * direction : a.address < b.address ? -1 : 1;
+  });
+}

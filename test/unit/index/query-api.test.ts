@@ -47,12 +47,15 @@ async function setUp(profile: 'deployed' | 'documented') {
 }
 
 /** The service's records of the contract, walked directly. */
-async function rawRecords(service: ReturnType<typeof createSampleService>) {
+async function rawRecords(
+  service: ReturnType<typeof createSampleService>,
+  contract = busiest.address,
+) {
   const records: Record<string, string>[] = [];
   let cursor: string | null | undefined = null;
   do {
     const response = await service.fetch(
-      `/v1/events/${busiest.address}?limit=5000${cursor ? `&cursor=${cursor}` : ''}`,
+      `/v1/events/${contract}?limit=5000${cursor ? `&cursor=${cursor}` : ''}`,
       { headers: { 'x-api-key': 'k' } },
     );
     const body = (await response.json()) as {
@@ -136,6 +139,46 @@ describe.each(['deployed', 'documented'] as const)('the query API (%s profile)',
     // Holders: every token minted and not known burned is held by someone.
     const holders = await get(`${base}/holders?limit=500`);
     expect(holders.body.tokensHeld + holders.body.knownBurned).toBe(body.figures.tokens);
+  }, 120_000);
+});
+
+describe('collections ranked', () => {
+  it('by sales and by volume in one currency, as the service’s records rank them', async () => {
+    const { proxy, service, get } = await setUp('deployed');
+    const listed = await proxy.indexer!.listed();
+    for (const { address } of listed) await proxy.indexer!.whole(address).done;
+    const usdc = '0x053c91253bc9682c04929ca02ed00b3e423f6710d2ee7e0d5ebb06f3ecf368a8';
+    const expected = await Promise.all(
+      listed.map(async ({ address }) => {
+        const sales = (await rawRecords(service, address)).filter((r) => r.event_type === 'sale');
+        const volume = sales
+          .filter((sale) => sale.currency_address === usdc)
+          .reduce((sum, sale) => sum + parseBaseUnits(String(sale.price))!, 0n);
+        return { address, sales: sales.length, volume };
+      }),
+    );
+    const order = (key: (row: (typeof expected)[number]) => number | bigint) =>
+      [...expected]
+        .sort((a, b) => {
+          const [ka, kb] = [key(a), key(b)];
+          return ka < kb ? 1 : ka > kb ? -1 : a.address < b.address ? -1 : 1;
+        })
+        .map((row) => row.address);
+    const ranked = async (query: string) => {
+      const addresses: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = await get(
+          `/api/collections?window=all&limit=2&${query}${cursor ? `&cursor=${cursor}` : ''}`,
+        );
+        expect(page.status).toBe(200);
+        addresses.push(...page.body.collections.map((row: Json) => row.address));
+        cursor = page.body.next;
+      } while (cursor);
+      return addresses;
+    };
+    expect(await ranked('sort=-sales')).toEqual(order((row) => row.sales));
+    expect(await ranked('sort=-volume&currency=USDC')).toEqual(order((row) => row.volume));
   }, 120_000);
 });
 
