@@ -1,0 +1,81 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { openIndexedEngine } from '../../../src/server/index/open-index';
+import { createProxy } from '../../../src/server/proxy/app';
+import { createSampleService, generateDataset } from '../../../src/server/sample-service';
+import { storeSecret } from '../../../src/server/store/event-store';
+import { usePostgresDatabases } from '../../support/postgres-databases';
+import { sampleUpstream } from '../../support/sample-upstream';
+
+/**
+ * When the service cannot be asked (the key refused, throttled), answers about a
+ * collection come from what is stored, and say so and why; once it answers again, they
+ * no longer do.
+ */
+const dataset = generateDataset({ seed: 4, contracts: 3, events: 3_000 });
+const contract = dataset.contracts[0]!.address;
+const databases = usePostgresDatabases();
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+interface Coverage {
+  complete: boolean;
+  upstream: { failure: string; since: string } | null;
+  statement: string;
+}
+
+describe('answers while the service cannot be asked', () => {
+  it.each([
+    [403, /refused the server’s API key/],
+    [429, /throttl|too many|slow/i],
+  ])(
+    'say they come from stored data, and why (%i)',
+    async (status, reason) => {
+      const database = await databases.database();
+      cleanups.push(database.drop);
+      const engine = await openIndexedEngine({ connectionString: database.url });
+      cleanups.push(() => engine.close());
+      const service = createSampleService({ apiKey: 'k', profile: 'deployed', dataset });
+      const proxy = createProxy({
+        upstream: sampleUpstream(service),
+        store: { engine, secret: await storeSecret(engine), settings: { headIntervalMs: 0 } },
+        index: { pool: engine.pool, backgroundRate: 0 },
+        rateLimit: { perMinute: 0, burst: 0 },
+        gate: {
+          concurrency: 4,
+          queueTimeoutMs: 5_000,
+          ratePerSecond: 0,
+          maxCoolDownMs: 1_000,
+          clientShare: 1,
+        },
+      });
+      cleanups.push(async () => proxy.stop());
+      const coverage = async () => {
+        const response = await proxy.app.request(`/api/collections/${contract}`);
+        expect(response.status).toBe(200);
+        return ((await response.json()) as { coverage: Coverage }).coverage;
+      };
+      await proxy.indexer!.whole(contract).done;
+      await proxy.indexer!.head(contract);
+      expect((await coverage()).upstream).toBeNull();
+
+      service.setFaults({ fault: { type: 'status', status } });
+      await proxy.indexer!.head(contract);
+      const stored = await coverage();
+      expect(stored.complete).toBe(true);
+      expect(stored.upstream?.failure).toMatch(reason);
+      expect(stored.statement).toMatch(/comes from stored data/);
+
+      service.setFaults(null);
+      // A 429 pauses every upstream request for a while: the head is read once it is over.
+      const pausedUntil = proxy.stats().gate.coolingDownUntil;
+      if (pausedUntil !== undefined) {
+        await new Promise((resolve) => setTimeout(resolve, pausedUntil - Date.now() + 1));
+      }
+      await proxy.indexer!.head(contract);
+      expect((await coverage()).upstream).toBeNull();
+    },
+    60_000,
+  );
+});
