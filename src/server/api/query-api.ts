@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import type pg from 'pg';
 import type { z } from 'zod';
+import { custodyChain } from '../../lib/custody';
 import { csvHeader, csvRows } from '../../lib/export';
 import { eventExportColumns, eventExportRow } from '../../lib/event-export';
 import { eventsPage, orderStatement, type EventsQuery } from '../index/events-query';
@@ -227,6 +228,7 @@ export function createQueryApi(options: QueryApiOptions) {
       address: found.address,
       tokenId: token.data,
       ...(history ?? { owner: null, since: null, minted: false, burned: false, events: [] }),
+      custody: custodyChain(history?.events ?? []),
       tokenList: failure
         ? {
             read: false,

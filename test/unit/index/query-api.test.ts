@@ -136,6 +136,17 @@ describe.each(['deployed', 'documented'] as const)('the query API (%s profile)',
     const csv = await (await proxy.app.request(`${base}/export?format=csv`)).text();
     expect(csv.trimEnd().split('\r\n')).toHaveLength(changes + 1);
 
+    // A sold token's page: its history oldest first, and one custody step per holder.
+    const soldId = sales[0]!.token_id;
+    const token = await get(`${base}/tokens/${soldId}`);
+    expect(token.status).toBe(200);
+    const times = token.body.events.map((row: Json) => row.timestamp);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(token.body.custody.length).toBe(
+      token.body.events.filter((row: Json) => row.kind !== 'burn').length,
+    );
+    if (!token.body.burned) expect(token.body.custody.at(-1).owner).toBe(token.body.owner);
+
     // Holders: every token minted and not known burned is held by someone.
     const holders = await get(`${base}/holders?limit=500`);
     expect(holders.body.tokensHeld + holders.body.knownBurned).toBe(body.figures.tokens);

@@ -1,0 +1,76 @@
+import { buildProvenance, type ProvenanceEvent } from './provenance';
+import type { TokenEvent } from './token-event';
+
+/**
+ * A token's chain of custody: each owner in turn, how they got it (minted to them, bought
+ * at a price, or received), how long they held it, how they let it go (sold, sent,
+ * burned), and, when they both bought and sold it in the same currency, the realised
+ * result in that currency. Amounts in different currencies are never compared, and a
+ * price is taken as sent (never multiplied by a quantity, which is not known to be per
+ * unit). Holdings under a day between a purchase and a sale are flips.
+ */
+export type CustodyEvent = ProvenanceEvent &
+  Pick<TokenEvent, 'price' | 'currencyAddress' | 'transactionHash'>;
+
+export interface CustodyStep {
+  how: 'minted' | 'bought' | 'received';
+  at: number;
+  transactionHash: string;
+  /** Base units, with the currency's address ('' when the sale named none: ETH assumed). */
+  price?: { units: string; currency: string };
+}
+
+export interface Custody {
+  owner: string;
+  acquired: CustodyStep;
+  /** Absent while the owner still holds it. */
+  disposed?: Omit<CustodyStep, 'how'> & { how: 'sold' | 'sent' | 'burned' };
+  heldSeconds?: number;
+  /** Sold minus bought, in the one currency both were in. */
+  result?: { units: string; currency: string };
+  flip: boolean;
+}
+
+const DAY = 86_400;
+
+const priceOf = (event: CustodyEvent) =>
+  event.kind === 'sale' && event.price !== undefined && /^[0-9]+$/.test(event.price)
+    ? { units: event.price, currency: event.currencyAddress ?? '' }
+    : undefined;
+
+export function custodyChain(ordered: readonly CustodyEvent[]): Custody[] {
+  const { holdings } = buildProvenance(ordered);
+  const chain: Custody[] = [];
+  holdings.forEach((holding, index) => {
+    if (holding.owner === null) return;
+    const { event } = holding;
+    const bought = priceOf(event);
+    const acquired: CustodyStep = {
+      how: event.kind === 'mint' ? 'minted' : bought ? 'bought' : 'received',
+      at: event.timestamp,
+      transactionHash: event.transactionHash,
+      ...(bought && { price: bought }),
+    };
+    const next = holdings[index + 1]?.event;
+    const custody: Custody = { owner: holding.owner, acquired, flip: false };
+    if (next) {
+      const sold = priceOf(next);
+      custody.disposed = {
+        how: next.kind === 'burn' ? 'burned' : sold ? 'sold' : 'sent',
+        at: next.timestamp,
+        transactionHash: next.transactionHash,
+        ...(sold && { price: sold }),
+      };
+      custody.heldSeconds = next.timestamp - event.timestamp;
+      if (bought && sold && bought.currency === sold.currency) {
+        custody.result = {
+          units: (BigInt(sold.units) - BigInt(bought.units)).toString(),
+          currency: sold.currency,
+        };
+        custody.flip = custody.heldSeconds < DAY;
+      }
+    }
+    chain.push(custody);
+  });
+  return chain;
+}
