@@ -14,6 +14,8 @@ export interface EventRow extends Omit<TokenEvent, 'records'> {
   records: 'transfer' | 'sale' | 'transfer+sale';
   /** A sale's price as sent, when it is not a number in either format. */
   priceText?: string;
+  /** Why a sale looks like a wash trade (see wash-flags.ts); absent when no rule fires. */
+  washFlags?: string[];
 }
 
 export const EVENT_COLUMNS = `c.id, ic.address AS contract, c.tx, c.token_id::text AS token_id,

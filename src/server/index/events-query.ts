@@ -4,6 +4,7 @@ import { EVENT_COLUMNS, EVENT_FROM, eventRow, type EventRecord, type EventRow } 
 import type { KeysetValues } from './keyset';
 import { KIND_CODES } from './schema';
 import { addressBytes, Sql } from './sql';
+import { flagWashTrades } from './wash-flags';
 
 /**
  * Events (changes of hands) of a contract or of a wallet, under any filter and sort, a
@@ -161,6 +162,16 @@ export interface EventsPage {
 }
 
 export async function eventsPage(
+  pool: pg.Pool,
+  query: EventsQuery,
+  after: KeysetValues | null,
+): Promise<EventsPage> {
+  const page = await rowsPage(pool, query, after);
+  await flagWashTrades(pool, page.rows);
+  return page;
+}
+
+async function rowsPage(
   pool: pg.Pool,
   query: EventsQuery,
   after: KeysetValues | null,

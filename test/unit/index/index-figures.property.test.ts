@@ -8,6 +8,7 @@ import { overview } from '../../../src/server/index/figures';
 import { holders } from '../../../src/server/index/holders';
 import { series } from '../../../src/server/index/series';
 import { chunksOf } from '../../../src/server/store/engine';
+import { WASH_WINDOW_SECONDS, washReasons } from '../../../src/server/index/wash-flags';
 import { startPostgres, type PostgresServer } from '../../support/postgres-server';
 import { migrateForTests } from './index-harness';
 
@@ -290,6 +291,7 @@ describe('the event index, whatever order its pages come in', () => {
 
           // Every change once, walked page by page newest first.
           const seen: string[] = [];
+          const flags = new Map<string, string[]>();
           let after = null;
           do {
             const page = await eventsPage(
@@ -298,9 +300,29 @@ describe('the event index, whatever order its pages come in', () => {
               after,
             );
             seen.push(...page.rows.map((row) => row.transactionHash));
+            for (const row of page.rows) flags.set(row.transactionHash, row.washFlags ?? []);
             after = page.next;
           } while (after);
           expect(seen.sort()).toEqual(changes.map((c) => c.tx).sort());
+          // Each sale's wash-trade flags, as the rules say from the history itself.
+          for (const sale of changes.filter((change) => change.kind === 'sale')) {
+            const near = changes.filter(
+              (other) =>
+                other.kind === 'sale' &&
+                other.token === sale.token &&
+                Math.abs(other.ts - sale.ts) <= WASH_WINDOW_SECONDS,
+            );
+            const trades = (wallet: string) =>
+              near.filter((other) => other.from === wallet || other.to === wallet).length;
+            const want = washReasons({
+              id: sale.tx,
+              self_trade: sale.from === sale.to,
+              round_trip: near.some((other) => other.from === sale.to && other.to === sale.from),
+              buyer_trades: trades(sale.to),
+              seller_trades: trades(sale.from),
+            });
+            expect(flags.get(sale.tx)).toEqual(want);
+          }
         },
       ),
       { numRuns: 40 },
