@@ -265,7 +265,7 @@ export function createQueryApi(options: QueryApiOptions) {
           let after = null;
           let first = true;
           while (query) {
-            const page = await eventsPage(pool, query, after);
+            const page = await eventsPage(pool, query, after, { flags: false });
             const rows = page.rows.map(({ records: _records, ...row }) => eventExportRow(row));
             if (json) {
               for (const row of rows) {

@@ -161,13 +161,15 @@ export interface EventsPage {
   next: KeysetValues | null;
 }
 
+/** A page of rows, their sales flagged (`washFlags`) unless `flags` is false (exports). */
 export async function eventsPage(
   pool: pg.Pool,
   query: EventsQuery,
   after: KeysetValues | null,
+  { flags = true }: { flags?: boolean } = {},
 ): Promise<EventsPage> {
   const page = await rowsPage(pool, query, after);
-  await flagWashTrades(pool, page.rows);
+  if (flags) await flagWashTrades(pool, page.rows);
   return page;
 }
 
