@@ -14,4 +14,9 @@ export const queryKeys = {
     ['events', 'contract', address, 'head', limit] as const,
   tokenEvents: (address: string, tokenId: string) =>
     ['events', 'token', address, tokenId, 'list'] as const,
+  /** A wallet across the indexed collections (the query API, not the service). */
+  wallet: (address: string) => ['wallet', address, 'collections'] as const,
+  /** A wallet's changes of hands, newest first, in one collection or all (null). */
+  walletEvents: (address: string, collection: string | null) =>
+    ['wallet', address, 'events', collection] as const,
 };

@@ -52,6 +52,12 @@ export const routes: RouteObject[] = [
                 .TokenHistoryRoute,
             }),
           },
+          {
+            path: routePatterns.wallet,
+            lazy: async () => ({
+              Component: (await import('../pages/wallet/wallet-page')).WalletRoute,
+            }),
+          },
           { path: '*', element: <NotFound /> },
         ],
       },

@@ -4,7 +4,12 @@ import { Link, useLocation, useMatch, useNavigate } from 'react-router';
 import { contractsQueryOptions } from '../api/contracts';
 import { shortenHex } from '../lib/address';
 import type { Contract } from '../lib/contract';
-import { resolveLookup, type KnownContracts, type LookupResult } from '../lib/lookup';
+import {
+  notListedText,
+  resolveLookup,
+  type KnownContracts,
+  type LookupResult,
+} from '../lib/lookup';
 import { hrefs, routePatterns } from '../lib/routes';
 import { ContractImage } from './contract-image';
 import { contractName } from './use-contract';
@@ -50,6 +55,12 @@ export const LookupBox = forwardRef<HTMLInputElement>(function LookupBox(_props,
     event.preventDefault();
     const known = await knownContracts(client);
     const shown = resolveLookup(value, known);
+    if (shown.kind === 'wallet') {
+      setResult(null);
+      setValue('');
+      void navigate(hrefs.wallet(shown.address));
+      return;
+    }
     if (shown.kind !== 'go') {
       setResult({ shown, known, at: location.key });
       return;
@@ -143,22 +154,23 @@ function LookupPanel({
   if (result.kind !== 'not-listed') return null;
   const { address, tokenId } = result;
   const currentContract = known.contracts.find((contract) => contract.address === current);
-  const count = known.complete
-    ? `the ${known.contracts.length} token contracts the service lists`
-    : `the ${known.contracts.length} token contracts loaded so far`;
   return (
     <div role="alert">
       <p>
         <span className="mono" title={address}>
           {shortenHex(address)}
         </span>{' '}
-        is none of {count}: it may be a wallet or a transaction. The service has no lookup by wallet
-        or transaction.
+        {notListedText(known)}
       </p>
       <p className={styles.actions}>
+        {!tokenId && (
+          <Link className={button.button} to={hrefs.wallet(address)} onClick={onDone}>
+            Open as a wallet
+          </Link>
+        )}
         {current && (
           <Link
-            className={button.button}
+            className={tokenId ? button.button : button.secondary}
             to={hrefs.contractEvents(current, `?address=${address}`)}
             onClick={onDone}
           >

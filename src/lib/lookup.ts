@@ -30,7 +30,7 @@ export function parseLookup(input: string): Parsed<LookupTarget> {
 }
 
 const EMPTY =
-  'Paste a contract address, optionally followed by a token id, a link to one of these pages, or a collection’s name.';
+  'Paste a contract address, optionally followed by a token id, a wallet address, a link to one of these pages, or a collection’s name.';
 
 function parseToken(text: string): Parsed<string> {
   const parsed = parseTokenId(text);
@@ -49,10 +49,13 @@ export type LookupResult =
   /** Several contracts fit a short form or a name: the reader picks one. */
   | { kind: 'choose'; matches: Contract[]; tokenId?: string }
   /**
-   * A whole address that is none of the contracts listed: a wallet or a transaction,
-   * which the service cannot look up (or a contract past the loaded part of the list).
+   * A whole address that is none of the contracts listed: a wallet (its page shows what
+   * the event index holds of it), a transaction, or a contract past the loaded part of
+   * the list. The reader says which (see `notListedText`).
    */
   | ({ kind: 'not-listed' } & LookupTarget)
+  /** A link to a wallet's page. */
+  | { kind: 'wallet'; address: string }
   | { kind: 'error'; message: string };
 
 const MAX_CHOICES = 8;
@@ -67,6 +70,14 @@ export function resolveLookup(input: string, known: KnownContracts): LookupResul
   const text = input.trim();
   if (text === '') return { kind: 'error', message: EMPTY };
   const { contracts } = known;
+  // A link to a wallet's page names the wallet.
+  const walletLink = /\/addresses\/([^/?#\s]+)/.exec(text);
+  if (walletLink) {
+    const wallet = parseAddress(walletLink[1] ?? '');
+    return wallet.ok
+      ? { kind: 'wallet', address: wallet.value }
+      : { kind: 'error', message: wallet.error };
+  }
   // A link to one of our pages names its contract exactly.
   if (/\/contracts\//.test(text)) {
     const parsed = parseLookup(text);
@@ -106,6 +117,17 @@ export function resolveLookup(input: string, known: KnownContracts): LookupResul
   // Nothing to compare with (the list did not load): go, the contract's page will tell.
   if (contracts.length === 0) return { kind: 'go', address: whole.value, tokenId };
   return { kind: 'not-listed', address: whole.value, tokenId };
+}
+
+/**
+ * What the lookup says of an address that is no listed contract, after the address
+ * itself: what it may be, and what the choices under it open.
+ */
+export function notListedText(known: KnownContracts): string {
+  const count = known.complete
+    ? `the ${known.contracts.length} token contracts the service lists`
+    : `the ${known.contracts.length} token contracts loaded so far`;
+  return `is none of ${count}: it may be a wallet or a transaction. A wallet’s page shows its collections and its events from the index.`;
 }
 
 function pick(matches: Contract[], tokenId?: string): LookupResult {

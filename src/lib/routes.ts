@@ -7,6 +7,7 @@ export const routePatterns = {
   contracts: '/contracts',
   contractEvents: '/contracts/:address',
   tokenHistory: '/contracts/:address/tokens/:tokenId',
+  wallet: '/addresses/:address',
 } as const;
 
 export const hrefs = {
@@ -14,6 +15,7 @@ export const hrefs = {
   contractEvents: (address: string, search = '') => `/contracts/${address}${search}`,
   tokenHistory: (address: string, tokenId: string, search = '') =>
     `/contracts/${address}/tokens/${tokenId}${search}`,
+  wallet: (address: string, search = '') => `/addresses/${address}${search}`,
 };
 
 /**

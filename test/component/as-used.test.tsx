@@ -56,7 +56,7 @@ describe('the lookup box', () => {
     );
   });
 
-  it('explains a wallet, and offers the current contract’s events with it', async () => {
+  it('explains a wallet, offers its page first and the current contract’s events with it', async () => {
     const contract = busiestContract();
     installSampleApi({ profile: 'documented' });
     const { router } = renderAt(`/contracts/${contract.address}`);
@@ -67,8 +67,12 @@ describe('the lookup box', () => {
     await userEvent.type(lookup(), `${wallet}{Enter}`);
     const answer = await within(screen.getByRole('search')).findByRole('alert');
     expect(answer).toHaveTextContent(
-      /is none of the \d+ token contracts the service lists: it may be a wallet or a transaction\. The service has no lookup by wallet or transaction\./,
+      /is none of the \d+ token contracts the service lists: it may be a wallet or a transaction\. A wallet’s page shows its collections and its events from the index\./,
     );
+    const choices = within(answer).getAllByRole('link');
+    expect(choices[0]).toHaveTextContent('Open as a wallet');
+    expect(choices[0]).toHaveAttribute('href', `/addresses/${wallet}`);
+    expect(choices[1]).toHaveTextContent(`Show ${contract.name}’s events with this address`);
     expect(router.state.location.pathname).toBe(`/contracts/${contract.address}`);
     await userEvent.click(
       within(answer).getByRole('link', {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { addressMatcher, resolveAddress } from '../../../src/lib/address-match';
 import type { Contract } from '../../../src/lib/contract';
 import { filterContracts } from '../../../src/lib/contract-list';
-import { resolveLookup, type KnownContracts } from '../../../src/lib/lookup';
+import { notListedText, resolveLookup, type KnownContracts } from '../../../src/lib/lookup';
 
 const A = (digits: string) => `0x${digits.padStart(64, '0')}`;
 const GALLERY = A('60582df2cd4ad2c988b11fdede5c43f56a432e895df255ccd1af129160044b8');
@@ -72,6 +72,29 @@ describe('resolveLookup', () => {
     });
   });
 
+  it('says what an address that is no listed contract may be, and that a wallet has its page', () => {
+    expect(notListedText(known)).toBe(
+      'is none of the 3 token contracts the service lists: it may be a wallet or a transaction. A wallet’s page shows its collections and its events from the index.',
+    );
+    expect(notListedText({ contracts, complete: false })).toMatch(
+      /^is none of the 3 token contracts loaded so far: /,
+    );
+  });
+
+  it('opens a link to a wallet’s page as that wallet', () => {
+    const short = WALLET.replace(/^0x0+/, '0x').toUpperCase().replace('0X', '0x');
+    expect(
+      resolveLookup(`https://dash.example/addresses/${short}?collection=${GALLERY}`, known),
+    ).toEqual({
+      kind: 'wallet',
+      address: WALLET,
+    });
+    expect(resolveLookup('/addresses/0xzz', known)).toMatchObject({
+      kind: 'error',
+      message: expect.stringMatching(/An address is 0x/),
+    });
+  });
+
   it('goes to any address when the contract list could not be read', () => {
     expect(resolveLookup(WALLET, { contracts: [], complete: false })).toEqual({
       kind: 'go',
@@ -80,7 +103,7 @@ describe('resolveLookup', () => {
   });
 
   it.each([
-    ['', /Paste a contract address/],
+    ['', /Paste a contract address, optionally followed by a token id, a wallet address, /],
     ['hello', /No collection named “hello” among the 3 contracts\./],
     ['0x1234…9999', /No contract matches 0x1234…9999: paste its whole address/],
     ['0xzz', /An address is 0x/],

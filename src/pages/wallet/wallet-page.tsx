@@ -1,0 +1,322 @@
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { createContext, useCallback, useContext, useId, useMemo, type MouseEvent } from 'react';
+import { Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { contractsQueryOptions } from '../../api/contracts';
+import {
+  walletEventsQueryOptions,
+  walletQueryOptions,
+  type WalletCollection,
+} from '../../api/wallets';
+import type { AddressFilter } from '../../components/address';
+import { BadParam } from '../../components/bad-param';
+import { contractEventColumns } from '../../components/event-table/event-columns';
+import { EventTable } from '../../components/event-table/event-table';
+import { isPlainClick } from '../../components/plain-click';
+import { useSettings } from '../../components/settings';
+import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../components/states';
+import type { ListColumn } from '../../components/table-features';
+import { TimeDisplayToggle } from '../../components/time-display-toggle';
+import { useNow } from '../../components/use-now';
+import { useTitle } from '../../components/use-title';
+import { canonicalAddress, parseAddress, shortenHex } from '../../lib/address';
+import type { Contract } from '../../lib/contract';
+import { EVENT_SORTS, type EventSort } from '../../lib/event-list';
+import { formatCount } from '../../lib/format';
+import { hrefs } from '../../lib/routes';
+import type { TokenEvent } from '../../lib/token-event';
+import {
+  formatSort,
+  formatTimeDisplay,
+  parseSort,
+  parseTimeDisplay,
+  updateSearch,
+  type SortState,
+} from '../../lib/view-state';
+import { collectionName, WalletCollections } from './wallet-collections';
+import { WalletHeader } from './wallet-header';
+import button from '../../components/button.module.css';
+import field from '../../components/field.module.css';
+import footer from '../../components/list-footer.module.css';
+import status from '../../components/load-status.module.css';
+import toolbar from '../../components/toolbar.module.css';
+import styles from './wallet-page.module.css';
+
+/** The canonical search of the wallet's view: its collection filter, sort and time display. */
+export function canonicalWalletSearch(params: URLSearchParams): string {
+  const next = new URLSearchParams();
+  const collection = canonicalAddress(params.get('collection') ?? '');
+  const sort = formatSort(parseSort(params.get('sort'), EVENT_SORTS));
+  const time = formatTimeDisplay(parseTimeDisplay(params.get('time')));
+  if (collection) next.set('collection', collection);
+  if (sort) next.set('sort', sort);
+  if (time) next.set('time', time);
+  const text = next.toString();
+  return text ? `?${text}` : '';
+}
+
+/** `/addresses/:address`: any address in any case; the canonical URL is lowercase, padded. */
+export function WalletRoute() {
+  const { address: rawAddress = '' } = useParams();
+  const location = useLocation();
+  const address = parseAddress(rawAddress);
+  if (!address.ok) {
+    return (
+      <BadParam
+        title="This is not a wallet address"
+        message={`“${rawAddress.slice(0, 100)}”: ${address.error}`}
+      />
+    );
+  }
+  const search = canonicalWalletSearch(new URLSearchParams(location.search));
+  if (address.value !== rawAddress || search !== location.search) {
+    return <Navigate replace to={hrefs.wallet(address.value, search)} />;
+  }
+  return <WalletPage key={address.value} address={address.value} />;
+}
+
+/** What the collection cells read: names and the way into the app. */
+interface CollectionsView {
+  collections: ReadonlyMap<string, WalletCollection>;
+  contracts: ReadonlyMap<string, Contract>;
+  open: (href: string) => void;
+}
+const CollectionsContext = createContext<CollectionsView>({
+  collections: new Map(),
+  contracts: new Map(),
+  open: () => {},
+});
+
+function CollectionCell({ row }: { row: { original: TokenEvent } }) {
+  const { collections, contracts, open } = useContext(CollectionsContext);
+  const address = row.original.contractAddress;
+  const name = collectionName(collections.get(address), contracts.get(address), address);
+  const href = hrefs.contractEvents(address);
+  const follow = (event: MouseEvent<HTMLAnchorElement>) => {
+    if (!isPlainClick(event)) return;
+    event.preventDefault();
+    open(href);
+  };
+  return (
+    <a className={styles.collectionLink} href={href} title={name} onClick={follow}>
+      {name}
+    </a>
+  );
+}
+
+const collectionColumn: ListColumn<TokenEvent> = {
+  id: 'collection',
+  header: 'Collection',
+  enableSorting: false,
+  meta: { className: styles.collectionCell, width: 10, priority: 3, cardLabel: false },
+  cell: CollectionCell,
+};
+
+/**
+ * Every collection: the contract's columns with the collection after the token; on a
+ * narrow table it gives way after the transaction and the price.
+ */
+const allCollectionsColumns: ListColumn<TokenEvent>[] = contractEventColumns.flatMap((column) =>
+  column.id === 'token' ? [column, collectionColumn] : [column],
+);
+
+export function WalletPage({ address }: { address: string }) {
+  const [params, setParams] = useSearchParams();
+  const navigate = useNavigate();
+  const { timeZone, timeDisplay } = useSettings();
+  const nowMs = useNow();
+  const collection = canonicalAddress(params.get('collection') ?? '');
+  const sort = parseSort(params.get('sort'), EVENT_SORTS);
+  const display = parseTimeDisplay(params.get('time')) ?? timeDisplay;
+  useTitle(`Wallet ${shortenHex(address)}`);
+
+  const wallet = useQuery(walletQueryOptions(address));
+  const events = useInfiniteQuery(walletEventsQueryOptions(address, collection));
+  const contractList = useInfiniteQuery(contractsQueryOptions());
+  const contracts = useMemo(
+    () =>
+      new Map(
+        (contractList.data?.pages ?? [])
+          .flatMap((page) => page.items)
+          .map((contract) => [contract.address, contract]),
+      ),
+    [contractList.data],
+  );
+  const collections = useMemo(
+    () => new Map((wallet.data?.collections ?? []).map((item) => [item.address, item])),
+    [wallet.data],
+  );
+  const rows = useMemo(
+    () => events.data?.pages.flatMap((page) => page.events) ?? [],
+    [events.data],
+  );
+
+  const set = useCallback(
+    (changes: Record<string, string | null>) =>
+      setParams((old) => updateSearch(old, changes), { replace: true }),
+    [setParams],
+  );
+  const setSort = useCallback(
+    (next: SortState<EventSort> | null) => set({ sort: formatSort(next) }),
+    [set],
+  );
+  const eventsSearch = useCallback(
+    (value: string) => `?${updateSearch(params, { collection: value }).toString()}`,
+    [params],
+  );
+  const open = useCallback((href: string) => void navigate(href), [navigate]);
+  const openToken = useCallback(
+    (event: TokenEvent) => open(hrefs.tokenHistory(event.contractAddress, event.tokenId)),
+    [open],
+  );
+  // Another address in the table is another wallet.
+  const addressFilter = useMemo<AddressFilter>(
+    () => ({
+      href: (value) => hrefs.wallet(value),
+      apply: (value) => open(hrefs.wallet(value)),
+      title: 'open this address as a wallet',
+    }),
+    [open],
+  );
+  const view = useMemo(
+    () => ({
+      display,
+      zone: timeZone,
+      nowMs,
+      activeAddress: null,
+      addressFilter,
+      onOpenToken: openToken,
+    }),
+    [display, timeZone, nowMs, addressFilter, openToken],
+  );
+  const cells = useMemo(() => ({ collections, contracts, open }), [collections, contracts, open]);
+
+  const { hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = events;
+  // The one place that decides when the next page is read: the table nearing its end.
+  const loadMoreAuto = useCallback(() => {
+    if (hasNextPage && !isFetchingNextPage && !isFetchNextPageError)
+      void fetchNextPage({ cancelRefetch: false });
+  }, [hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage]);
+  const loadMore = useCallback(() => void fetchNextPage({ cancelRefetch: false }), [fetchNextPage]);
+
+  const empty = wallet.data?.collections.length === 0;
+  const selectId = useId();
+  const options = wallet.data?.collections ?? [];
+  const selected = collection ? collections.get(collection) : undefined;
+
+  return (
+    <section aria-labelledby="wallet-title">
+      <WalletHeader address={address} />
+      <RetryingNotice error={wallet.failureReason} failureCount={wallet.failureCount} />
+      <h2 className={styles.heading}>Collections</h2>
+      {wallet.isPending ? (
+        <SkeletonRows columns={4} rows={2} />
+      ) : wallet.isError ? (
+        <ErrorState error={wallet.error} onRetry={() => void wallet.refetch()} />
+      ) : empty ? (
+        <EmptyState title="No activity for this wallet">
+          The index holds no token that changed hands to or from this address, in any of the
+          collections it has read.
+        </EmptyState>
+      ) : (
+        <>
+          <WalletCollections
+            collections={wallet.data.collections}
+            contracts={contracts}
+            display={display}
+            zone={timeZone}
+            nowMs={nowMs}
+            eventsSearch={eventsSearch}
+          />
+          {wallet.data.covers && <p className="muted small">{wallet.data.covers}</p>}
+        </>
+      )}
+      {!empty && (
+        <>
+          <h2 className={styles.heading} id="wallet-events">
+            Events
+          </h2>
+          <div className={toolbar.toolbar}>
+            <div className={field.field}>
+              <label htmlFor={selectId}>Collection</label>
+              <select
+                id={selectId}
+                value={collection ?? ''}
+                onChange={(event) => set({ collection: event.target.value || null })}
+              >
+                <option value="">All collections</option>
+                {collection && !selected && (
+                  <option value={collection}>{`Contract ${shortenHex(collection)}`}</option>
+                )}
+                {options.map((item) => (
+                  <option key={item.address} value={item.address}>
+                    {collectionName(item, contracts.get(item.address), item.address)}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <TimeDisplayToggle
+              display={display}
+              onChange={(next) => set({ time: formatTimeDisplay(next) })}
+            />
+          </div>
+          <RetryingNotice error={events.failureReason} failureCount={events.failureCount} />
+          {events.isPending ? (
+            <SkeletonRows columns={6} rows={6} />
+          ) : events.isError && rows.length === 0 ? (
+            <ErrorState error={events.error} onRetry={() => void events.refetch()} />
+          ) : rows.length === 0 ? (
+            <EmptyState title="No events">
+              {collection
+                ? 'This wallet has no change of hands in this collection that the index holds.'
+                : 'The index holds no change of hands to or from this wallet.'}
+            </EmptyState>
+          ) : (
+            <>
+              <p className={status.status} role="status" aria-live="polite">
+                {hasNextPage
+                  ? `${formatCount(rows.length)} events loaded · ${isFetchingNextPage ? 'loading more…' : 'more available'}`
+                  : `all ${formatCount(rows.length)} events loaded`}
+                {sort && hasNextPage
+                  ? ` · sorted by ${sort.id} among ${formatCount(rows.length)} loaded events`
+                  : ''}
+              </p>
+              <CollectionsContext.Provider value={cells}>
+                <EventTable
+                  caption="Events of this wallet"
+                  rows={rows}
+                  columns={collection ? contractEventColumns : allCollectionsColumns}
+                  sort={sort}
+                  onSortChange={setSort}
+                  onNearEnd={loadMoreAuto}
+                  onRowOpen={openToken}
+                  view={view}
+                />
+              </CollectionsContext.Provider>
+              {isFetchNextPageError && hasNextPage ? (
+                <ErrorState
+                  compact
+                  error={events.error}
+                  onRetry={loadMore}
+                  context={`The ${formatCount(rows.length)} events already loaded are kept; Retry continues from the same page.`}
+                />
+              ) : hasNextPage ? (
+                <div className={footer.more}>
+                  <button
+                    type="button"
+                    className={button.button}
+                    onClick={loadMore}
+                    disabled={isFetchingNextPage}
+                  >
+                    {isFetchingNextPage ? 'Loading…' : 'Load more'}
+                  </button>
+                </div>
+              ) : (
+                <p className={`${footer.end} muted`}>End of the list.</p>
+              )}
+            </>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,231 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CURRENCIES } from '../../src/lib/price';
+import { tokenIdToHex } from '../../src/lib/token-id';
+import { errorResponse } from '../../src/server/proxy/error-response';
+import { byEventCount, dataRows, installSampleApi, renderAt, statusText } from './harness';
+
+/*
+ * The wallet page over the query API. The harness's proxy has no event index (no
+ * database), so `/api/wallets/…` is answered here with small answers in the server's
+ * shape (src/server/api/query-api.ts, src/server/index/wallet.ts, event-rows.ts); the
+ * contract list (names, images) comes from the real proxy over the sample service.
+ */
+afterEach(() => vi.restoreAllMocks());
+
+const A = (digits: string) => `0x${digits.padStart(64, '0')}`;
+const WALLET = A('7b84aa11112222333344445555666677778888999900001111222233337481');
+const OTHER = A('51ce');
+const UNKNOWN_CURRENCY = A('abc0000000000000000000000000000000000000000000000000000000def1');
+const [ETH, STRK] = CURRENCIES;
+const known = (currency: (typeof CURRENCIES)[number]) => ({
+  address: currency.address,
+  state: 'known',
+  symbol: currency.symbol,
+  decimals: currency.decimals,
+});
+
+function walletAnswer() {
+  const [first, second] = byEventCount();
+  return {
+    first: first!,
+    second: second!,
+    body: {
+      address: WALLET,
+      collections: [
+        {
+          address: first!.address,
+          name: first!.name,
+          symbol: first!.symbol,
+          holds: 3,
+          events: 7,
+          bought: [
+            { currency: known(ETH!), sales: 2, amount: '1500000000000000000' },
+            { currency: known(STRK!), sales: 1, amount: '40000000000000000000' },
+          ],
+          sold: [],
+          lastActivity: 1_751_000_000,
+        },
+        {
+          address: second!.address,
+          name: second!.name,
+          symbol: second!.symbol,
+          holds: 0,
+          events: 2,
+          bought: [],
+          sold: [
+            {
+              currency: { address: UNKNOWN_CURRENCY, state: 'unknown' },
+              sales: 1,
+              amount: '12500',
+            },
+          ],
+          lastActivity: 1_750_000_000,
+        },
+      ],
+      covers: 'Collections the index holds; a collection not indexed yet is not counted.',
+    },
+  };
+}
+
+/** A change of hands as the query API sends it. */
+function eventRow(index: number, contract: string, extra: Record<string, string> = {}) {
+  const tokenId = String(100 + index);
+  return {
+    id: String(9000 - index),
+    key: String(9000 - index),
+    eventId: `0x${(5000 + index).toString(16)}_1`,
+    kind: extra.price ? 'sale' : 'transfer',
+    label: extra.price ? 'sale' : 'transfer',
+    contractAddress: contract,
+    from: index % 2 ? WALLET : OTHER,
+    to: index % 2 ? OTHER : WALLET,
+    tokenId,
+    tokenIdHex: tokenIdToHex(BigInt(tokenId)),
+    timestamp: 1_751_000_000 - index * 600,
+    transactionHash: A((0xfeed00 + index).toString(16)),
+    records: extra.price ? 'transfer+sale' : 'transfer',
+    ...extra,
+  };
+}
+
+/** Answers /api/wallets/… in the index's stead: two pages of events, then the end. */
+function installWalletApi(options: { empty?: boolean; failFirst?: boolean } = {}) {
+  const api = installSampleApi({ profile: 'documented' });
+  const answer = walletAnswer();
+  const { first, second } = answer;
+  let failures = options.failFirst ? 1 : 0;
+  const page1 = [
+    eventRow(0, first.address, { price: '500000000000000000', currencyAddress: ETH!.address }),
+    ...Array.from({ length: 5 }, (_, index) => eventRow(index + 1, first.address)),
+    eventRow(6, second.address, { price: '12500', currencyAddress: UNKNOWN_CURRENCY }),
+  ];
+  const page2 = [eventRow(7, first.address), eventRow(8, second.address)];
+  api.intercept = (path) => {
+    const url = new URL(path, 'http://localhost');
+    if (!url.pathname.startsWith('/api/wallets/')) return null;
+    if (failures > 0) {
+      failures -= 1;
+      return errorResponse({
+        kind: 'internal',
+        status: 500,
+        message: 'The dashboard’s server failed to answer this request.',
+      });
+    }
+    if (url.pathname === `/api/wallets/${WALLET}`) {
+      return Response.json(options.empty ? { ...answer.body, collections: [] } : answer.body);
+    }
+    if (url.pathname === `/api/wallets/${WALLET}/events`) {
+      if (options.empty) return Response.json({ events: [], next: null });
+      const collection = url.searchParams.get('collection');
+      const cursor = url.searchParams.get('cursor');
+      if (collection) {
+        const rows = [...page1, ...page2].filter((row) => row.contractAddress === collection);
+        return Response.json({ events: rows, next: null });
+      }
+      return cursor === 'signed-cursor-1'
+        ? Response.json({ events: page2, next: null })
+        : Response.json({ events: page1, next: 'signed-cursor-1' });
+    }
+    return null;
+  };
+  return { api, first, second };
+}
+
+describe('wallet page', () => {
+  it('canonicalises the address, and tells each collection’s holdings, trades and events', async () => {
+    const { api, first, second } = installWalletApi();
+    const { router } = renderAt(
+      `/addresses/${WALLET.replace(/^0x0+/, '0x').toUpperCase().replace('0X', '0x')}`,
+    );
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/addresses/${WALLET}`));
+    expect(await screen.findByRole('heading', { level: 1 })).toHaveTextContent(
+      'Wallet 0x7b84…7481',
+    );
+    await waitFor(() => expect(document.title).toBe('Wallet 0x7b84…7481'));
+    expect(screen.getByRole('button', { name: `Copy wallet address ${WALLET}` })).toBeVisible();
+
+    const cards = within(await screen.findByRole('list', { name: 'Collections' }))
+      .getAllByRole('listitem')
+      .filter((item) => item.parentElement?.getAttribute('aria-label') === 'Collections');
+    expect(cards).toHaveLength(2);
+    const [busy, quiet] = cards as [HTMLElement, HTMLElement];
+    expect(within(busy).getByRole('link', { name: first.name! })).toHaveAttribute(
+      'href',
+      `/contracts/${first.address}`,
+    );
+    expect(busy).toHaveTextContent('Held now3 tokens');
+    // One line per currency, never a sum across them.
+    expect(busy).toHaveTextContent('2 sales · 1.5 ETH');
+    expect(busy).toHaveTextContent('1 sale · 40 STRK');
+    expect(busy).toHaveTextContent('Soldnone');
+    // A currency nobody knows: its base units and its short address.
+    expect(quiet).toHaveTextContent('1 sale · 12,500 base units of 0xabc0…def1');
+    expect(quiet).toHaveTextContent('Held now0 tokens');
+    expect(within(quiet).getByRole('link', { name: /2 events in/ })).toHaveAttribute(
+      'href',
+      `/addresses/${WALLET}?collection=${second.address}`,
+    );
+
+    // The events, newest first, a page per server cursor: the table, near its end (seven
+    // rows are all in view), asks for the next one.
+    const table = await screen.findByRole('table', { name: 'Events of this wallet' });
+    expect(within(table).getByRole('columnheader', { name: 'Collection' })).toBeInTheDocument();
+    expect(dataRows()[0]).toHaveTextContent(first.name!);
+    expect(dataRows()[0]).toHaveTextContent('0.5 ETH');
+    await waitFor(() => expect(statusText()).toContain('all 9 events loaded'));
+    expect(screen.getByText('End of the list.')).toBeInTheDocument();
+    expect(api.requests).toContain(
+      `/api/wallets/${WALLET}/events?limit=100&cursor=signed-cursor-1`,
+    );
+    // Other addresses open as wallets.
+    expect(within(table).getAllByTitle(/open this address as a wallet/)[0]).toHaveAttribute(
+      'href',
+      `/addresses/${OTHER}`,
+    );
+  });
+
+  it('filters by collection, the choice in the URL', async () => {
+    const { api, second } = installWalletApi();
+    const { router } = renderAt(`/addresses/${WALLET}`);
+    await screen.findByRole('table', { name: 'Events of this wallet' });
+    await userEvent.selectOptions(
+      screen.getByRole('combobox', { name: 'Collection' }),
+      second.name!,
+    );
+    await waitFor(() => expect(router.state.location.search).toBe(`?collection=${second.address}`));
+    await waitFor(() => expect(statusText()).toContain('all 2 events loaded'));
+    expect(api.requests).toContain(
+      `/api/wallets/${WALLET}/events?collection=${second.address}&limit=100`,
+    );
+    // One collection: its name is the filter's, not a column.
+    expect(screen.queryByRole('columnheader', { name: 'Collection' })).toBeNull();
+  });
+
+  it('says once that a wallet has no activity', async () => {
+    installWalletApi({ empty: true });
+    renderAt(`/addresses/${WALLET}`);
+    expect(await screen.findByText('No activity for this wallet')).toBeInTheDocument();
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(screen.queryByText('No events')).toBeNull();
+  });
+
+  it('shows a failure with Retry, and recovers', async () => {
+    installWalletApi({ failFirst: true });
+    renderAt(`/addresses/${WALLET}`);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('The dashboard’s server failed');
+    await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('list', { name: 'Collections' })).toBeInTheDocument();
+  });
+
+  it('says what is wrong with a malformed address', async () => {
+    installSampleApi();
+    renderAt('/addresses/0xnot-a-wallet');
+    expect(await screen.findByRole('heading', { level: 1 })).toHaveTextContent(
+      'This is not a wallet address',
+    );
+    expect(screen.getByRole('alert')).toHaveTextContent('An address is 0x');
+  });
+});
