@@ -60,6 +60,8 @@ describe('answers while the service cannot be asked', () => {
       await proxy.indexer!.head(contract);
       expect((await coverage()).upstream).toBeNull();
 
+      // Each answer starts a head read when due: the one under way ends before the fault.
+      await proxy.indexer!.head(contract);
       service.setFaults({ fault: { type: 'status', status } });
       await proxy.indexer!.head(contract);
       const stored = await coverage();
@@ -68,7 +70,9 @@ describe('answers while the service cannot be asked', () => {
       expect(stored.statement).toMatch(/comes from stored data/);
 
       service.setFaults(null);
-      // A 429 pauses every upstream request for a while: the head is read once it is over.
+      // A read started under the fault ends first; a 429 then pauses every upstream
+      // request for a while: the head is read again once that is over.
+      await proxy.indexer!.head(contract);
       const pausedUntil = proxy.stats().gate.coolingDownUntil;
       if (pausedUntil !== undefined) {
         await new Promise((resolve) => setTimeout(resolve, pausedUntil - Date.now() + 1));
