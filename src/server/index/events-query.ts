@@ -149,10 +149,16 @@ function paramOf(sql: Sql, column: Column, value: string | number | null): strin
 }
 
 /** `group = values` (a group's columns are never NULL: a sale without a currency has '\x'). */
-function groupEquals(sql: Sql, spec: SortSpec, values: KeysetValues): string[] {
-  return spec.group.map(
-    (column, index) => `${column.expr} = ${paramOf(sql, column, values[index] ?? null)}`,
-  );
+function groupEquals(
+  sql: Sql,
+  spec: SortSpec,
+  values: KeysetValues,
+  count = spec.group.length,
+): string[] {
+  // Only the columns used get a parameter: PostgreSQL refuses one the text never names.
+  return spec.group
+    .slice(0, count)
+    .map((column, index) => `${column.expr} = ${paramOf(sql, column, values[index] ?? null)}`);
 }
 
 export interface EventsPage {
@@ -269,7 +275,7 @@ async function nextGroup(
     // Lexicographic "after" over the group's columns.
     const alternatives: string[] = [];
     spec.group.forEach((column, index) => {
-      const equalBefore = groupEquals(sql, spec, current).slice(0, index);
+      const equalBefore = groupEquals(sql, spec, current, index);
       const after = `${column.expr} ${cmp(spec.groupDesc)} ${paramOf(sql, column, current[index] ?? null)}`;
       alternatives.push([...equalBefore, after].join(' AND '));
     });

@@ -304,6 +304,25 @@ describe('the event index, whatever order its pages come in', () => {
             after = page.next;
           } while (after);
           expect(seen.sort()).toEqual(changes.map((c) => c.tx).sort());
+          // Every change once by kind, page by page across the kinds, in their order.
+          const kinds: string[] = [];
+          after = null;
+          do {
+            const page = await eventsPage(
+              pool,
+              { contractId: id, sort: { id: 'kind', desc: false }, limit: 3 },
+              after,
+            );
+            kinds.push(...page.rows.map((row) => row.kind));
+            after = page.next;
+          } while (after);
+          const kindOrder = ['mint', 'transfer', 'sale', 'burn', 'other'];
+          expect(kinds).toEqual(
+            changes
+              .map((change) => change.kind)
+              .sort((a, b) => kindOrder.indexOf(a) - kindOrder.indexOf(b)),
+          );
+
           // Each sale's wash-trade flags, as the rules say from the history itself.
           for (const sale of changes.filter((change) => change.kind === 'sale')) {
             const near = changes.filter(

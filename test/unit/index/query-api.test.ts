@@ -15,6 +15,8 @@ import { sampleUpstream } from '../../support/sample-upstream';
 const dataset = generateDataset({ seed: 5, contracts: 6, events: 12_000 });
 const busiest = [...dataset.contracts].sort((a, b) => b.eventCount - a.eventCount)[0]!;
 const base = `/api/collections/${busiest.address}`;
+const STRK = '0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
+const USDC = '0x053c91253bc9682c04929ca02ed00b3e423f6710d2ee7e0d5ebb06f3ecf368a8';
 
 const databases = usePostgresDatabases();
 const opened: (() => Promise<unknown>)[] = [];
@@ -118,6 +120,30 @@ describe.each(['deployed', 'documented'] as const)('the query API (%s profile)',
     const byPrice = await get(`${base}/events?sort=-price&limit=3`);
     expect(byPrice.body.order).toMatch(/never compared/);
     if (top > 0n) expect(BigInt(byPrice.body.events[0].price)).toBe(top);
+
+    // Every priced sale once by price, page by page across currencies: each currency's
+    // sales highest first, the currencies in the order the answer states.
+    const byCurrency: [string, bigint][] = [];
+    cursor = null;
+    do {
+      const page = await get(
+        `${base}/events?sort=-price&limit=7${cursor ? `&cursor=${cursor}` : ''}`,
+      );
+      expect(page.status).toBe(200);
+      for (const row of page.body.events)
+        byCurrency.push([row.currencyAddress ?? 'none', BigInt(row.price)]);
+      cursor = page.body.next;
+    } while (cursor);
+    expect(byCurrency).toHaveLength(sales.length);
+    const rank = (currency: string) =>
+      [eth, STRK, USDC, 'none'].indexOf(currency) >= 0
+        ? [eth, STRK, USDC, 'none'].indexOf(currency)
+        : 4;
+    byCurrency.forEach(([currency, price], index) => {
+      const [before, beforePrice] = byCurrency[index - 1] ?? [currency, price];
+      expect(rank(before)).toBeLessThanOrEqual(rank(currency));
+      if (before === currency) expect(beforePrice >= price).toBe(true);
+    });
 
     // Sales only, whole history.
     let saleRows = 0;
