@@ -346,9 +346,14 @@ function pickData(
   const deep = byEvents.slice(0, 3);
   const hostile = dataset.contracts.find((contract) => contract.name === HOSTILE_CONTRACT_NAME);
   if (!hostile) throw new Error('The dataset has no hostile contract.');
-  const forFaults = byEvents
+  const candidates = byEvents
     .slice(3)
     .filter((contract) => contract !== hostile && contract.eventCount > 100);
+  // The smallest of them for the wallet tests alone: its whole history indexes in a
+  // moment (a big one kept the machine's two cores busy for seconds while others ran).
+  const forWallet = candidates.at(-1);
+  if (!forWallet) throw new Error('The dataset lacks a small contract for the wallet tests.');
+  const forFaults = candidates.filter((contract) => contract !== forWallet);
   const busiest = dataset.contractByAddress(STARKVERSE_GALLERY_ADDRESS);
   const token = busiest && dataset.findToken(busiest, STARKVERSE_EXAMPLE_MINT.tokenId);
   if (!busiest || !token) throw new Error('The dataset lacks the StarkVerse example token.');
@@ -358,6 +363,7 @@ function pickData(
       deep: deep.map(info),
       hostile: info(hostile),
       forFaults: forFaults.map(info),
+      forWallet: info(forWallet),
     },
     token: tokenInfo(token),
     longToken: tokenInfo(longHistory(dataset, busiest)),

@@ -121,7 +121,7 @@ const shortWallet = (address: string) => {
 
 test('a wallet from the lookup box: its collections and its events', async ({ page, servers }) => {
   test.setTimeout(150_000);
-  const contract = servers.contracts.deep[2]!;
+  const contract = servers.contracts.forWallet;
   const wallet = await indexedWallet(page.request, contract);
   await page.goto('/contracts');
   await expect(dataRows(contractsTable(page)).first()).toBeVisible();
@@ -166,7 +166,7 @@ test('a wallet from the lookup box: its collections and its events', async ({ pa
 for (const width of [390, 768, 1024, 1440]) {
   test(`wallet at ${width} px, light and dark`, async ({ page, servers }) => {
     test.setTimeout(150_000);
-    const contract = servers.contracts.deep[2]!;
+    const contract = servers.contracts.forWallet;
     const wallet = await indexedWallet(page.request, contract);
     for (const scheme of ['light', 'dark'] as const) {
       const where = (name: string) => `${name} at ${width} px, ${scheme}`;

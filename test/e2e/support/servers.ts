@@ -50,6 +50,8 @@ export interface ProfileServers {
      * of theirs sits in the proxy's cache when a fault is set. Most events first.
      */
     forFaults: ContractInfo[];
+    /** The smallest contract of two pages or more, which only the wallet tests open. */
+    forWallet: ContractInfo;
   };
   /**
    * A token of the busiest contract with a few events (the real example mint), and how many

@@ -12,7 +12,7 @@ export async function indexedWallet(
   contract: ContractInfo,
 ): Promise<string> {
   const started = await request.get(`/api/collections/${contract.address}/events?sort=-price`);
-  expect(started.ok()).toBe(true);
+  expect(started.ok(), `${started.status()} ${await started.text()}`).toBe(true);
   await expect(async () => {
     const answer = await request.get(`/api/collections/${contract.address}`);
     expect(answer.ok()).toBe(true);
