@@ -1,8 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { openIndexedEngine } from '../../../src/server/index/open-index';
-import { createProxy } from '../../../src/server/proxy/app';
 import { createSampleService, generateDataset } from '../../../src/server/sample-service';
-import { storeSecret } from '../../../src/server/store/event-store';
+import { indexedProxy } from '../../support/indexed-proxy';
 import { usePostgresDatabases } from '../../support/postgres-databases';
 import { sampleUpstream } from '../../support/sample-upstream';
 
@@ -20,16 +18,12 @@ describe('first questions about a collection, at once', () => {
   it('are all answered', async () => {
     const database = await databases.database();
     cleanups.push(database.drop);
-    const engine = await openIndexedEngine({ connectionString: database.url });
-    cleanups.push(() => engine.close());
     const service = createSampleService({ apiKey: 'k', profile: 'deployed', dataset });
-    const proxy = createProxy({
+    const { proxy } = await indexedProxy({
+      url: database.url,
       upstream: sampleUpstream(service),
-      store: { engine, secret: await storeSecret(engine) },
-      index: { pool: engine.pool, backgroundRate: 0 },
-      rateLimit: { perMinute: 0, burst: 0 },
+      cleanups,
     });
-    cleanups.push(async () => proxy.stop());
     const answers = await Promise.all(
       [1, 2, 3, 4].map(() =>
         proxy.app.request(`/api/collections/${small.address}/events?sort=-price`),

@@ -1,8 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { openIndexedEngine } from '../../../src/server/index/open-index';
-import { createProxy } from '../../../src/server/proxy/app';
 import { createSampleService, generateDataset } from '../../../src/server/sample-service';
-import { storeSecret } from '../../../src/server/store/event-store';
+import { indexedProxy } from '../../support/indexed-proxy';
 import { startPostgres } from '../../support/postgres-server';
 import { sampleUpstream } from '../../support/sample-upstream';
 
@@ -19,17 +17,14 @@ afterEach(async () => {
 });
 
 async function serverOn(url: string) {
-  const engine = await openIndexedEngine({ connectionString: url, queryTimeoutMs: 1_000 });
-  cleanups.push(() => engine.close());
   const service = createSampleService({ apiKey: 'k', profile: 'deployed', dataset });
-  const proxy = createProxy({
+  const { proxy } = await indexedProxy({
+    url,
     upstream: sampleUpstream(service),
-    store: { engine, secret: await storeSecret(engine) },
-    index: { pool: engine.pool, backgroundRate: 0 },
-    rateLimit: { perMinute: 0, burst: 0 },
-    readyCacheMs: 0,
+    cleanups,
+    queryTimeoutMs: 1_000,
+    proxy: { readyCacheMs: 0 },
   });
-  cleanups.push(async () => proxy.stop());
   return proxy;
 }
 

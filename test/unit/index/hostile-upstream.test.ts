@@ -1,8 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { openIndexedEngine } from '../../../src/server/index/open-index';
-import { createProxy } from '../../../src/server/proxy/app';
-import { storeSecret } from '../../../src/server/store/event-store';
 import { getViaFetch } from '../../../src/server/upstream/service-client';
+import { indexedProxy } from '../../support/indexed-proxy';
 import { usePostgresDatabases } from '../../support/postgres-databases';
 
 /**
@@ -31,10 +29,9 @@ afterEach(async () => {
 async function setUp(page: (request: number) => unknown) {
   const database = await databases.database();
   opened.push(database.drop);
-  const engine = await openIndexedEngine({ connectionString: database.url });
-  opened.push(() => engine.close());
   let requests = 0;
-  const proxy = createProxy({
+  const { proxy } = await indexedProxy({
+    url: database.url,
     upstream: {
       source: 'real',
       baseUrl: 'http://hostile.test',
@@ -42,11 +39,9 @@ async function setUp(page: (request: number) => unknown) {
       description: 'hostile',
       get: getViaFetch(async () => Response.json(page(requests++))),
     },
-    store: { engine, secret: await storeSecret(engine), settings: { headIntervalMs: 60_000 } },
-    index: { pool: engine.pool, backgroundRate: 0 },
-    rateLimit: { perMinute: 0, burst: 0 },
+    cleanups: opened,
+    settings: { headIntervalMs: 60_000 },
   });
-  opened.push(async () => proxy.stop());
   return { proxy, requests: () => requests };
 }
 

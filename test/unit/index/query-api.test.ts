@@ -1,9 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseBaseUnits } from '../../../src/lib/price';
-import { openIndexedEngine } from '../../../src/server/index/open-index';
-import { createProxy } from '../../../src/server/proxy/app';
 import { createSampleService, generateDataset } from '../../../src/server/sample-service';
-import { storeSecret } from '../../../src/server/store/event-store';
+import { indexedProxy } from '../../support/indexed-proxy';
 import { usePostgresDatabases } from '../../support/postgres-databases';
 import { sampleUpstream } from '../../support/sample-upstream';
 
@@ -32,15 +30,12 @@ async function setUp(profile: 'deployed' | 'documented') {
   const database = await databases.database();
   opened.push(database.drop);
   const service = createSampleService({ apiKey: 'k', profile, dataset });
-  const engine = await openIndexedEngine({ connectionString: database.url });
-  opened.push(() => engine.close());
-  const proxy = createProxy({
+  const { proxy } = await indexedProxy({
+    url: database.url,
     upstream: sampleUpstream(service),
-    store: { engine, secret: await storeSecret(engine), settings: { headIntervalMs: 60_000 } },
-    index: { pool: engine.pool, backgroundRate: 0 },
-    rateLimit: { perMinute: 0, burst: 0 },
+    cleanups: opened,
+    settings: { headIntervalMs: 60_000 },
   });
-  opened.push(async () => proxy.stop());
   const get = async (path: string) => {
     const response = await proxy.app.request(path);
     return { status: response.status, body: (await response.json()) as Json, response };

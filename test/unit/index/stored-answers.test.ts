@@ -1,8 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { openIndexedEngine } from '../../../src/server/index/open-index';
-import { createProxy } from '../../../src/server/proxy/app';
 import { createSampleService, generateDataset } from '../../../src/server/sample-service';
-import { storeSecret } from '../../../src/server/store/event-store';
+import { indexedProxy } from '../../support/indexed-proxy';
 import { usePostgresDatabases } from '../../support/postgres-databases';
 import { sampleUpstream } from '../../support/sample-upstream';
 
@@ -34,23 +32,22 @@ describe('answers while the service cannot be asked', () => {
     async (status, reason) => {
       const database = await databases.database();
       cleanups.push(database.drop);
-      const engine = await openIndexedEngine({ connectionString: database.url });
-      cleanups.push(() => engine.close());
       const service = createSampleService({ apiKey: 'k', profile: 'deployed', dataset });
-      const proxy = createProxy({
+      const { proxy } = await indexedProxy({
+        url: database.url,
         upstream: sampleUpstream(service),
-        store: { engine, secret: await storeSecret(engine), settings: { headIntervalMs: 0 } },
-        index: { pool: engine.pool, backgroundRate: 0 },
-        rateLimit: { perMinute: 0, burst: 0 },
-        gate: {
-          concurrency: 4,
-          queueTimeoutMs: 5_000,
-          ratePerSecond: 0,
-          maxCoolDownMs: 1_000,
-          clientShare: 1,
+        cleanups,
+        settings: { headIntervalMs: 0 },
+        proxy: {
+          gate: {
+            concurrency: 4,
+            queueTimeoutMs: 5_000,
+            ratePerSecond: 0,
+            maxCoolDownMs: 1_000,
+            clientShare: 1,
+          },
         },
       });
-      cleanups.push(async () => proxy.stop());
       const coverage = async () => {
         const response = await proxy.app.request(`/api/collections/${contract}`);
         expect(response.status).toBe(200);

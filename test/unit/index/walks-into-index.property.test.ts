@@ -1,11 +1,9 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseBaseUnits } from '../../../src/lib/price';
-import { openIndexedEngine } from '../../../src/server/index/open-index';
-import { createProxy } from '../../../src/server/proxy/app';
 import { createSampleService, generateDataset } from '../../../src/server/sample-service';
 import { createRandom } from '../../../src/server/sample-service/random';
-import { storeSecret } from '../../../src/server/store/event-store';
+import { indexedProxy } from '../../support/indexed-proxy';
 import { usePostgresDatabases } from '../../support/postgres-databases';
 import { sampleUpstream } from '../../support/sample-upstream';
 
@@ -53,16 +51,13 @@ describe('walks of the deployed service into the index', () => {
           const dataset = generateDataset({ seed: 11, contracts: 3, events: 15_000 });
           const contract = [...dataset.contracts].sort((a, b) => b.eventCount - a.eventCount)[0]!;
           const service = createSampleService({ apiKey: 'k', profile: 'deployed', dataset });
-          const engine = await openIndexedEngine({ connectionString: database.url });
-          cleanups.push(() => engine.close());
-          const proxy = createProxy({
+          // Every head read goes to the service: the head is always due.
+          const { proxy } = await indexedProxy({
+            url: database.url,
             upstream: sampleUpstream(service),
-            // Every head read goes to the service: the head is always due.
-            store: { engine, secret: await storeSecret(engine), settings: { headIntervalMs: 0 } },
-            index: { pool: engine.pool, backgroundRate: 0 },
-            rateLimit: { perMinute: 0, burst: 0 },
+            cleanups,
+            settings: { headIntervalMs: 0 },
           });
-          cleanups.push(async () => proxy.stop());
           const indexer = proxy.indexer!;
           const random = createRandom(seed);
           let time = Math.max(dataset.anchor, dataset.timestamp(dataset.eventCount - 1));
