@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { custodyChain } from '../../lib/custody';
 import { csvHeader, csvRows } from '../../lib/export';
 import { eventExportColumns, eventExportRow } from '../../lib/event-export';
-import { eventsPage, orderStatement, type EventsQuery } from '../index/events-query';
+import { eventsPage, orderStatement } from '../index/events-query';
 import { overview } from '../index/figures';
 import { holders } from '../index/holders';
 import type { Keyset } from '../index/keyset';
@@ -141,31 +141,22 @@ export function createQueryApi(options: QueryApiOptions) {
     const key = queryKey(`events:${found.address}`, params);
     const cursor = decodeCursor(key, params.cursor);
     if (cursor.error) return cursor.error;
-    const read = async () => {
-      const { id } = await coverageOf(pool, found.address, undefined);
-      if (id === undefined) return { rows: [], next: null };
-      const query: EventsQuery = {
-        ...filters,
-        contractId: id,
-        sort: params.sort,
-        limit: params.limit,
-      };
-      return eventsPage(pool, query, cursor.after);
-    };
-    let page = await read();
+    const read = (id: number | undefined) =>
+      id === undefined
+        ? { rows: [], next: null }
+        : eventsPage(
+            pool,
+            { ...filters, contractId: id, sort: params.sort, limit: params.limit },
+            cursor.after,
+          );
+    let page = await read(found.id);
     // Browsing newest first reads deeper as far as it is scrolled, no further.
-    for (
-      let step = 0;
-      browsing &&
-      page.next === null &&
-      page.rows.length < params.limit &&
-      step < BROWSE_DEEPER_PAGES;
-      step++
-    ) {
-      const { coverage } = await coverageOf(pool, found.address, undefined);
-      if (coverage.complete) break;
+    for (let step = 0; browsing && step < BROWSE_DEEPER_PAGES; step++) {
+      if (page.next !== null || page.rows.length >= params.limit) break;
+      const known = await coverageOf(pool, found.address, undefined);
+      if (known.coverage.complete) break;
       await indexer.deeper(found.address);
-      page = await read();
+      page = await read((await coverageOf(pool, found.address, undefined)).id);
     }
     const { coverage } = await coverageOf(pool, found.address, indexer.progress(found.address));
     return c.json({

@@ -121,13 +121,6 @@ export function mergeChange(stored: ChangeRow, incoming: ChangeRow): ChangeRow {
   };
 }
 
-/** The kind a row shows: a transfer with its sale record is a sale. */
-export function rowKind(row: Pick<ChangeRow, 'hasSale' | 'baseKind'>): number {
-  return row.hasSale && (row.baseKind === KIND_CODES.transfer || row.baseKind === KIND_CODES.sale)
-    ? KIND_CODES.sale
-    : row.baseKind;
-}
-
 /** The rows of a batch of records, one per key. */
 export function changeRows(events: readonly TokenEvent[]): ChangeRow[] {
   const byKey = new Map<string, ChangeRow>();

@@ -20,17 +20,6 @@ export function contractIds(pool: pg.Pool) {
       known.set(address, id);
       return id;
     },
-    /** The number of a contract already met, or undefined (nothing indexed of it). */
-    async find(address: string): Promise<number | undefined> {
-      const cached = known.get(address);
-      if (cached !== undefined) return cached;
-      const { rows } = await pool.query<{ id: number }>(
-        'SELECT id FROM idx_contracts WHERE address = $1',
-        [address],
-      );
-      if (rows[0]) known.set(address, rows[0].id);
-      return rows[0]?.id;
-    },
   };
 }
 

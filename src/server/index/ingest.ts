@@ -320,7 +320,6 @@ export function createIngest(pool: pg.Pool) {
   }
 
   return {
-    contractIds: ids,
     /**
      * The PostgreSQL engine's commit hook: `chunks` are the records just stored for
      * `list`; `complete` says the list is now stored to its end.
