@@ -14,7 +14,8 @@ const DEFAULT_MESSAGES: Record<ClientErrorKind, string> = {
   invalid_response: 'The Token Events Service sent a response that could not be read.',
   expired_cursor:
     'The service no longer knows where this list had got to: it forgets its place in a list after a while.',
-  database: 'The dashboard’s own database is not answering; the Token Events Service is not at fault.',
+  database:
+    'The dashboard’s own database is not answering; the Token Events Service is not at fault.',
   internal: 'The dashboard’s server failed to answer this request.',
   network: 'The dashboard’s server cannot be reached. Check your connection.',
 };

@@ -9,6 +9,31 @@ export async function getJson(path: string, signal?: AbortSignal): Promise<unkno
   return readJson(await getResponse(path, signal), signal);
 }
 
+/**
+ * An answer of the query API: a JSON object with each of the `required` fields, or an
+ * `invalid_response` that says our own server sent it (a proxy's HTML page, a cut body).
+ * The fields' types are the server's (src/lib/answers.ts): same code, same build.
+ */
+export async function getAnswer<T>(
+  path: string,
+  signal: AbortSignal | undefined,
+  required: readonly (keyof T & string)[],
+): Promise<T> {
+  const body = await getJson(path, signal);
+  if (
+    typeof body !== 'object' ||
+    body === null ||
+    Array.isArray(body) ||
+    required.some((field) => !(field in body))
+  ) {
+    throw new ApiError(
+      'invalid_response',
+      'The dashboard’s server sent an answer it could not read.',
+    );
+  }
+  return body as T;
+}
+
 /** The response to a GET once its headers are in; a failure status is an `ApiError`. */
 export async function getResponse(path: string, signal?: AbortSignal): Promise<Response> {
   let response: Response;

@@ -1,12 +1,32 @@
 /**
  * Every query key of the app in one place. A key names everything its query fetches
- * with: a list's key names the list and the size of its first page, and each later
- * page's cursor and size are its page param, kept with the page (see page-param.ts).
- * Infinite lists and single queries never share a key (their cached data have different
- * shapes).
+ * with: a list's key names the resource and the view's parameters (as the query API's
+ * search string), and each later page's cursor is its page param. Infinite lists and
+ * single queries never share a key (their cached data have different shapes).
  */
 export const queryKeys = {
   meta: () => ['meta'] as const,
+  /** Collections ranked: the ranking's search string (window, sort, currency). */
+  rankings: (search: string) => ['collections', 'ranking', search] as const,
+  /** One collection's identity, figures and coverage. */
+  collection: (address: string) => ['collection', address, 'overview'] as const,
+  /** A collection's events under a view (its filters and sort as a search string). */
+  collectionEvents: (address: string, search: string) =>
+    ['collection', address, 'events', search] as const,
+  /** A collection's time series under a view. */
+  collectionSeries: (address: string, search: string) =>
+    ['collection', address, 'series', search] as const,
+  /** A collection's holders (now, or as of a time). */
+  collectionHolders: (address: string, search: string) =>
+    ['collection', address, 'holders', search] as const,
+  /** One token's history and custody. */
+  token: (address: string, tokenId: string) => ['collection', address, 'token', tokenId] as const,
+  /** A wallet across the indexed collections. */
+  wallet: (address: string) => ['wallet', address, 'collections'] as const,
+  /** A wallet's changes of hands, newest first, in one collection or all (null). */
+  walletEvents: (address: string, collection: string | null) =>
+    ['wallet', address, 'events', collection] as const,
+  // The service's own lists, read by the pages not yet on the query API.
   contracts: () => ['contracts', 'list'] as const,
   contractEvents: (address: string, limit: number) =>
     ['events', 'contract', address, 'list', limit] as const,
@@ -14,9 +34,4 @@ export const queryKeys = {
     ['events', 'contract', address, 'head', limit] as const,
   tokenEvents: (address: string, tokenId: string) =>
     ['events', 'token', address, tokenId, 'list'] as const,
-  /** A wallet across the indexed collections (the query API, not the service). */
-  wallet: (address: string) => ['wallet', address, 'collections'] as const,
-  /** A wallet's changes of hands, newest first, in one collection or all (null). */
-  walletEvents: (address: string, collection: string | null) =>
-    ['wallet', address, 'events', collection] as const,
 };

@@ -1,28 +1,5 @@
 import type pg from 'pg';
-import type { WalkProgress } from '../indexer/indexer';
-
-/**
- * How complete and fresh an answer about one contract is: whether its whole history is
- * indexed (or back to which time), when its head was last read, whether the indexer is
- * reading it now, and, when the service could not be asked, that the answer comes from
- * stored data and why. Every answer of the query API about a contract carries it.
- */
-export interface Coverage {
-  complete: boolean;
-  /** The oldest indexed event's time (unix seconds), or null: nothing indexed yet. */
-  indexedBack: number | null;
-  newest: number | null;
-  /** Records of the contract's list stored. */
-  records: number;
-  /** When the list's head was last read from the service (ISO), or null. */
-  headReadAt: string | null;
-  indexing: WalkProgress | null;
-  /** The service could not be asked the last time: why, and since when (ISO). */
-  upstream: { failure: string; since: string } | null;
-  /** A walk stopped because the service misbehaved (see the indexer). */
-  fault: string | null;
-  statement: string;
-}
+import type { Coverage, WalkProgress } from '../../lib/answers';
 
 interface ContractRow {
   id: number;

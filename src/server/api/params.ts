@@ -3,9 +3,14 @@ import { canonicalAddress } from '../../lib/address';
 import { CURRENCIES } from '../../lib/price';
 import { canonicalTokenId } from '../../lib/token-id';
 import { EVENT_KINDS, type EventKind } from '../../lib/token-event';
-import { EVENT_SORTS, type EventFilters, type EventSortId } from '../index/events-query';
-import { INTERVALS } from '../index/series';
-import { RANKING_SORTS, WINDOWS } from '../index/rankings';
+import {
+  EVENT_SORTS,
+  INTERVALS,
+  RANKING_SORTS,
+  WINDOWS,
+  type EventSortId,
+} from '../../lib/answers';
+import type { EventFilters } from '../index/events-query';
 
 /**
  * The query API's parameters, each checked with a message that says what it accepts.

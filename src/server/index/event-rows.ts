@@ -1,22 +1,7 @@
+import type { EventRow } from '../../lib/answers';
 import { tokenIdToHex } from '../../lib/token-id';
-import { EVENT_KINDS, type TokenEvent } from '../../lib/token-event';
+import { EVENT_KINDS } from '../../lib/token-event';
 import { hexOf } from './sql';
-
-/**
- * A change of hands as the query API sends it: the app's own event shape (what the
- * dashboard's cells, prices and exports already read), with the row's id in the index,
- * the token's hex id and which records it was made of.
- */
-export interface EventRow extends Omit<TokenEvent, 'records'> {
-  id: string;
-  tokenIdHex: string;
-  /** The records joined into this row: the NFT's transfer, the marketplace's sale, or both. */
-  records: 'transfer' | 'sale' | 'transfer+sale';
-  /** A sale's price as sent, when it is not a number in either format. */
-  priceText?: string;
-  /** Why a sale looks like a wash trade (see wash-flags.ts); absent when no rule fires. */
-  washFlags?: string[];
-}
 
 export const EVENT_COLUMNS = `c.id, ic.address AS contract, c.tx, c.token_id::text AS token_id,
   c.from_addr, c.to_addr, c.ts, c.kind, c.label, c.event_id, c.has_transfer, c.has_sale,

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { EventKind } from '../../lib/token-event';
-import { EVENT_COLUMNS, EVENT_FROM, eventRow, type EventRecord, type EventRow } from './event-rows';
+import type { EventRow, EventSortId } from '../../lib/answers';
+import { EVENT_COLUMNS, EVENT_FROM, eventRow, type EventRecord } from './event-rows';
 import type { KeysetValues } from './keyset';
 import { KIND_CODES } from './schema';
 import { addressBytes, Sql } from './sql';
@@ -13,8 +14,6 @@ import { flagWashTrades } from './wash-flags';
  * after another) and, inside a group, an order that one index serves in one direction,
  * so every page costs the same however deep it is.
  */
-export const EVENT_SORTS = ['time', 'price', 'token', 'kind'] as const;
-export type EventSortId = (typeof EVENT_SORTS)[number];
 
 export interface EventFilters {
   kinds?: readonly EventKind[];

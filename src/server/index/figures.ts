@@ -1,19 +1,8 @@
 import type pg from 'pg';
 import { CURRENCIES } from '../../lib/price';
 import { EVENT_KINDS, type EventKind } from '../../lib/token-event';
+import type { CurrencyRef, Overview, Volume } from '../../lib/answers';
 import { hexOf } from './sql';
-
-/**
- * A currency as figures name it: a known one with its symbol and decimals, `assumed`
- * (the marketplace named none; ETH, as the service assumes) or `unknown` (an address we
- * have no decimals for: only base units are given).
- */
-export interface CurrencyRef {
-  address: string | null;
-  state: 'known' | 'assumed' | 'unknown';
-  symbol?: string;
-  decimals?: number;
-}
 
 export function currencyRef(bytes: Buffer | null): CurrencyRef {
   const address = bytes && bytes.length > 0 ? hexOf(bytes) : null;
@@ -22,13 +11,6 @@ export function currencyRef(bytes: Buffer | null): CurrencyRef {
   return known
     ? { address, state: 'known', symbol: known.symbol, decimals: known.decimals }
     : { address, state: 'unknown' };
-}
-
-export interface Volume {
-  currency: CurrencyRef;
-  sales: number;
-  /** Sum of the sales' prices in base units, as sent (never multiplied by quantity). */
-  volume: string;
 }
 
 export const emptyCounts = (): Record<EventKind, number> =>
@@ -45,20 +27,6 @@ export function volumesOf(rows: { currency: Buffer; sales: string; volume: strin
       volume: row.volume,
     }))
     .sort((a, b) => b.sales - a.sales);
-}
-
-export interface Overview {
-  events: number;
-  counts: Record<EventKind, number>;
-  sales: number;
-  mints: number;
-  knownBurns: number;
-  tokens: number;
-  holders: number;
-  volume: Volume[];
-  marketplaces: { name: string | null; sales: number; share: number; volume: Volume[] }[];
-  firstActivity: number | null;
-  lastActivity: number | null;
 }
 
 /** Whole-history figures of one contract, from the hourly rollup and the tokens. */

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { Holder, HoldersFigures } from '../../lib/answers';
 import { LATEST_FIRST } from './ingest';
 import type { KeysetValues } from './keyset';
 import { addressBytes, hexOf, Sql } from './sql';
@@ -11,21 +12,10 @@ import { addressBytes, hexOf, Sql } from './sql';
  * A token whose latest known change is a burn is held by nobody; a burn the index never
  * saw (contract lists carry none) leaves the token with its last holder.
  */
-export interface Holder {
-  owner: string;
-  tokens: number;
-  /** When the owner's latest token came to it (unix seconds). */
-  since: number;
-}
 
-export interface HoldersAnswer {
+export interface HoldersAnswer extends HoldersFigures {
   holders: Holder[];
   next: KeysetValues | null;
-  totalHolders: number;
-  tokensHeld: number;
-  knownBurned: number;
-  distribution: { range: string; holders: number }[];
-  top10Share: number;
 }
 
 const RANGES: readonly (readonly [string, number, number])[] = [

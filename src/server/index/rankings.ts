@@ -1,27 +1,16 @@
 import type pg from 'pg';
-import { volumesOf, type Volume } from './figures';
+import {
+  WINDOWS,
+  type RankedContract,
+  type RankingSortId,
+  type RankingWindow,
+} from '../../lib/answers';
+import { volumesOf } from './figures';
 
 /**
  * Every indexed contract with its activity over a window (events, sales, volume per
  * currency), its holders and last activity, from the hourly rollup and the tokens.
  */
-export const WINDOWS = { '24h': 24, '7d': 24 * 7, '30d': 24 * 30, all: null } as const;
-export type RankingWindow = keyof typeof WINDOWS;
-
-export interface RankedContract {
-  address: string;
-  name: string | null;
-  symbol: string | null;
-  image: string | null;
-  type: string | null;
-  events: number;
-  sales: number;
-  volume: Volume[];
-  holders: number;
-  lastActivity: number | null;
-  complete: boolean;
-  indexedBack: number | null;
-}
 
 export async function rankings(
   pool: pg.Pool,
@@ -99,8 +88,7 @@ export async function rankings(
   });
 }
 
-export const RANKING_SORTS = ['events', 'sales', 'volume', 'holders', 'last', 'name'] as const;
-export type RankingSort = { id: (typeof RANKING_SORTS)[number]; desc: boolean };
+export type RankingSort = { id: RankingSortId; desc: boolean };
 
 /**
  * Contracts in a ranking's order, ties by address. Volume is that of one currency, in its

@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import type { EventKind } from '../../lib/token-event';
-import { emptyCounts, currencyRef, kindOf, type CurrencyRef } from './figures';
+import type { Interval, SeriesBucket } from '../../lib/answers';
+import { emptyCounts, currencyRef, kindOf } from './figures';
 import type { EventFilters } from './events-query';
 import { KIND_CODES } from './schema';
 import { addressBytes, Sql } from './sql';
@@ -11,15 +11,6 @@ import { addressBytes, Sql } from './sql';
  * from the hourly rollup, unless a filter needs the rows themselves (an address, a
  * token, a price range).
  */
-export const INTERVALS = ['hour', 'day', 'week', 'month'] as const;
-export type Interval = (typeof INTERVALS)[number];
-
-export interface SeriesBucket {
-  /** Unix seconds of the bucket's start. */
-  start: number;
-  counts: Record<EventKind, number>;
-  volume: { currency: CurrencyRef; sales: number; volume: string }[];
-}
 
 const bucketOf = (interval: Interval, seconds: string) =>
   `extract(epoch FROM date_trunc('${interval}', to_timestamp(${seconds}) AT TIME ZONE 'UTC'))::bigint`;

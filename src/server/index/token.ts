@@ -1,15 +1,7 @@
 import type pg from 'pg';
-import { EVENT_COLUMNS, EVENT_FROM, eventRow, type EventRecord, type EventRow } from './event-rows';
+import type { TokenAnswer } from '../../lib/answers';
+import { EVENT_COLUMNS, EVENT_FROM, eventRow, type EventRecord } from './event-rows';
 import { hexOf } from './sql';
-
-/** One token's whole history (oldest first) and its state: holder, minted, burned. */
-export interface TokenAnswer {
-  owner: string | null;
-  since: number | null;
-  minted: boolean;
-  burned: boolean;
-  events: EventRow[];
-}
 
 export async function tokenHistory(
   pool: pg.Pool,

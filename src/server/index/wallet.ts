@@ -1,5 +1,6 @@
 import type pg from 'pg';
-import { currencyRef, type CurrencyRef } from './figures';
+import type { WalletCollection } from '../../lib/answers';
+import { currencyRef } from './figures';
 import { holdings } from './holders';
 import { addressBytes } from './sql';
 
@@ -7,16 +8,6 @@ import { addressBytes } from './sql';
  * A wallet across the indexed collections: per collection, what it holds now, what it
  * bought and sold (count and amount per currency, never summed across currencies).
  */
-export interface WalletCollection {
-  address: string;
-  name: string | null;
-  symbol: string | null;
-  holds: number;
-  events: number;
-  bought: { currency: CurrencyRef; sales: number; amount: string }[];
-  sold: { currency: CurrencyRef; sales: number; amount: string }[];
-  lastActivity: number;
-}
 
 export async function walletCollections(
   pool: pg.Pool,

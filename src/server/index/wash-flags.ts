@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { EventRow } from './event-rows';
+import type { EventRow } from '../../lib/answers';
 
 /**
  * Wash-trade flags of sales, each with its reason, after the rules analysts use

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { WalkProgress } from '../../lib/answers';
 import type { EventStore, ListSpec } from '../store/event-store';
 import { contractEventsPath, tokenEventsPath } from '../index/list-path';
 
@@ -16,14 +17,6 @@ import { contractEventsPath, tokenEventsPath } from '../index/list-path';
  * cursor loops, or that sends empty pages for ever) stops and is recorded as an upstream
  * fault, so the budget is not spent on it.
  */
-export interface WalkProgress {
-  state: 'reading' | 'done' | 'failed' | 'stopped';
-  startedAt: number;
-  pages: number;
-  /** Upstream pages a second over the walk so far. */
-  pagesPerSecond: number;
-  failure?: string;
-}
 
 export interface IndexerOptions<F> {
   store: EventStore<F>;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { currencyRef } from '../../../src/server/index/figures';
-import { rankedBy, type RankedContract } from '../../../src/server/index/rankings';
+import type { RankedContract } from '../../../src/lib/answers';
+import { rankedBy } from '../../../src/server/index/rankings';
 
 /** The ranking's order: exact amounts of the one currency asked for, ties by address. */
 const USDC = '0x053c91253bc9682c04929ca02ed00b3e423f6710d2ee7e0d5ebb06f3ecf368a8';
