@@ -5,7 +5,7 @@ import styles from './badge.module.css';
 /** The colours of each kind, as a class; transfer has the badge's own. */
 export const kindTones: Record<EventKind, string | undefined> = {
   mint: styles.mint,
-  transfer: undefined,
+  transfer: styles.transfer,
   sale: styles.sale,
   burn: styles.burn,
   other: styles.other,

@@ -1,47 +1,37 @@
-import { DeadCursorNotice, EndUnsureNotice } from './list-recovery';
+import type { ServerList } from '../api/use-server-list';
 import { ErrorState } from './states';
-import type { InfiniteList } from '../api/use-infinite-list';
 import button from './button.module.css';
 import styles from './list-footer.module.css';
 
 interface ListFooterProps {
   noun: string;
-  list: InfiniteList<unknown>;
+  list: ServerList<unknown>;
+  /** While a list in time order waits for the indexer to read older events: what it says. */
+  waitingNote?: string;
 }
 
 /**
- * Below the last row: the error of a failed next page (the loaded rows stay above it),
- * a visible "Load more" for when scrolling does not trigger loading, or the end.
+ * Below the last row: the error of a failed next page (the loaded rows stay above it), a
+ * visible "Load more" for when scrolling does not load (or the list waits for the
+ * indexer), or the end.
  */
-export function ListFooter(props: ListFooterProps) {
-  const { noun, list } = props;
-  const {
-    hasMore,
-    isLoadingMore,
-    pausedOnEmptyPages,
-    nextPageError: error,
-    loadMore: onLoadMore,
-  } = list;
-  const loaded = list.items.length;
-  if (list.deadCursor) return <DeadCursorNotice noun={noun} list={list} />;
+export function ListFooter({ noun, list, waitingNote }: ListFooterProps) {
+  const { hasMore, isLoadingMore, nextPageError: error, loadMore } = list;
   if (error && hasMore) {
     return (
       <ErrorState
         compact
         error={error}
-        onRetry={onLoadMore}
-        context={`The ${loaded.toLocaleString('en')} ${noun} already loaded are kept; Retry continues from the same page.`}
+        onRetry={loadMore}
+        context={`The ${list.items.length.toLocaleString('en')} ${noun} already loaded are kept; Retry continues from the same place.`}
       />
     );
   }
-  if (!hasMore && list.endUnsure) return <EndUnsureNotice noun={noun} list={list} />;
   if (!hasMore) return <p className={`${styles.end} muted`}>End of the list.</p>;
   return (
     <div className={styles.more}>
-      {pausedOnEmptyPages && (
-        <span className="muted">The service sent many empty pages in a row; more may follow.</span>
-      )}
-      <button type="button" className={button.button} onClick={onLoadMore} disabled={isLoadingMore}>
+      {list.waiting && waitingNote && <span className="muted">{waitingNote}</span>}
+      <button type="button" className={button.button} onClick={loadMore} disabled={isLoadingMore}>
         {isLoadingMore ? 'Loading…' : 'Load more'}
       </button>
     </div>

@@ -1,49 +1,32 @@
-import { formatCount } from '../lib/format';
-import type { InfiniteList } from '../api/use-infinite-list';
+import type { ServerList } from '../api/use-server-list';
+import { formatCount, plural } from '../lib/format';
 import styles from './load-status.module.css';
 
 interface LoadStatusProps {
   noun: string;
-  list: InfiniteList<unknown>;
-  /** Rows on hand when more than the list's pages (events added live); default the list's. */
-  loaded?: number;
-  /** Rows shown after filters, when a filter is on. */
-  shown?: number;
-  sortedBy?: string | null;
+  plural?: string;
+  list: ServerList<unknown>;
+  /** How many rows the whole answer holds, when known (the view's count over the history). */
+  total?: number | null;
+  /** How the rows are ordered, in words, when it needs saying (the price sort). */
+  order?: string | null;
 }
 
-/**
- * Honest about what is on screen: how many rows are loaded, whether more exist, how
- * many records could not be read, and that sorting covers only the loaded rows.
- */
-export function LoadStatus(props: LoadStatusProps) {
-  const { noun, list, shown, sortedBy } = props;
-  const { hasMore, isLoadingMore, skipped, rewalk, endUnsure } = list;
-  const loaded = props.loaded ?? list.items.length;
-  const parts: string[] = [];
-  parts.push(
-    rewalk
-      ? `${formatCount(loaded)} ${noun} loaded · reading the list again from the newest: ${formatCount(rewalk.met)} of the ${formatCount(rewalk.of)} records read before passed…`
-      : hasMore
-        ? `${formatCount(loaded)} ${noun} loaded · ${isLoadingMore ? 'loading more…' : 'more available'}`
-        : endUnsure
-          ? `${formatCount(loaded)} ${noun} loaded · the service reported no more after a full page`
-          : `all ${formatCount(loaded)} ${noun} loaded`,
-  );
-  if (shown !== undefined && shown !== loaded)
-    parts.push(`${formatCount(shown)} match the filters among the ${formatCount(loaded)} scanned`);
-  if (sortedBy && hasMore)
-    parts.push(`sorted by ${sortedBy} among ${formatCount(loaded)} loaded ${noun}`);
+/** What is on screen: rows loaded of how many, whether more follow, and the order. */
+export function LoadStatus({ noun, plural: nouns, list, total, order }: LoadStatusProps) {
+  const loaded = list.items.length;
+  const parts = [
+    !list.hasMore
+      ? `${loaded === 1 ? 'the one' : `all ${formatCount(loaded)}`} ${loaded === 1 ? noun : (nouns ?? `${noun}s`)} shown`
+      : total != null
+        ? `${formatCount(loaded)} of ${plural(total, noun, nouns)} shown`
+        : `${plural(loaded, noun, nouns)} shown · more follow`,
+  ];
+  if (list.isLoadingMore) parts.push('loading more…');
+  if (order) parts.push(order);
   return (
     <p className={styles.status} role="status" aria-live="polite">
       {parts.join(' · ')}
-      {skipped > 0 && (
-        <span className={styles.warning}>
-          {' '}
-          · {formatCount(skipped)} record{skipped === 1 ? '' : 's'} could not be read and
-          {skipped === 1 ? ' was' : ' were'} skipped
-        </span>
-      )}
     </p>
   );
 }

@@ -21,7 +21,7 @@ interface TimeCellProps {
 export function TimeCell({ seconds, display, nowMs, zone = 'utc' }: TimeCellProps) {
   return (
     <time dateTime={toIso(seconds)} title={formatAbsolute(seconds, zone)}>
-      {display === 'relative' ? formatRelative(seconds, nowMs, zone) : formatExact(seconds, zone)}
+      {display === 'relative' ? formatRelative(seconds, nowMs) : formatExact(seconds, zone)}
     </time>
   );
 }

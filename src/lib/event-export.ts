@@ -1,24 +1,24 @@
+import type { EventRow } from './answers';
 import type { ExportRow } from './export';
 import { priceExport } from './price';
 import { toIso } from './time';
-import type { TokenEvent } from './token-event';
+import { kindName } from './token-event';
 
 /**
- * The columns of an events export: every field, ids and amounts as exact strings. A
- * sale's price as an amount in its currency, the currency's symbol and address (and
- * whether it was assumed), the base units in decimal, the price as the service wrote it
- * (decimal or hex) and the quantity.
+ * The columns of an events export, each said once, ids and amounts as exact strings: the
+ * token id in decimal and hex, the time in UTC, a sale's price as an amount in its
+ * currency with the currency's symbol and address (and whether it was assumed) and the
+ * base units in decimal; the price as the service wrote it only when it is no number;
+ * which records the row was made of (a sale's transfer and sale records are one row).
  */
 export const eventExportColumns = [
   'kind',
-  'label',
   'token_id',
+  'token_id_hex',
   'from',
   'to',
-  'timestamp',
   'time_utc',
   'transaction_hash',
-  'event_id',
   'price_amount',
   'price_symbol',
   'currency_address',
@@ -28,29 +28,26 @@ export const eventExportColumns = [
   'quantity',
   'marketplace',
   'marketplace_address',
+  'records',
   'contract_address',
 ] as const;
 
-/**
- * One row of the export; a row made of two records (a sale and its transfer twin) also
- * gives the records themselves under `records` (in the JSON export; CSV keeps the columns).
- */
-export function eventExportRow(event: TokenEvent): ExportRow {
-  const row: ExportRow = {
-    kind: event.kind,
-    label: event.label,
+export type ExportedEvent = Omit<EventRow, 'id' | 'washFlags'>;
+
+export function eventExportRow(event: ExportedEvent): ExportRow {
+  return {
+    kind: kindName(event),
     token_id: event.tokenId,
+    token_id_hex: event.tokenIdHex,
     from: event.from,
     to: event.to,
-    timestamp: event.timestamp,
     time_utc: toIso(event.timestamp),
     transaction_hash: event.transactionHash,
-    event_id: event.eventId,
     ...priceExport(event),
+    ...(event.priceText !== undefined && { price_as_sent: event.priceText }),
     marketplace: event.marketplaceName,
     marketplace_address: event.marketplaceAddress,
+    records: event.records,
     contract_address: event.contractAddress,
   };
-  if (event.records) row.records = event.records.map(eventExportRow);
-  return row;
 }

@@ -111,12 +111,13 @@ export function shownQuantity(quantity: string | undefined): string | undefined 
 /**
  * What an export says of a price, every value an exact string: the amount in the
  * currency (empty when its decimals are unknown), the symbol, the currency's address
- * (ETH's when assumed), whether it was assumed, the base units in decimal, the quantity.
+ * (ETH's when assumed), whether it was assumed, the base units in decimal, the quantity;
+ * a price that is no number, as sent.
  */
 export function priceExport(event: PricedEvent & Pick<TokenEvent, 'quantity'>) {
   const price = readPrice(event);
   if (price === null) return {};
-  const common = { price_as_sent: event.price, quantity: event.quantity };
+  const common = { quantity: event.quantity };
   switch (price.kind) {
     case 'known':
       return {
@@ -135,7 +136,7 @@ export function priceExport(event: PricedEvent & Pick<TokenEvent, 'quantity'>) {
         price_base_units: price.units.toString(),
       };
     case 'unreadable':
-      return common;
+      return { ...common, price_as_sent: event.price };
   }
 }
 

@@ -3,8 +3,10 @@
 const MINUTE = 60;
 const HOUR = 3600;
 const DAY = 24 * HOUR;
-/** Past this, a relative time gives way to the date (and minute) it happened. */
+/** Past this, a relative time counts days alone, then months, then years. */
 const RELATIVE_LIMIT = 7 * DAY;
+const YEAR = 365.25 * DAY;
+const MONTH = YEAR / 12;
 
 export type TimeZoneChoice = 'utc' | 'local';
 
@@ -39,21 +41,20 @@ const format = (name: FormatName, seconds: number, zone: TimeZoneChoice = 'utc')
 
 /**
  * How long ago, precise enough to tell neighbouring rows apart, as block explorers write
- * it: "<1 min ago", "12 min ago", "5 h 12 min ago", "3 d 4 h ago"; past a week, the date
- * and minute it happened ("29 Jun 2025, 14:05"), in the reader's zone. A time a little in
- * the future (a clock running behind) reads "just now".
+ * it: "<1 min ago", "12 min ago", "5 h 12 min ago", "3 d 4 h ago"; past a week coarser,
+ * but always relative (a column never mixes ages with dates): "23 d ago", "5 mo ago",
+ * "2 y 3 mo ago". The exact time is the cell's tooltip. A time a little in the future (a
+ * clock running behind) reads "<1 min ago".
  */
-export function formatRelative(
-  seconds: number,
-  nowMs: number,
-  zone: TimeZoneChoice = 'utc',
-): string {
-  const age = Math.floor(nowMs / 1000) - seconds;
-  if (age < MINUTE) return age < -MINUTE ? format('minute', seconds, zone) : '<1 min ago';
+export function formatRelative(seconds: number, nowMs: number): string {
+  const age = Math.max(0, Math.floor(nowMs / 1000) - seconds);
+  if (age < MINUTE) return '<1 min ago';
   if (age < HOUR) return `${Math.floor(age / MINUTE)} min ago`;
   if (age < DAY) return `${Math.floor(age / HOUR)} h${part(age % HOUR, MINUTE, 'min')} ago`;
   if (age < RELATIVE_LIMIT) return `${Math.floor(age / DAY)} d${part(age % DAY, HOUR, 'h')} ago`;
-  return format('minute', seconds, zone);
+  if (age < 2 * MONTH) return `${Math.floor(age / DAY)} d ago`;
+  if (age < YEAR) return `${Math.floor(age / MONTH)} mo ago`;
+  return `${Math.floor(age / YEAR)} y${part(age % YEAR, MONTH, 'mo')} ago`;
 }
 
 /** " 12 min", or nothing for zero: "5 h ago" rather than "5 h 0 min ago". */

@@ -2,6 +2,7 @@ import { createContext, useContext } from 'react';
 import type { TokenEvent } from '../../lib/token-event';
 import type { TimeDisplay } from '../../lib/view-state';
 import { Address, type AddressFilter } from '../address';
+import { Badge } from '../badge';
 import { TimeCell, timeHeading } from '../time-cell';
 import { TokenIdLink } from '../token-id';
 
@@ -21,6 +22,8 @@ export interface EventView {
   onTrace?: (address: string | null) => void;
   /** Opens an event's token history inside the app (the token links). */
   onOpenToken?: (event: TokenEvent) => void;
+  /** Rows newer than this (unix seconds) came in since the reader last looked: marked new. */
+  freshSince?: number | null;
 }
 
 export const EventViewContext = createContext<EventView>({
@@ -68,8 +71,15 @@ export const FromCell = addressCell('from');
 export const ToCell = addressCell('to');
 
 export function EventTimeCell({ row }: EventCellProps) {
-  const { display, nowMs, zone } = useContext(EventViewContext);
-  return <TimeCell seconds={row.original.timestamp} display={display} nowMs={nowMs} zone={zone} />;
+  const { display, nowMs, zone, freshSince } = useContext(EventViewContext);
+  const seconds = row.original.timestamp;
+  const time = <TimeCell seconds={seconds} display={display} nowMs={nowMs} zone={zone} />;
+  if (freshSince == null || seconds <= freshSince) return time;
+  return (
+    <>
+      <Badge>New</Badge> {time}
+    </>
+  );
 }
 
 /** The time column's name, with the zone of exact times. */

@@ -18,7 +18,11 @@ interface EventTableProps {
   onSortChange: (sort: SortState<EventSort> | null) => void;
   onNearEnd?: () => void;
   onRowOpen?: (event: TokenEvent) => void;
+  /** The rows come in the order of `sort` (the server's): the table keeps their order. */
+  serverSorted?: boolean;
 }
+
+const asGiven = <T,>(rows: readonly T[]) => rows;
 
 const eventKey = (event: TokenEvent) => event.key;
 
@@ -27,7 +31,7 @@ const eventKey = (event: TokenEvent) => event.key;
  * export sorts, the time column as wide as the times shown, the phone's card layout of
  * events, and the view the cells read.
  */
-export function EventTable({ view, ...props }: EventTableProps) {
+export function EventTable({ view, serverSorted, ...props }: EventTableProps) {
   return (
     <EventViewContext.Provider value={view}>
       <DataTable
@@ -35,7 +39,7 @@ export function EventTable({ view, ...props }: EventTableProps) {
         widths={eventColumnWidths(view.display)}
         className={eventTableClass}
         getRowKey={eventKey}
-        sortRows={sortEvents}
+        sortRows={serverSorted ? asGiven : sortEvents}
       />
     </EventViewContext.Provider>
   );

@@ -1,58 +1,52 @@
-import { useCallback, useDeferredValue, useMemo, useState } from 'react';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useCallback, useMemo, useState } from 'react';
 import { Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
-import { contractEventsQueryOptions, readAheadContractEvents } from '../../api/contract-events';
-import { contractEventRows } from '../../api/list-shapes';
-import { useWalkedList } from '../../api/use-walk';
-import { ActivityChart } from '../../components/activity-chart';
+import {
+  collectionEventsQueryOptions,
+  collectionQueryOptions,
+  collectionSeriesQueryOptions,
+} from '../../api/collection';
+import { useServerList } from '../../api/use-server-list';
 import type { AddressFilter } from '../../components/address';
 import { BadParam } from '../../components/bad-param';
 import { contractEventColumns } from '../../components/event-table/event-columns';
 import { EventTable } from '../../components/event-table/event-table';
-import { ExportButtons } from '../../components/export-buttons';
 import { ListFooter } from '../../components/list-footer';
 import { LoadStatus } from '../../components/load-status';
 import { useSettings } from '../../components/settings';
 import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../components/states';
-import { contractName, useContract } from '../../components/use-contract';
 import { useNow } from '../../components/use-now';
 import { useTitle } from '../../components/use-title';
 import { parseAddress } from '../../lib/address';
-import { eventExportColumns, eventExportRow } from '../../lib/event-export';
-import {
-  BURNS_NOT_LISTED,
-  EVENT_SORTS,
-  filterEvents,
-  holdsBurn,
-  sortEvents,
-  type EventSort,
-} from '../../lib/event-list';
-import { formatCount } from '../../lib/format';
-import { hrefs } from '../../lib/routes';
-import { formatSpanEnd, inSpan, parseTimeSpan, type TimeSpan } from '../../lib/time-span';
-import type { TokenEvent } from '../../lib/token-event';
+import { collectionTitle } from '../../lib/collection-title';
 import {
   canonicalEventSearch,
-  formatKinds,
+  isFiltered,
+  parseEventView,
+  viewApiParams,
+} from '../../lib/event-view';
+import { hrefs } from '../../lib/routes';
+import { formatSpanEnd } from '../../lib/time-span';
+import type { TokenEvent } from '../../lib/token-event';
+import {
   formatSort,
   formatTimeDisplay,
-  parseAddressFilter,
-  parseKinds,
-  parseSort,
   parseTimeDisplay,
   updateSearch,
-  type SortState,
-  type TimeDisplay,
 } from '../../lib/view-state';
-import { ContractHeader } from './contract-header';
+import { CollectionCharts, chartRange } from './collection-charts';
+import { CollectionHeader } from './collection-header';
+import { CoverageNote } from './coverage-note';
 import { EventFilters } from './event-filters';
-import { LiveNotice } from './live-notice';
-import { LoadAll } from './load-all';
-import { SCAN_BUDGET_EVENTS, useFilterScan } from './use-filter-scan';
-import { useLiveEvents } from './use-live-events';
+import { EventsToolbar } from './events-toolbar';
+import { useIndexRefresh } from './use-index-refresh';
+import { useNewEvents } from './use-new-events';
 import button from '../../components/button.module.css';
-import toolbar from '../../components/toolbar.module.css';
 
-/** `/contracts/:address`: validates and canonicalises the URL, then shows the events. */
+/** The largest page the query API serves. */
+const MAX_PAGE = 500;
+
+/** `/contracts/:address`: validates and canonicalises the URL, then shows the collection. */
 export function ContractEventsRoute() {
   const { address: raw = '' } = useParams();
   const location = useLocation();
@@ -65,12 +59,11 @@ export function ContractEventsRoute() {
       />
     );
   }
-  const search = canonicalEventSearch(new URLSearchParams(location.search), EVENT_SORTS);
+  const search = canonicalEventSearch(new URLSearchParams(location.search));
   if (parsed.value !== raw || search !== location.search) {
     return <Navigate replace to={hrefs.contractEvents(parsed.value, search)} />;
   }
-  // Keyed on the address: another contract is another page, with none of this one's
-  // state (events added live, filter drafts, the walk, tracing).
+  // Keyed on the address: another collection is another page, with none of this one's state.
   return <ContractEventsPage key={parsed.value} address={parsed.value} />;
 }
 
@@ -79,66 +72,36 @@ export function ContractEventsPage({ address }: { address: string }) {
   const navigate = useNavigate();
   const { timeZone, timeDisplay, pageSize } = useSettings();
   const nowMs = useNow();
-  const readAhead = useCallback(() => readAheadContractEvents(address), [address]);
-  const { query, list, walk } = useWalkedList({
-    query: (walking) => contractEventsQueryOptions(address, pageSize, walking),
-    shape: contractEventRows,
-    readAhead,
-  });
-  const live = useLiveEvents(address, list.items, pageSize);
-  const contract = useContract(address);
-  useTitle(`${contractName(contract, address)} · activity`);
-  const [traced, setTraced] = useState<string | null>(null);
-
-  const kindParam = params.get('kind');
-  const kinds = useMemo(() => parseKinds(kindParam), [kindParam]);
-  const filterAddress = parseAddressFilter(params.get('address'));
-  const fromParam = params.get('from');
-  const toParam = params.get('to');
-  const span = useMemo(() => parseTimeSpan(fromParam, toParam), [fromParam, toParam]);
-  const sort = parseSort(params.get('sort'), EVENT_SORTS);
+  const nowSeconds = Math.floor(nowMs / 1000);
+  const view = useMemo(() => parseEventView(params), [params]);
   const display = parseTimeDisplay(params.get('time')) ?? timeDisplay;
-  // The table, chart and filters follow the loaded events at a lower priority: while
-  // "Load full history" brings page after page, React renders them with the newest
-  // events when it can instead of once per page, and the progress line stays current.
-  const items = useDeferredValue(list.items);
-  const loaded = useMemo(
-    () => (live.added.length ? [...live.added, ...items] : items),
-    [live.added, items],
+  const apiSearch = viewApiParams(view, true).toString();
+  const filterSearch = viewApiParams(view, false).toString();
+
+  const collectionQuery = useQuery(collectionQueryOptions(address));
+  const collection = collectionQuery.data;
+  const eventsQuery = useInfiniteQuery(
+    collectionEventsQueryOptions(address, apiSearch, Math.min(pageSize, MAX_PAGE)),
   );
-  const rows = useMemo(() => {
-    const matching = filterEvents(loaded, kinds, filterAddress);
-    return span ? matching.filter(inSpan(span)) : matching;
-  }, [loaded, kinds, filterAddress, span]);
-  // The service lists no burns by contract: where the loaded events hold none, the Burn
-  // filter (and the chart's legend) say where burns are found.
-  const burnsListed = useMemo(() => holdsBurn(loaded), [loaded]);
-  const filterKey =
-    kinds.length > 0 || filterAddress || span
-      ? `${kindParam}|${filterAddress}|${fromParam}|${toParam}`
-      : '';
-  const scan = useFilterScan(list, filterKey, rows.length);
+  const list = useServerList(eventsQuery);
+  const range = chartRange(view.span, collection?.figures?.firstActivity ?? null, nowSeconds);
+  const seriesQuery = useQuery({
+    ...collectionSeriesQueryOptions(address, filterSearch, range.interval),
+    enabled: collection !== undefined,
+  });
+  useIndexRefresh(address, collection?.coverage);
+  const live = useNewEvents(address, apiSearch, view, collection, nowSeconds);
+  useTitle(`${collectionTitle(collection, address)} · activity`);
+  const [traced, setTraced] = useState<string | null>(null);
 
   const set = useCallback(
     (changes: Record<string, string | null>) =>
       setParams((old) => updateSearch(old, changes), { replace: true }),
     [setParams],
   );
-  const setSort = useCallback(
-    (next: SortState<EventSort> | null) => set({ sort: formatSort(next) }),
-    [set],
-  );
-  const setAddress = useCallback((next: string | null) => set({ address: next }), [set]);
-  const setSpan = useCallback(
-    (next: TimeSpan | null) =>
-      set({
-        from: next && formatSpanEnd(next.from),
-        to: next && formatSpanEnd(next.to),
-      }),
-    [set],
-  );
   const openToken = useCallback(
-    (event: TokenEvent) => void navigate(hrefs.tokenHistory(event.contractAddress, event.tokenId)),
+    (event: { contractAddress: string; tokenId: string }) =>
+      void navigate(hrefs.tokenHistory(event.contractAddress, event.tokenId)),
     [navigate],
   );
   const addressFilter = useMemo<AddressFilter>(() => {
@@ -146,127 +109,135 @@ export function ContractEventsPage({ address }: { address: string }) {
     const rest = updateSearch(params, { address: null }).toString();
     return {
       href: (value) => hrefs.contractEvents(address, `?address=${value}${rest ? `&${rest}` : ''}`),
-      apply: setAddress,
+      apply: (value) => set({ address: value }),
     };
-  }, [params, address, setAddress]);
-  const view = useMemo(
+  }, [params, address, set]);
+  const cellView = useMemo(
     () => ({
       display,
       zone: timeZone,
       nowMs,
-      activeAddress: filterAddress,
+      activeAddress: view.address,
       addressFilter,
       tracedAddress: traced,
       onTrace: setTraced,
       onOpenToken: openToken,
+      freshSince: live.freshSince,
     }),
-    [display, timeZone, nowMs, filterAddress, addressFilter, traced, openToken],
+    [display, timeZone, nowMs, view.address, addressFilter, traced, openToken, live.freshSince],
   );
   const knownAddresses = useCallback(() => {
     const known = new Set<string>();
-    for (const event of loaded) known.add(event.from).add(event.to);
+    for (const event of list.items) known.add(event.from).add(event.to);
     return known;
-  }, [loaded]);
-  const filtered = kinds.length > 0 || filterAddress !== null || span !== null;
-  const firstType = list.items[0]?.contractType;
-  const exportRows = () => sortEvents(rows, sort).map(eventExportRow);
+  }, [list.items]);
+  const firstPage = eventsQuery.data?.pages[0];
+  const coverage = collection?.coverage ?? firstPage?.coverage ?? undefined;
+  const total = seriesQuery.data
+    ? seriesQuery.data.buckets.reduce(
+        (sum, bucket) => sum + Object.values(bucket.counts).reduce((a, b) => a + b, 0),
+        0,
+      )
+    : null;
+  const filtered = isFiltered(view);
 
   return (
     <section aria-labelledby="contract-title">
-      <ContractHeader address={address} contract={contract} fallbackType={firstType} />
+      <CollectionHeader address={address} collection={collection} />
+      <CoverageNote coverage={coverage} nowMs={nowMs} />
+      {collectionQuery.isError && !collection && (
+        <ErrorState
+          compact
+          error={collectionQuery.error}
+          onRetry={() => void collectionQuery.refetch()}
+        />
+      )}
       <EventFilters
-        kinds={kinds}
-        onKindsChange={(next) => set({ kind: formatKinds(next) })}
-        address={filterAddress}
-        onAddressChange={setAddress}
+        view={view}
+        onChange={set}
+        figures={collection?.figures}
         knownAddresses={knownAddresses}
-        span={span}
-        onSpanChange={setSpan}
         display={display}
-        onDisplayChange={(next: TimeDisplay) => set({ time: formatTimeDisplay(next) })}
-        burnsUnlisted={!burnsListed}
+        onDisplayChange={(next) => set({ time: formatTimeDisplay(next) })}
       />
-      <RetryingNotice error={query.failureReason} failureCount={query.failureCount} />
-      {query.isPending ? (
+      <CollectionCharts
+        series={seriesQuery.data}
+        range={range}
+        view={view}
+        address={address}
+        filterSearch={filterSearch}
+        onSelectSpan={(span) =>
+          set({ from: span && formatSpanEnd(span.from), to: span && formatSpanEnd(span.to) })
+        }
+        onOpenToken={openToken}
+      />
+      <EventsToolbar
+        address={address}
+        apiSearch={apiSearch}
+        fresh={live.fresh}
+        onShowFresh={live.show}
+      />
+      <RetryingNotice error={eventsQuery.failureReason} failureCount={eventsQuery.failureCount} />
+      {eventsQuery.isPending ? (
         <SkeletonRows columns={7} />
-      ) : query.isError && list.items.length === 0 ? (
-        <ErrorState error={query.error} onRetry={() => void query.refetch()} />
-      ) : list.items.length === 0 && live.added.length === 0 && !list.hasMore ? (
-        // One statement for an empty contract: no count of nothing, no end of nothing.
-        <EmptyState title="No events">
-          The service lists no mints, transfers or sales for this contract.
-        </EmptyState>
+      ) : eventsQuery.isError && list.items.length === 0 ? (
+        <ErrorState error={eventsQuery.error} onRetry={() => void eventsQuery.refetch()} />
+      ) : list.items.length === 0 && !list.hasMore ? (
+        filtered ? (
+          <EmptyState title="No event matches the filters">
+            <span>
+              {coverage?.complete
+                ? 'Over the whole history.'
+                : 'Among the events indexed so far; the indexer is still reading older ones.'}
+            </span>
+            <button
+              type="button"
+              className={button.button}
+              onClick={() =>
+                set({
+                  kind: null,
+                  address: null,
+                  from: null,
+                  to: null,
+                  marketplace: null,
+                  currency: null,
+                })
+              }
+            >
+              Reset filters
+            </button>
+          </EmptyState>
+        ) : (
+          <EmptyState title="No events">
+            {coverage?.complete
+              ? 'The service lists no mints, transfers or sales for this collection.'
+              : 'None indexed yet: the indexer is reading this collection’s history.'}
+          </EmptyState>
+        )
       ) : (
         <>
-          <ActivityChart
-            events={rows}
-            partial={list.hasMore}
-            filtered={filtered}
-            onSelect={setSpan}
-            burnsUnlisted={!burnsListed}
-          />
-          <div className={toolbar.toolbar}>
-            <LoadAll
-              walk={walk}
-              loaded={list.items.length}
-              pages={list.pages}
-              hasMore={list.hasMore}
-              oldestLoaded={list.items[list.items.length - 1]?.timestamp}
-            />
-            {rows.length > 0 && (
-              <ExportButtons
-                rows={exportRows}
-                columns={eventExportColumns}
-                fileName={`events-${address.slice(0, 10)}`}
-                meta={{
-                  contract: address,
-                  filters: Object.fromEntries(params),
-                  exportedAt: new Date(nowMs).toISOString(),
-                }}
-              />
-            )}
-          </div>
-          <LiveNotice count={live.fresh.length} gap={live.gap} onAdd={live.addFresh} />
           <LoadStatus
+            noun="event"
+            list={list}
+            total={total}
+            order={view.sort && view.sort.id !== 'time' ? (firstPage?.order ?? null) : null}
+          />
+          <EventTable
+            caption="Events of this collection"
+            rows={list.items as unknown as TokenEvent[]}
+            columns={contractEventColumns}
+            sort={view.sort}
+            onSortChange={(next) => set({ sort: next && formatSort(next) })}
+            serverSorted
+            onNearEnd={list.loadMoreAuto}
+            onRowOpen={openToken}
+            view={cellView}
+          />
+          <ListFooter
             noun="events"
             list={list}
-            loaded={live.added.length + list.items.length}
-            shown={filtered ? rows.length : undefined}
-            sortedBy={sort?.id}
+            waitingNote="The indexer has not reached older events yet; more come as it reads."
           />
-          {scan.paused && (
-            <p className="muted small" role="status">
-              No screenful of matches in the last {formatCount(SCAN_BUDGET_EVENTS)} events read.{' '}
-              <button type="button" className={button.secondary} onClick={scan.more}>
-                Keep looking
-              </button>
-            </p>
-          )}
-          {loaded.length > 0 && rows.length === 0 && (
-            <EmptyState title="No loaded event matches the filters">
-              {kinds.includes('burn') && !burnsListed && <span>{BURNS_NOT_LISTED}</span>}
-              <button
-                type="button"
-                className={button.button}
-                onClick={() => set({ kind: null, address: null, from: null, to: null })}
-              >
-                Reset filters
-              </button>
-            </EmptyState>
-          )}
-          {rows.length > 0 && (
-            <EventTable
-              caption="Events of this contract"
-              rows={rows}
-              columns={contractEventColumns}
-              sort={sort}
-              onSortChange={setSort}
-              onNearEnd={filtered ? scan.more : list.loadMoreAuto}
-              onRowOpen={openToken}
-              view={view}
-            />
-          )}
-          <ListFooter noun="events" list={list} />
         </>
       )}
     </section>

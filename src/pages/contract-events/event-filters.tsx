@@ -4,67 +4,76 @@ import { Hint } from '../../components/hint';
 import { TimeDisplayToggle } from '../../components/time-display-toggle';
 import { shortenHex } from '../../lib/address';
 import { resolveAddress } from '../../lib/address-match';
+import type { Overview } from '../../lib/answers';
 import { BURNS_NOT_LISTED } from '../../lib/event-list';
-import { formatSpan, type TimeSpan } from '../../lib/time-span';
+import type { EventView } from '../../lib/event-view';
+import { formatSpan } from '../../lib/time-span';
 import { EVENT_KIND_NAMES, EVENT_KINDS, type EventKind } from '../../lib/token-event';
 import type { TimeDisplay } from '../../lib/view-state';
 import { kindTones } from '../../components/badge';
+import { DateRange } from './date-range';
 import button from '../../components/button.module.css';
 import field from '../../components/field.module.css';
 import toolbar from '../../components/toolbar.module.css';
 import styles from './event-filters.module.css';
 
 interface EventFiltersProps {
-  kinds: readonly EventKind[];
-  onKindsChange: (kinds: EventKind[]) => void;
-  address: string | null;
-  onAddressChange: (address: string | null) => void;
-  /** The addresses of the loaded events: a short form or first digits name one of them. */
+  view: EventView;
+  onChange: (changes: Record<string, string | null>) => void;
+  /** The collection's figures: its marketplaces and currencies are the choices offered. */
+  figures: Overview | null | undefined;
+  /** The addresses of the rows on screen: a short form or first digits name one of them. */
   knownAddresses: () => Iterable<string>;
-  /** The time span of a chart's bar, when one was chosen. */
-  span: TimeSpan | null;
-  onSpanChange: (span: TimeSpan | null) => void;
   display: TimeDisplay;
   onDisplayChange: (display: TimeDisplay) => void;
-  /** The loaded events hold no burn: the Burn toggle says why that proves nothing. */
-  burnsUnlisted?: boolean;
 }
 
-/** Event-kind toggles, the address filter (input and removable chip) and the time toggle. */
-export function EventFilters(props: EventFiltersProps) {
-  const { kinds, onKindsChange, address, onAddressChange, display, onDisplayChange } = props;
-  const { knownAddresses, span, onSpanChange } = props;
+/**
+ * The view's filters, every one answered by the server over the whole history: kinds,
+ * sender or receiver, a date range, marketplace and currency; and the time display.
+ */
+export function EventFilters({ view, onChange, figures, ...props }: EventFiltersProps) {
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const toggle = (kind: EventKind) =>
-    onKindsChange(kinds.includes(kind) ? kinds.filter((k) => k !== kind) : [...kinds, kind]);
+  const toggle = (kind: EventKind) => {
+    const next = view.kinds.includes(kind)
+      ? view.kinds.filter((k) => k !== kind)
+      : [...view.kinds, kind];
+    onChange({ kind: EVENT_KINDS.filter((k) => next.includes(k)).join(',') || null });
+  };
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    const parsed = resolveAddress(draft, knownAddresses());
+    const parsed = resolveAddress(draft, props.knownAddresses());
     if (!parsed.ok) {
       setError(parsed.error);
       return;
     }
     setError(null);
     setDraft('');
-    onAddressChange(parsed.value);
+    onChange({ address: parsed.value });
   };
+  const marketplaces = (figures?.marketplaces ?? []).flatMap((m) => (m.name ? [m.name] : []));
+  const currencies = (figures?.volume ?? []).map((v) =>
+    v.currency.address === null ? 'none' : (v.currency.symbol ?? v.currency.address),
+  );
 
   return (
     <div className={toolbar.toolbar}>
-      <fieldset className={styles.kinds}>
-        <legend>Event kinds</legend>
+      <fieldset className={styles.kinds} data-filtering={view.kinds.length > 0 || undefined}>
+        <legend>
+          Event kinds {view.kinds.length === 0 && <span className="muted">(all)</span>}
+        </legend>
         {EVENT_KINDS.map((kind) => (
           <Fragment key={kind}>
             <button
               type="button"
               className={`${styles.chip} ${kindTones[kind] ?? ''}`}
-              aria-pressed={kinds.includes(kind)}
+              aria-pressed={view.kinds.includes(kind)}
               onClick={() => toggle(kind)}
             >
               {EVENT_KIND_NAMES[kind]}
             </button>
-            {kind === 'burn' && props.burnsUnlisted && (
+            {kind === 'burn' && (
               <Hint note={BURNS_NOT_LISTED}>
                 <span className="muted small">not listed</span>
               </Hint>
@@ -96,34 +105,74 @@ export function EventFilters(props: EventFiltersProps) {
           </span>
         )}
       </form>
-      {address && (
+      <DateRange span={view.span} onChange={(from, to) => onChange({ from, to })} />
+      {(marketplaces.length > 0 || view.marketplace) && (
+        <label className={field.field}>
+          <span>Marketplace</span>
+          <select
+            value={view.marketplace ?? ''}
+            onChange={(event) => onChange({ marketplace: event.target.value || null })}
+          >
+            <option value="">Any</option>
+            {[...new Set([...(view.marketplace ? [view.marketplace] : []), ...marketplaces])].map(
+              (name) => (
+                <option key={name} value={name}>
+                  {name}
+                </option>
+              ),
+            )}
+          </select>
+        </label>
+      )}
+      {(currencies.length > 0 || view.currency) && (
+        <label className={field.field}>
+          <span>Currency</span>
+          <select
+            value={view.currency ?? ''}
+            onChange={(event) => onChange({ currency: event.target.value || null })}
+          >
+            <option value="">Any</option>
+            {[...new Set([...(view.currency ? [view.currency] : []), ...currencies])].map(
+              (currency) => (
+                <option key={currency} value={currency}>
+                  {currency === 'none' ? 'None named (ETH assumed)' : shortName(currency)}
+                </option>
+              ),
+            )}
+          </select>
+        </label>
+      )}
+      {view.address && (
         <span className={styles.active}>
-          <span title={address}>Address {shortenHex(address)}</span>
-          <ExplorerLink page="contract" value={address} />
+          <span title={view.address}>Address {shortenHex(view.address)}</span>
+          <ExplorerLink page="contract" value={view.address} />
           <button
             type="button"
             className={button.iconButton}
-            aria-label={`Remove the address filter ${address}`}
-            onClick={() => onAddressChange(null)}
+            aria-label={`Remove the address filter ${view.address}`}
+            onClick={() => onChange({ address: null })}
           >
             ×
           </button>
         </span>
       )}
-      {span && (
+      {view.span && (
         <span className={styles.active}>
-          <span>Time {formatSpan(span)} UTC</span>
+          <span>Time {formatSpan(view.span)} UTC</span>
           <button
             type="button"
             className={button.iconButton}
-            aria-label={`Remove the time filter ${formatSpan(span)}`}
-            onClick={() => onSpanChange(null)}
+            aria-label={`Remove the time filter ${formatSpan(view.span)}`}
+            onClick={() => onChange({ from: null, to: null })}
           >
             ×
           </button>
         </span>
       )}
-      <TimeDisplayToggle display={display} onChange={onDisplayChange} />
+      <TimeDisplayToggle display={props.display} onChange={props.onDisplayChange} />
     </div>
   );
 }
+
+const shortName = (currency: string) =>
+  currency.startsWith('0x') ? shortenHex(currency) : currency;

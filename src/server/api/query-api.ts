@@ -3,6 +3,7 @@ import type pg from 'pg';
 import type { z } from 'zod';
 import { custodyChain } from '../../lib/custody';
 import { csvHeader, csvRows } from '../../lib/export';
+import { CURRENCIES } from '../../lib/price';
 import { eventExportColumns, eventExportRow } from '../../lib/event-export';
 import { eventsPage, orderStatement } from '../index/events-query';
 import { overview } from '../index/figures';
@@ -143,7 +144,7 @@ export function createQueryApi(options: QueryApiOptions) {
     if (cursor.error) return cursor.error;
     const read = (id: number | undefined) =>
       id === undefined
-        ? { rows: [], next: null }
+        ? { rows: [], next: null, resume: cursor.after ?? [] }
         : eventsPage(
             pool,
             { ...filters, contractId: id, sort: params.sort, limit: params.limit },
@@ -159,9 +160,12 @@ export function createQueryApi(options: QueryApiOptions) {
       page = await read((await coverageOf(pool, found.address, undefined)).id);
     }
     const { coverage } = await coverageOf(pool, found.address, indexer.progress(found.address));
+    // Newest first over a history not wholly indexed: the end of what is indexed is not the
+    // end of the list, so the answer says where to go on once older events are indexed.
+    const next = page.next ?? (browsing && !coverage.complete ? (page.resume ?? null) : null);
     return c.json({
       events: page.rows,
-      next: page.next ? keyset.encode(key, page.next) : null,
+      next: next ? keyset.encode(key, next) : null,
       order: orderStatement(params.sort),
       coverage,
     });
@@ -257,7 +261,7 @@ export function createQueryApi(options: QueryApiOptions) {
           let first = true;
           while (query) {
             const page = await eventsPage(pool, query, after, { flags: false });
-            const rows = page.rows.map(({ records: _records, ...row }) => eventExportRow(row));
+            const rows = page.rows.map(eventExportRow);
             if (json) {
               for (const row of rows) {
                 controller.enqueue(encoder.encode(`${first ? '' : ','}\n${JSON.stringify(row)}`));
@@ -329,6 +333,9 @@ export function createQueryApi(options: QueryApiOptions) {
   return app;
 }
 
+const currencyName = (currency: string) =>
+  CURRENCIES.find((known) => known.address === currency)?.symbol ?? currency.slice(0, 10);
+
 /** The export's file name: the collection, its filters and span. */
 function exportName(address: string, params: Params<typeof exportParams>): string {
   const parts = [`collection-${address.slice(0, 10)}`];
@@ -337,6 +344,7 @@ function exportName(address: string, params: Params<typeof exportParams>): strin
   if (params.token) parts.push(`token-${params.token.slice(0, 20)}`);
   if (params.marketplace)
     parts.push(params.marketplace.replace(/[^A-Za-z0-9]+/g, '-').slice(0, 30));
+  if (params.currency) parts.push(`currency-${currencyName(params.currency)}`);
   if (params.from !== undefined)
     parts.push(`from-${new Date(params.from * 1000).toISOString().slice(0, 10)}`);
   if (params.to !== undefined)

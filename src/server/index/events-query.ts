@@ -164,6 +164,11 @@ export interface EventsPage {
   rows: EventRow[];
   /** Keyset values after the last row, when more follow. */
   next: KeysetValues | null;
+  /**
+   * Where a list in time order would go on if older rows came (the indexer still reading
+   * its history): after the last row, or where the page started. Absent for other sorts.
+   */
+  resume?: KeysetValues;
 }
 
 /** A page of rows, their sales flagged (`washFlags`) unless `flags` is false (exports). */
@@ -203,7 +208,10 @@ async function rowsPage(
       return { rows, next: [...(group ?? []), ...keysOf(last, spec.tail.length)] };
     }
     rows.push(...found.map((record) => eventRow(record)));
-    if (groups === 0) return { rows, next: null };
+    if (groups === 0) {
+      const last = found.at(-1);
+      return { rows, next: null, resume: last ? keysOf(last, spec.tail.length) : (after ?? []) };
+    }
     group = await nextGroup(pool, query, spec, group);
     tail = null;
     if (group === null) return { rows, next: null };

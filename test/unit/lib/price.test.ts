@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eventExportRow } from '../../../src/lib/event-export';
+import { eventExportRow, type ExportedEvent } from '../../../src/lib/event-export';
 import { sortEvents } from '../../../src/lib/event-list';
 import { toCsv } from '../../../src/lib/export';
 import {
@@ -11,7 +11,6 @@ import {
   readPrice,
   sortByPrice,
 } from '../../../src/lib/price';
-import type { TokenEvent } from '../../../src/lib/token-event';
 
 const [ETH, STRK, USDC] = CURRENCIES.map((currency) => currency.address) as [
   string,
@@ -109,8 +108,10 @@ describe('prices', () => {
       tokenId: '1',
       timestamp: 1,
       transactionHash: UNKNOWN,
-      ...priced(hex(12_500_000n), USDC, '2'),
-    } satisfies TokenEvent;
+      tokenIdHex: '0x1',
+      records: 'transfer+sale',
+      ...priced(String(12_500_000n), USDC, '2'),
+    } satisfies ExportedEvent;
     const csv = toCsv(
       [eventExportRow(event)],
       ['price_amount', 'price_symbol', 'price_base_units', 'quantity'],

@@ -1,0 +1,105 @@
+import type { ReactNode } from 'react';
+import { Address } from '../../components/address';
+import { Badge } from '../../components/badge';
+import { ContractImage } from '../../components/contract-image';
+import type { CollectionAnswer } from '../../lib/answers';
+import { collectionTitle } from '../../lib/collection-title';
+import { formatCurrencyAmount } from '../../lib/currency-amount';
+import { formatCount, plural } from '../../lib/format';
+import { formatDay } from '../../lib/time';
+import styles from './collection-header.module.css';
+
+/**
+ * The collection's name, image, symbol, type and address, and its whole-history figures
+ * (events, sales, volume per currency, holders, tokens, first and last activity). The
+ * figures' place is held while they load so nothing below moves when they come.
+ */
+export function CollectionHeader({
+  address,
+  collection,
+}: {
+  address: string;
+  collection: CollectionAnswer | undefined;
+}) {
+  const figures = collection?.figures;
+  const name = collectionTitle(collection, address);
+  const volumes = figures?.volume ?? [];
+  const known = volumes.filter((v) => v.currency.state !== 'unknown');
+  const unknown = volumes.length - known.length;
+  const items: [string, ReactNode][] = figures
+    ? [
+        ['Events', formatCount(figures.events)],
+        ['Sales', formatCount(figures.sales)],
+        ['Holders', formatCount(figures.holders)],
+        ['Tokens', formatCount(figures.tokens)],
+        [
+          'Active',
+          figures.firstActivity !== null && figures.lastActivity !== null
+            ? `${formatDay(figures.firstActivity)} – ${formatDay(figures.lastActivity)}`
+            : '—',
+        ],
+        [
+          'Volume',
+          volumes.length === 0 ? (
+            '—'
+          ) : (
+            <span className={styles.volumes}>
+              {known.slice(0, 4).map((v) => (
+                <span
+                  key={v.currency.address ?? 'none'}
+                  title={formatCurrencyAmount(v.volume, v.currency)}
+                >
+                  {formatCurrencyAmount(v.volume, v.currency, 2)}
+                </span>
+              ))}
+              {known.length > 4 || unknown > 0 ? (
+                <span className="muted">
+                  {plural(
+                    volumes.length - Math.min(known.length, 4),
+                    'other currency',
+                    'other currencies',
+                  )}
+                </span>
+              ) : null}
+            </span>
+          ),
+        ],
+      ]
+    : [];
+  return (
+    <header className={styles.header}>
+      <div className={styles.identity}>
+        <ContractImage image={collection?.image ?? undefined} name={name} size={56} />
+        <div className={styles.names}>
+          <h1 id="contract-title">
+            <span>{name}</span>
+            {collection?.symbol && (
+              <span className={`${styles.symbol} muted`}>{collection.symbol}</span>
+            )}
+          </h1>
+          <p className={styles.meta}>
+            {collection?.type && <Badge>{collection.type}</Badge>}
+            <Address value={address} copy explore />
+          </p>
+        </div>
+      </div>
+      <dl className={styles.figures} aria-busy={collection === undefined}>
+        {(figures ? items : PLACEHOLDER).map(([label, value]) => (
+          <div key={label} className={label === 'Volume' ? styles.wide : undefined}>
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </header>
+  );
+}
+
+const PLACEHOLDER: [string, string][] = [
+  'Events',
+  'Sales',
+  'Volume',
+  'Holders',
+  'Tokens',
+  'Active',
+].map((label) => [label, '…']);

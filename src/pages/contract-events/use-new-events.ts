@@ -1,0 +1,59 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { queryKeys } from '../../api/query-keys';
+import type { CollectionAnswer } from '../../lib/answers';
+import type { EventView } from '../../lib/event-view';
+import { EVENT_KINDS, type EventKind } from '../../lib/token-event';
+
+/**
+ * New events at the head of the list, where they can belong: a newest-first view that
+ * reaches the present and is narrowed by nothing the figures cannot count (no address,
+ * marketplace or currency). The collection's figures, polled anyway, tell how many of
+ * the view's kinds came in since the rows were loaded; they are added only when the reader
+ * asks, and then marked new (`freshSince`), so nothing moves under the reader meanwhile.
+ */
+export function useNewEvents(
+  address: string,
+  apiSearch: string,
+  view: EventView,
+  collection: CollectionAnswer | undefined,
+  nowSeconds: number,
+) {
+  const queryClient = useQueryClient();
+  const applies =
+    view.sort === null &&
+    view.address === null &&
+    view.marketplace === null &&
+    view.currency === null &&
+    (view.span === null || view.span.to > nowSeconds);
+  const figures = collection?.figures;
+  const kinds: readonly EventKind[] = view.kinds.length ? view.kinds : EVENT_KINDS;
+  const count = figures ? kinds.reduce((sum, kind) => sum + figures.counts[kind], 0) : null;
+  const newest = collection?.coverage.newest ?? null;
+
+  // What the loaded rows knew: the count and newest time when the view was (re)loaded,
+  // which it also is when the indexer finishes reading the history.
+  const key = `${apiSearch}|${collection?.coverage.complete ?? ''}`;
+  const baseline = useRef<{ key: string; count: number; newest: number | null } | null>(null);
+  if (count !== null && baseline.current?.key !== key) {
+    baseline.current = { key, count, newest };
+  }
+  const [freshSince, setFreshSince] = useState<number | null>(null);
+  useEffect(() => setFreshSince(null), [apiSearch]);
+
+  const fresh =
+    applies && collection?.coverage.complete && baseline.current && count !== null
+      ? Math.max(0, count - baseline.current.count)
+      : 0;
+
+  const show = useCallback(() => {
+    if (!baseline.current || count === null) return;
+    setFreshSince(baseline.current.newest);
+    baseline.current = { key, count, newest };
+    void queryClient.resetQueries({
+      queryKey: queryKeys.collectionEvents(address, '').slice(0, 3),
+    });
+  }, [address, key, count, newest, queryClient]);
+
+  return { fresh, show, freshSince };
+}
