@@ -12,12 +12,14 @@ import styles from './event-columns.module.css';
  * `EVENT_SORTS` (lib/event-list.ts): the table orders its rows with `sortEvents`. A
  * column's accessor makes it sortable and, unless `sortDescFirst` says, tells TanStack
  * the direction of a first click (ascending for text). Widths are in rem, wide enough
- * for their longest content; From and To share the rest; on a narrow table Transaction,
- * then Price, give way (see column-fit.ts). The classes place each cell on a phone's card.
+ * for their longest content; From and To share the rest; on a narrow table the
+ * marketplace, then the transaction, give way, and the price only last: it is what people
+ * come for (see column-fit.ts). The classes place each cell on a phone's card. From and
+ * To are not sortable: the index orders by time, price, token and kind.
  */
 /** The time column's width for each way of showing times: exact times are longer. */
 const TIME_WIDTHS: Record<TimeDisplay, { time: number }> = {
-  relative: { time: 11.5 },
+  relative: { time: 9.25 },
   absolute: { time: 13.5 },
 };
 export const eventColumnWidths = (display: TimeDisplay) => TIME_WIDTHS[display];
@@ -27,28 +29,30 @@ const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
     id: 'kind',
     header: 'Event',
     accessorFn: (row) => row.kind,
-    meta: { className: styles.kind, width: 6.25, cardLabel: false },
+    meta: { className: styles.kind, width: 5.75, cardLabel: false },
     cell: ({ row }) => <EventKindBadge event={row.original} />,
   },
   {
     id: 'token',
     header: 'Token',
     accessorFn: (row) => row.tokenId,
-    meta: { className: styles.token, width: 7 },
+    meta: { className: styles.token, width: 6.5 },
     cell: TokenCell,
   },
   {
     id: 'from',
     header: 'From',
     accessorFn: (row) => row.from,
-    meta: { className: styles.from, minWidth: 8.25 },
+    enableSorting: false,
+    meta: { className: styles.from, minWidth: 7.25 },
     cell: FromCell,
   },
   {
     id: 'to',
     header: 'To',
     accessorFn: (row) => row.to,
-    meta: { className: styles.to, minWidth: 8.25 },
+    enableSorting: false,
+    meta: { className: styles.to, minWidth: 7.25 },
     cell: ToCell,
   },
   {
@@ -64,22 +68,28 @@ const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
     header: 'Price',
     accessorFn: (row) => row.price ?? '',
     sortDescFirst: true,
-    meta: { className: styles.price, width: 13, priority: 2 },
-    cell: ({ row }) => (
-      <>
-        <Price event={row.original} />
-        {row.original.marketplaceName && (
-          <span className="muted small"> on {row.original.marketplaceName}</span>
-        )}
-      </>
-    ),
+    meta: { className: styles.price, width: 9.5, priority: 3 },
+    cell: ({ row }) => <Price event={row.original} />,
+  },
+  {
+    id: 'market',
+    header: 'Market',
+    accessorFn: (row) => row.marketplaceName ?? '',
+    enableSorting: false,
+    meta: { className: styles.market, width: 7, priority: 1 },
+    cell: ({ row }) =>
+      row.original.marketplaceName ? (
+        <span className="muted" title={row.original.marketplaceName}>
+          {row.original.marketplaceName}
+        </span>
+      ) : null,
   },
   {
     id: 'tx',
     header: 'Transaction',
     accessorFn: (row) => row.transactionHash,
     enableSorting: false,
-    meta: { className: styles.tx, width: 10.25, priority: 1, cardLabel: false },
+    meta: { className: styles.tx, width: 10.25, priority: 2, cardLabel: false },
     cell: ({ row }) => <Hash value={row.original.transactionHash} />,
   },
 ];

@@ -21,7 +21,7 @@ export function CoverageNote({
   if (coverage.complete) parts.push('Whole history indexed');
   else if (coverage.indexedBack === null) parts.push('Nothing indexed yet');
   else parts.push(`Indexed back to ${formatDay(coverage.indexedBack)}`);
-  if (coverage.indexing) {
+  if (coverage.indexing && !coverage.complete) {
     parts.push(
       `the indexer is reading its history: ${formatCount(coverage.records)} records read so far`,
     );
@@ -36,7 +36,9 @@ export function CoverageNote({
   return (
     <>
       <p className={styles.note} role="status" aria-live="polite">
-        {coverage.indexing && <span className={styles.spinner} aria-hidden="true" />}
+        {coverage.indexing && !coverage.complete && (
+          <span className={styles.spinner} aria-hidden="true" />
+        )}
         {parts.join(' · ')}.
       </p>
       {problem && (

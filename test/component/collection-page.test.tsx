@@ -1,0 +1,125 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { busiestContract, dataRows, renderAt, statusText } from './harness';
+import { useIndexedApi } from './indexed-api';
+
+/**
+ * A collection's page over the query API: every row, figure, filter and sort is the
+ * server's answer over the whole indexed history, paged by the server's cursor, and the
+ * URL holds the view so the same URL shows the same rows in the same order.
+ */
+const install = useIndexedApi();
+const contract = busiestContract();
+const page = `/contracts/${contract.address}`;
+
+const eventsRequests = (requests: string[]) =>
+  requests.filter((path) => path.startsWith(`/api/collections/${contract.address}/events`));
+
+/** The visible rows' token ids and times, in order: what "the same rows" means. */
+const rowKeys = () =>
+  dataRows().map((row) => {
+    const cells = row.querySelectorAll('td');
+    return `${cells[1]?.textContent}|${row.querySelector('time')?.getAttribute('datetime')}`;
+  });
+
+describe('the collection page', () => {
+  it('shows the whole-history figures and the events newest first, the next page on demand', async () => {
+    const api = await install({ indexed: [contract.address] });
+    const overview = (await api.answer(`/api/collections/${contract.address}`)) as {
+      figures: { events: number; holders: number };
+    };
+    renderAt(page);
+    await screen.findByRole('table', { name: 'Events of this collection' });
+    const figures = screen.getByText('Events').closest('div')!;
+    expect(figures).toHaveTextContent(overview.figures.events.toLocaleString('en'));
+    expect(screen.getByText('Holders').closest('div')).toHaveTextContent(
+      overview.figures.holders.toLocaleString('en'),
+    );
+    await waitFor(() => expect(statusText()).toContain('Whole history indexed'));
+    await waitFor(() =>
+      expect(statusText()).toContain(
+        `100 of ${overview.figures.events.toLocaleString('en')} events shown`,
+      ),
+    );
+    const times = dataRows().map((row) =>
+      Date.parse(row.querySelector('time')!.getAttribute('datetime')!),
+    );
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+
+    await userEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(statusText()).toContain('200 of'));
+    const [first, second] = eventsRequests(api.requests);
+    expect(first).not.toContain('cursor=');
+    expect(second).toMatch(/cursor=/);
+  });
+
+  it('filters on the server and keeps the filter in the URL; no match offers a reset', async () => {
+    const api = await install({ indexed: [contract.address] });
+    const { router } = renderAt(page);
+    await screen.findByRole('table');
+    await userEvent.click(screen.getByRole('button', { name: 'Sale' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?kind=sale'));
+    await waitFor(() => expect(eventsRequests(api.requests).at(-1)).toContain('kind=sale'));
+    await waitFor(() =>
+      expect(
+        dataRows().every((row) => within(row).queryByText('Sale', { selector: 'span' })),
+      ).toBe(true),
+    );
+
+    await userEvent.type(screen.getByLabelText('Sender or receiver'), `0x${'9'.repeat(63)}`);
+    await userEvent.click(screen.getByRole('button', { name: 'Filter' }));
+    await screen.findByText('No event matches the filters');
+    await userEvent.click(screen.getByRole('button', { name: 'Reset filters' }));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    await screen.findByRole('table');
+  });
+
+  it('sorts by price on the server, says how currencies are ordered, and a reload shows the same rows', async () => {
+    const api = await install({ indexed: [contract.address] });
+    const first = renderAt(page);
+    await screen.findByRole('table');
+    await userEvent.click(screen.getByRole('button', { name: /Price/ }));
+    await waitFor(() => expect(first.router.state.location.search).toBe('?sort=-price'));
+    await waitFor(() => expect(eventsRequests(api.requests).at(-1)).toContain('sort=-price'));
+    await waitFor(() => expect(statusText()).toMatch(/currenc/i));
+    const shown = rowKeys();
+    expect(shown.length).toBeGreaterThan(10);
+    first.unmount();
+
+    // A fresh tab (no cache) from the same URL.
+    renderAt(`${page}?sort=-price`);
+    await screen.findByRole('table');
+    await waitFor(() => expect(rowKeys()).toEqual(shown));
+  });
+
+  it('says what is indexed while the indexer has not read the collection', async () => {
+    const api = await install();
+    api.intercept = (path) =>
+      path.startsWith(`/api/collections/${contract.address}/events`)
+        ? Response.json({ events: [], next: null })
+        : null;
+    renderAt(page);
+    await screen.findByText('No events');
+    expect(
+      screen.getByText(/indexer is reading|None indexed yet|Nothing indexed yet/),
+    ).toBeInTheDocument();
+  });
+
+  it('a failed page says which side failed and Retry brings the rows', async () => {
+    const api = await install({ indexed: [contract.address] });
+    let failures = 1;
+    api.intercept = (path) => {
+      if (!path.includes('/events') || failures === 0) return null;
+      failures -= 1;
+      return Response.json(
+        { error: { kind: 'internal', message: 'The dashboard’s server failed to answer.' } },
+        { status: 500 },
+      );
+    };
+    renderAt(page);
+    expect((await screen.findAllByText(/dashboard’s server failed/)).length).toBeGreaterThan(0);
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    await screen.findByRole('table');
+  });
+});

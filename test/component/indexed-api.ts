@@ -1,0 +1,59 @@
+import { afterEach, vi } from 'vitest';
+import { createSampleService, type Profile } from '../../src/server/sample-service';
+import { indexedProxy } from '../support/indexed-proxy';
+import { usePostgresDatabases } from '../support/postgres-databases';
+import { sampleUpstream } from '../support/sample-upstream';
+import { smallDataset } from './harness';
+
+/**
+ * The server as it runs, in-process, for the pages that ask the query API: the sample
+ * service, the event store and index on a test PostgreSQL (started for the test file),
+ * the query API. The browser code's `fetch` of `/api/...` is answered by it, so a
+ * component test covers the whole path from the records to the cells.
+ */
+export function useIndexedApi() {
+  const databases = usePostgresDatabases();
+  const cleanups: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    for (const close of cleanups.splice(0).reverse()) await close();
+  });
+
+  return async function install(
+    options: { profile?: Profile; seed?: number; indexed?: readonly string[] } = {},
+  ) {
+    const database = await databases.database();
+    cleanups.push(database.drop);
+    const service = createSampleService({
+      apiKey: 'k',
+      profile: options.profile ?? 'deployed',
+      dataset: smallDataset(options.seed),
+    });
+    const { proxy } = await indexedProxy({
+      url: database.url,
+      upstream: sampleUpstream(service),
+      cleanups,
+      settings: { headIntervalMs: 60_000 },
+    });
+    for (const address of options.indexed ?? []) await proxy.indexer!.whole(address).done;
+    const api = {
+      proxy,
+      service,
+      dataset: service.dataset,
+      requests: [] as string[],
+      /** Answers a request in the server's stead when it returns a response. */
+      intercept: null as null | ((path: string) => Response | null),
+      /** The server's own answer, as the page would get it. */
+      async answer(path: string) {
+        return (await (await proxy.app.request(path)).json()) as Record<string, unknown>;
+      },
+    };
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input), 'http://localhost');
+      const path = url.pathname + url.search;
+      api.requests.push(path);
+      return api.intercept?.(path) ?? proxy.app.request(path, init);
+    });
+    return api;
+  };
+}
