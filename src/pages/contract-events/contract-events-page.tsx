@@ -161,13 +161,13 @@ export function ContractEventsPage({ address }: { address: string }) {
         onDisplayChange={(next) => set({ time: formatTimeDisplay(next) })}
       />
       <CollectionCharts
-        series={seriesQuery.data}
-        range={range}
-        view={view}
         address={address}
+        series={seriesQuery.data}
+        coverage={coverage}
+        range={range}
         filterSearch={filterSearch}
         onSelectSpan={(span) =>
-          set({ from: span && formatSpanEnd(span.from), to: span && formatSpanEnd(span.to) })
+          set({ from: formatSpanEnd(span.from), to: formatSpanEnd(span.to) })
         }
         onOpenToken={openToken}
       />

@@ -1,0 +1,199 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
+import {
+  expectNoSidewaysScroll,
+  expectReadableColumns,
+  seriousViolations,
+} from './support/layout';
+import { imagesInViewDecoded } from './support/pages';
+import { SCREENSHOTS_DIR } from './support/servers';
+
+/*
+ * A collection's page over the event index: every row, sort, filter and figure is the
+ * server's answer over the whole history; the URL holds the view, so a reload, a new tab
+ * or another person's browser show the same rows in the same order.
+ */
+const table = (page: Page) => page.getByRole('table', { name: 'Events of this collection' });
+const rows = (page: Page) => table(page).locator('tbody tr:not([aria-hidden="true"])');
+const shownStatus = (page: Page) =>
+  page.getByRole('status').filter({ hasText: /events? shown/ });
+
+/** Every rendered row as its token link, its time and its cells' text. */
+const signatures = (locator: Locator) =>
+  locator.evaluateAll((elements) =>
+    elements.map(
+      (row) =>
+        `${row.querySelector('a[href*="/tokens/"]')?.getAttribute('href')}|${row
+          .querySelector('time')
+          ?.getAttribute('datetime')}|${row.textContent}`,
+    ),
+  );
+
+/** Opens the page and waits until the whole history is indexed and the rows are shown. */
+async function openIndexed(page: Page, path: string) {
+  await page.goto(path);
+  await expect(page.getByText(/Whole history indexed/)).toBeVisible({ timeout: 25_000 });
+  await expect(rows(page).first()).toBeVisible();
+}
+
+test.describe.configure({ mode: 'parallel' });
+
+test('a shared sorted and filtered view: the same rows in the same order, in a new browser and after a reload', async ({
+  page,
+  browser,
+  servers,
+}) => {
+  const busiest = servers.contracts.deep[0]!;
+  const path = `/contracts/${busiest.address}?kind=sale&sort=-price`;
+  await openIndexed(page, path);
+  await expect(shownStatus(page)).toContainText(/currenc/i);
+  const kinds = await rows(page).locator('td:first-child').allTextContents();
+  expect(new Set(kinds)).toEqual(new Set(['Sale']));
+  const mine = await signatures(rows(page));
+
+  await page.reload();
+  await expect(rows(page).first()).toBeVisible();
+  expect(await signatures(rows(page))).toEqual(mine);
+
+  // Someone else's browser: no cache, no settings, the link alone.
+  const other = await browser.newContext({ baseURL: new URL(page.url()).origin });
+  const theirs = await other.newPage();
+  const started = Date.now();
+  await theirs.goto(path);
+  await expect(rows(theirs).first()).toBeVisible();
+  const firstRowMs = Date.now() - started;
+  expect(await signatures(rows(theirs))).toEqual(mine);
+  await other.close();
+  test.info().annotations.push({ type: 'first row from a shared URL', description: `${firstRowMs} ms` });
+});
+
+test('scrolling reads the next page from the server, and filters narrow the whole history', async ({
+  page,
+  servers,
+}) => {
+  const busiest = servers.contracts.deep[0]!;
+  await openIndexed(page, `/contracts/${busiest.address}`);
+  await expect(shownStatus(page)).toHaveText(/^100 of [\d,]+ events shown/);
+  const cursorPages: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/events?') && request.url().includes('cursor=')) {
+      cursorPages.push(request.url());
+    }
+  });
+  await expect(async () => {
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await expect(shownStatus(page)).toHaveText(/^200 of/, { timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
+  expect(cursorPages.length).toBeGreaterThan(0);
+  await page.evaluate(() => window.scrollTo(0, 0));
+
+  // Kind chips, then a sender or receiver from a row, then a date range.
+  await page.getByRole('button', { name: 'Mint', exact: true }).click();
+  await expect(page).toHaveURL(/\?kind=mint$/);
+  await expect(rows(page).first()).toContainText('Mint');
+  await page.getByRole('button', { name: 'Mint', exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/contracts/${busiest.address}$`));
+
+  const address = await rows(page).first().locator('td').nth(3).locator('[data-address]').getAttribute('data-address');
+  await page.getByLabel('Sender or receiver').fill(address!);
+  await page.getByRole('button', { name: 'Filter', exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`address=${address}`));
+  await expect(rows(page).first()).toBeVisible();
+  for (const row of await rows(page).all()) {
+    await expect(row.locator(`[data-address="${address}"]`).first()).toBeAttached();
+  }
+  await page.getByRole('button', { name: /^Remove the address filter/ }).click();
+
+  const newest = await rows(page).first().locator('time').getAttribute('datetime');
+  const day = newest!.slice(0, 10);
+  await page.getByLabel('From').fill(day);
+  await expect(page).toHaveURL(new RegExp(`from=${day}&to=`));
+  await expect(rows(page).first()).toBeVisible();
+  for (const time of await rows(page).locator('time').evaluateAll((nodes) =>
+    nodes.map((node) => node.getAttribute('datetime')!),
+  )) {
+    expect(time.slice(0, 10)).toBe(day);
+  }
+});
+
+test('export streams the view’s whole answer, named for it, with the hex id', async ({
+  page,
+  servers,
+}) => {
+  const busiest = servers.contracts.deep[1]!;
+  await openIndexed(page, `/contracts/${busiest.address}?kind=mint`);
+  const total = Number(
+    /of ([\d,]+) events shown/.exec((await shownStatus(page).textContent()) ?? '')?.[1]?.replace(/,/g, ''),
+  );
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Export CSV' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe(
+    `collection-${busiest.address.slice(0, 10)}_mint.csv`,
+  );
+  const text = readFileSync((await download.path())!, 'utf8');
+  const [header, ...lines] = text.trim().split('\r\n');
+  const columns = header!.split(',');
+  expect(columns).toContain('token_id_hex');
+  expect(new Set(columns).size).toBe(columns.length);
+  expect(lines.length).toBe(total);
+  const kind = columns.indexOf('kind');
+  expect(new Set(lines.map((line) => line.split(',')[kind]))).toEqual(new Set(['Mint']));
+});
+
+for (const width of [390, 768, 1024, 1440]) {
+  test(`the collection page at ${width} px, light and dark: prices shown, nothing cut or sideways`, async ({
+    page,
+    servers,
+  }, testInfo) => {
+    test.skip(testInfo.project.name !== 'deployed', 'layout does not depend on the profile');
+    const busiest = servers.contracts.deep[0]!;
+    await page.setViewportSize({ width, height: 900 });
+    await openIndexed(page, `/contracts/${busiest.address}?kind=sale`);
+    if (width >= 768) {
+      await expect(table(page).getByRole('columnheader', { name: /Price/ })).toBeVisible();
+    }
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await expectNoSidewaysScroll(page, `${width} px ${scheme}`);
+      await expectReadableColumns(page, `${width} px ${scheme}`);
+      expect(await seriousViolations(page)).toEqual([]);
+      await imagesInViewDecoded(page);
+      await page.screenshot({
+        path: join(SCREENSHOTS_DIR, `collection-${width}-${scheme}.png`),
+        animations: 'disabled',
+        caret: 'hide',
+      });
+    }
+  });
+}
+
+test('opening a collection moves nothing once drawn (layout shift ≤ 0.05)', async ({
+  page,
+  servers,
+}, testInfo) => {
+  test.skip(testInfo.project.name !== 'deployed', 'layout does not depend on the profile');
+  const busiest = servers.contracts.deep[0]!;
+  await openIndexed(page, `/contracts/${busiest.address}`);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.addInitScript(() => {
+    (window as unknown as { shift: number }).shift = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & {
+        value: number;
+        hadRecentInput: boolean;
+      })[]) {
+        if (!entry.hadRecentInput) (window as unknown as { shift: number }).shift += entry.value;
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  await page.goto(`/contracts/${busiest.address}`);
+  await expect(rows(page).first()).toBeVisible();
+  await expect(page.getByRole('img', { name: /Activity/i }).first()).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  const shift = await page.evaluate(() => (window as unknown as { shift: number }).shift);
+  expect(shift).toBeLessThanOrEqual(0.05);
+});
