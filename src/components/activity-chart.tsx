@@ -131,7 +131,11 @@ export function ActivityChart({
       </figcaption>
       <div className={chart.plot}>
         <div className={styles.axes}>
-          <ValueAxis ticks={countTicks} format={formatCount} className={styles.countAxis} />
+          <ValueAxis
+            ticks={loading ? [] : countTicks}
+            format={formatCount}
+            className={styles.countAxis}
+          />
           <ValueAxis
             ticks={chosen ? volumeTicks : []}
             format={(value) => formatAxisAmount(value, volumeTicks[1] ?? 1)}
@@ -217,9 +221,7 @@ export function ActivityChart({
         chosen={chosen?.currency.key ?? null}
         onChoose={setChosenKey}
       />
-      <p className={chart.readout} aria-live="polite">
-        {detail ?? <span className={chart.muted}>{HINT}</span>}
-      </p>
+      <p className={chart.readout}>{detail ?? <span className={chart.muted}>{HINT}</span>}</p>
       <p id={keysId} className="visually-hidden">
         {KEYS_HINT}
       </p>
@@ -227,7 +229,7 @@ export function ActivityChart({
         {EVENT_KINDS.map((kind) => (
           <li key={kind}>
             <span className={`${styles.swatch} ${KIND_CLASSES[kind]}`} aria-hidden="true" />{' '}
-            {EVENT_KIND_NAMES[kind]} {formatCount(totals[kind])}
+            {EVENT_KIND_NAMES[kind]} {loading ? '…' : formatCount(totals[kind])}
             {kind === 'burn' && burnsUnlisted && (
               <span className={chart.muted}> ({BURNS_NOT_LISTED})</span>
             )}

@@ -113,8 +113,9 @@ export function SalesChart({ sales, onOpen, caption, loading = false }: SalesCha
       <figcaption className={chart.head}>
         <strong>Sale prices</strong>
         <span>
-          {loading ? 'Loading sales…' : `${plural(drawn, 'sale')} drawn`}
-          {caption && `: ${caption}`}
+          {loading
+            ? `Loading ${caption ?? 'sales'}…`
+            : `${plural(drawn, 'sale')} drawn${caption ? `: ${caption}` : ''}`}
         </span>
         {note && (
           <span className={chart.note} title={note}>
@@ -202,7 +203,7 @@ export function SalesChart({ sales, onOpen, caption, loading = false }: SalesCha
           setActive(null);
         }}
       />
-      <p className={chart.readout} aria-live="polite">
+      <p className={chart.readout}>
         {detail ?? (
           <span className={chart.muted}>
             Point at or tap a dot for its sale; a click or Enter opens its token.

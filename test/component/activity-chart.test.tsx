@@ -43,7 +43,7 @@ const bars = (container: HTMLElement) => [
   ...container.querySelectorAll(`svg.${styles.counts} > g:not(.${chart.grid})`),
 ];
 const rectOf = (bar: Element) => bar.querySelector('rect')!;
-const labels = (container: HTMLElement, className: string) =>
+const labels = (container: HTMLElement, className: string | undefined) =>
   [...container.querySelectorAll(`.${className} span`)].map((span) => span.textContent);
 
 afterEach(() => {
