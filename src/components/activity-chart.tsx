@@ -201,9 +201,16 @@ export function ActivityChart({
               onPointerMove={(event) => setActive(pointAt(event))}
               onPointerDown={(event) => setActive(pointAt(event))}
               onPointerLeave={(event) => {
-                if (document.activeElement !== event.currentTarget) setActive(null);
+                // A finger leaves as it lifts, before the tap's focus and click: what it
+                // tapped stays shown.
+                if (event.pointerType !== 'touch' && document.activeElement !== event.currentTarget)
+                  setActive(null);
               }}
-              onClick={(event) => choose(pointAt(event))}
+              onClick={(event) => {
+                const index = pointAt(event);
+                if (index !== null) setActive(index);
+                choose(index);
+              }}
             />
           )}
         </div>

@@ -183,9 +183,16 @@ export function SalesChart({ sales, onOpen, caption, loading = false }: SalesCha
               onPointerMove={(event) => setActive(pointAt(event))}
               onPointerDown={(event) => setActive(pointAt(event))}
               onPointerLeave={(event) => {
-                if (document.activeElement !== event.currentTarget) setActive(null);
+                // A finger leaves as it lifts, before the tap's focus and click: what it
+                // tapped stays shown.
+                if (event.pointerType !== 'touch' && document.activeElement !== event.currentTarget)
+                  setActive(null);
               }}
-              onClick={(event) => open(pointAt(event))}
+              onClick={(event) => {
+                const index = pointAt(event);
+                if (index !== null) setActive(index);
+                open(index);
+              }}
             />
           )}
         </div>

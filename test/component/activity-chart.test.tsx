@@ -104,6 +104,28 @@ describe('ActivityChart', () => {
     expect(onSelect).toHaveBeenLastCalledWith({ from: JUNE, to: JUNE + DAY });
   });
 
+  it('a tap shows the tapped bar’s numbers, though the finger leaves before the focus', () => {
+    const onSelect = vi.fn();
+    render(
+      <ActivityChart
+        buckets={days(20)}
+        interval="day"
+        range={{ from: JUNE, to: JUNE + 20 * DAY }}
+        onSelect={onSelect}
+      />,
+    );
+    const slider = screen.getByRole('slider');
+    vi.spyOn(slider, 'getBoundingClientRect').mockReturnValue(new DOMRect(0, 0, 200, 120));
+    // A touch's events in the order a phone sends them: the pointer's, then focus and click.
+    fireEvent.pointerDown(slider, { clientX: 1, pointerType: 'touch' });
+    fireEvent.pointerLeave(slider, { clientX: 1, pointerType: 'touch' });
+    slider.focus();
+    fireEvent.click(slider, { clientX: 1 });
+    expect(slider).toHaveAttribute('aria-valuenow', '1');
+    expect(screen.getByText(/^1 Jun 2025: 4 events/)).toBeVisible();
+    expect(onSelect).toHaveBeenLastCalledWith({ from: JUNE, to: JUNE + DAY });
+  });
+
   it('labels the count axis in whole numbers only', () => {
     // Three events at most: the old axis said 1.5 half way.
     const { container } = render(

@@ -118,6 +118,22 @@ describe('SalesChart', () => {
     expect(onOpen).not.toHaveBeenCalled();
   });
 
+  it('a tap shows the tapped sale, though the finger leaves before the focus', () => {
+    const { container } = render(<SalesChart sales={ethSales(12)} onOpen={vi.fn()} />);
+    const slider = screen.getByRole('slider');
+    vi.spyOn(slider, 'getBoundingClientRect').mockReturnValue(new DOMRect(0, 0, 800, 160));
+    const first = dots(container)[0]!;
+    const at = {
+      clientX: Number(first.getAttribute('cx')),
+      clientY: Number(first.getAttribute('cy')),
+    };
+    fireEvent.pointerDown(slider, { ...at, pointerType: 'touch' });
+    fireEvent.pointerLeave(slider, { ...at, pointerType: 'touch' });
+    slider.focus();
+    fireEvent.click(slider, at);
+    expect(slider).toHaveAttribute('aria-valuenow', '1');
+  });
+
   it('draws a price far above the rest at the top edge and says so', () => {
     const { container } = render(
       <SalesChart sales={[...ethSales(40), sale(99, 20, 1000n * WEI, ETH)]} />,

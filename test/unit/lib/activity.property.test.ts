@@ -67,6 +67,21 @@ describe('intervalEnd', () => {
   });
 });
 
+/** A bucket's start five intervals before `time` (UTC; weeks on Monday). */
+function boundaryBefore(time: number, interval: Interval): number {
+  const date = new Date(time * 1000);
+  switch (interval) {
+    case 'hour':
+      return Math.floor(time / HOUR) * HOUR - 5 * HOUR;
+    case 'day':
+      return Math.floor(time / DAY) * DAY - 5 * DAY;
+    case 'week':
+      return (Math.floor(time / DAY) - ((date.getUTCDay() + 6) % 7)) * DAY - 5 * 7 * DAY;
+    case 'month':
+      return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - 5, 1) / 1000;
+  }
+}
+
 describe('layoutBars', () => {
   const cases = fc
     .record({
@@ -77,10 +92,10 @@ describe('layoutBars', () => {
       width: fc.integer({ min: 250, max: 1400 }),
     })
     .map(({ interval, from, span, offsets, width }) => {
-      // Buckets on the interval's boundaries around the range, as the server makes them.
+      // Buckets on the interval's boundaries around the range, as the server makes them:
+      // from a boundary a few intervals before it.
       const starts: number[] = [];
-      let start = Date.UTC(new Date(from * 1000).getUTCFullYear(), 0, 1) / 1000;
-      if (interval === 'week') start += ((8 - new Date(start * 1000).getUTCDay()) % 7) * DAY;
+      let start = boundaryBefore(from, interval);
       const all: number[] = [];
       for (let k = 0; k < 1000 && start < from + span + 5 * 31 * DAY; k += 1) {
         all.push(start);
