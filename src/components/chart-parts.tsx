@@ -1,5 +1,5 @@
 import type { ChartCurrency } from '../lib/chart-currency';
-import type { TickStep } from '../lib/chart-ticks';
+import { LABEL_PX, type TickStep } from '../lib/chart-ticks';
 import { formatAxisTick } from '../lib/time';
 import type { TimeSpan } from '../lib/time-span';
 import styles from './chart.module.css';
@@ -48,18 +48,26 @@ export function TimeAxis({
   width: number;
 }) {
   const span = Math.max(range.to - range.from, 1);
+  const room = LABEL_PX[step.unit];
+  const placed = ticks.map((tick) => {
+    const share = (tick - range.from) / span;
+    const px = share * width;
+    const edge = px < EDGE_PX ? 'start' : px > width - EDGE_PX ? 'end' : undefined;
+    return { tick, share, px, edge };
+  });
+  // A label set inside an end reaches towards its neighbour: left out when it would meet it.
+  const shown = placed.filter(({ px, edge }, index) => {
+    if (edge === 'start') return (placed[index + 1]?.px ?? Infinity) - px >= room * 1.2;
+    if (edge === 'end') return px - (placed[index - 1]?.px ?? -Infinity) >= room * 1.2;
+    return true;
+  });
   return (
     <div className={styles.times} aria-hidden="true">
-      {ticks.map((tick) => {
-        const share = (tick - range.from) / span;
-        const px = share * width;
-        const edge = px < EDGE_PX ? 'start' : px > width - EDGE_PX ? 'end' : undefined;
-        return (
-          <span key={tick} style={{ left: `${share * 100}%` }} data-edge={edge}>
-            {formatAxisTick(tick, step.unit)}
-          </span>
-        );
-      })}
+      {shown.map(({ tick, share, edge }) => (
+        <span key={tick} style={{ left: `${share * 100}%` }} data-edge={edge}>
+          {formatAxisTick(tick, step.unit)}
+        </span>
+      ))}
     </div>
   );
 }

@@ -40,7 +40,7 @@ export interface TickStep {
 }
 
 /** The label's width the step needs, in pixels: how close its ticks may be. */
-const LABEL_PX: Record<TickUnit, number> = {
+export const LABEL_PX: Record<TickUnit, number> = {
   minute: 52,
   hour: 52,
   day: 60,

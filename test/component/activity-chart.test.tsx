@@ -156,6 +156,29 @@ describe('ActivityChart', () => {
     ]);
   });
 
+  it('leaves out a date set inside an end when it would meet the next', () => {
+    // A plot 931 px wide, as at 1024 px: jsdom lays nothing out, so the width is stubbed.
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        constructor(private callback: () => void) {}
+        observe() {
+          this.callback();
+        }
+        disconnect() {}
+      },
+    );
+    vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(931);
+    const to = Date.UTC(2025, 5, 20, 15, 20) / 1000;
+    const { container } = render(
+      <ActivityChart buckets={days(3)} interval="week" range={{ from: to - 365 * DAY, to }} />,
+    );
+    // 1 July 2024 is 25 px from the start, its label would reach into August's.
+    const dates = labels(container, chart.times);
+    expect(dates[0]).toBe('Aug 2024');
+    expect(dates).toHaveLength(11);
+  });
+
   it('ends the axis at the range’s end, with gaps where buckets have no events', () => {
     const now = JUNE + 20 * DAY + 7 * HOUR;
     const { container } = render(
