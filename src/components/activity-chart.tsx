@@ -1,17 +1,21 @@
-import { memo, useMemo, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { useId, useMemo, useState, type KeyboardEvent } from 'react';
+import { barAt, kindTotals, layoutBars, type BarSlot } from '../lib/activity';
+import type { Interval, SeriesBucket } from '../lib/answers';
 import {
-  activityTransform,
-  bucketName,
-  createActivityBuilder,
-  type Activity,
-  type ActivityBucket,
-} from '../lib/activity';
+  currencyOfRef,
+  formatAxisAmount,
+  formatCurrencyAmount,
+  plotAmount,
+  type ChartCurrency,
+} from '../lib/chart-currency';
+import { timeTicks, valueTicks } from '../lib/chart-ticks';
 import { BURNS_NOT_LISTED } from '../lib/event-list';
 import { formatCount, plural } from '../lib/format';
-import { formatAxisDate } from '../lib/time';
 import { formatSpan, type TimeSpan } from '../lib/time-span';
-import { EVENT_KIND_NAMES, EVENT_KINDS, type EventKind, type TokenEvent } from '../lib/token-event';
+import { EVENT_KIND_NAMES, EVENT_KINDS, type EventKind } from '../lib/token-event';
+import { CurrencyChoice, Grid, sliderKey, TimeAxis, ValueAxis } from './chart-parts';
 import { useElementWidth } from './use-element-width';
+import chart from './chart.module.css';
 import styles from './activity-chart.module.css';
 
 /** Each kind's colour, for its bars and its swatch in the legend. */
@@ -25,169 +29,216 @@ const KIND_CLASSES: Record<EventKind, string | undefined> = {
 const HINT = 'Point at or tap a bar for its numbers; a click or Enter shows its events below.';
 const KEYS_HINT =
   'The arrow keys, Home and End move between bars; Enter shows the events of the bar in the table.';
-const WIDTH = 800;
-const HEIGHT = 120;
-/** A bar narrower than this cannot be told apart, pointed at or tapped: buckets grow instead. */
-const MIN_BAR_PX = 6;
-/** Room for one date under the axis. */
-const TICK_PX = 110;
+/** The plot's width until it is measured (and where nothing is laid out). */
+const FALLBACK_WIDTH = 800;
+const COUNTS_HEIGHT = 120;
+const VOLUME_HEIGHT = 44;
+/** How far from a thin bar the pointer may be and still point at it. */
+const REACH_PX = 8;
 
-type ChartEvent = Pick<TokenEvent, 'kind' | 'timestamp'>;
-
-interface ActivityChartProps {
-  /** The events shown in the table: the chart follows its filters. */
-  events: readonly ChartEvent[];
-  /** True while older events exist that are not loaded: the chart says it is partial. */
-  partial: boolean;
-  /** True when the events are filtered (kind, address or time span). */
-  filtered?: boolean;
-  /** Shows one bar's events in the table (a click or Enter on it). */
+export interface ActivityChartProps {
+  /** The series answer's buckets, in any order: only buckets with events. */
+  buckets: readonly SeriesBucket[];
+  /** The buckets' size. */
+  interval: Interval;
+  /** The time the chart spans, unix seconds: the view's span, or first activity to now. */
+  range: TimeSpan;
+  /** Narrows the table to a bar's time (a click or Enter on it). */
   onSelect?: (span: TimeSpan) => void;
-  /** The service lists no burns for a contract: the legend says where a burn shows. */
+  /** The service lists no burns for the contract: the legend says where a burn shows. */
   burnsUnlisted?: boolean;
+  /** What the index does not cover of the range yet, in words; null when it covers it. */
+  partial?: string | null;
+  /** True while the series is asked for: the chart's frame, the same size, without bars. */
+  loading?: boolean;
 }
 
 /**
- * Events per hour, day or week by kind, drawn as stacked bars in plain SVG with a count
- * axis and a date axis: no charting library in the bundle. It covers exactly the events
- * the table shows, in as many bars as its width has room for.
+ * Events per hour, day, week or month by kind, as stacked bars on a time axis, and the
+ * sales volume per bucket in one currency at a time below them (a button per currency:
+ * amounts of different currencies are never added). Plain SVG, no charting library.
  *
- * Every bar's numbers are a pointer, a tap or a key away: over the bars lies a slider
+ * Bars stand where their time is on the axis, from `range.from` to `range.to`: buckets
+ * without events are gaps, and a bar is as wide as its interval over the range (never
+ * wider than a few tens of pixels), so a lone bucket does not fill the chart.
+ *
+ * Every bar's numbers are a pointer, a tap or a key away: over the plots lies a slider
  * (← → Home End) whose value is the bar in focus, read out below the chart and to screen
- * readers; a click, a tap or Enter shows that bar's events in the table.
- *
- * The chart follows a list that grows a page at a time ("Load full history" redraws it
- * some twenty times), so a new page costs what it adds: its events are counted on top of
- * the last counts (createActivityBuilder), the bars are drawn in their own units (see
- * activityTransform) and each is memoised on its counts, so the bars the page changed are
- * redrawn and the rest move with one transform.
+ * readers; a click, a tap or Enter narrows the table to that bar's time.
  */
 export function ActivityChart({
-  events,
-  partial,
-  filtered = false,
+  buckets,
+  interval,
+  range,
   onSelect,
   burnsUnlisted = false,
+  partial = null,
+  loading = false,
 }: ActivityChartProps) {
-  const [areaRef, plotWidth] = useElementWidth();
-  const room = plotWidth > 0 ? Math.floor(plotWidth / MIN_BAR_PX) : undefined;
-  const build = useMemo(() => createActivityBuilder(), []);
-  const activity = useMemo(() => build(events, room), [build, events, room]);
+  const [areaRef, measured] = useElementWidth();
+  const width = measured || FALLBACK_WIDTH;
+  const keysId = useId();
+  const span = useMemo<TimeSpan>(
+    () => ({ from: range.from, to: Math.max(range.to, range.from + 1) }),
+    [range.from, range.to],
+  );
+  const bars = useMemo(
+    () => (loading ? [] : layoutBars(buckets, interval, span, width)),
+    [loading, buckets, interval, span, width],
+  );
+  const currencies = useMemo(() => volumeCurrencies(bars), [bars]);
+  const [chosenKey, setChosenKey] = useState<string | null>(null);
+  const chosen = currencies.find((entry) => entry.currency.key === chosenKey) ?? currencies[0];
   const [active, setActive] = useState<number | null>(null);
-  if (!activity) return null;
-  const { buckets, max, size } = activity;
-  const shown = active !== null && active < buckets.length ? active : null;
-  const name = bucketName(size);
-  const range = rangeOf(activity);
-  const busiest = buckets.reduce((best, bucket) => (bucket.total > best.total ? bucket : best));
-  const summary =
-    `${formatCount(events.length)} events per ${name} from ${formatSpan(range)} (UTC); ` +
-    `busiest ${name}: ${formatSpan(spanOf(busiest, size))}, ${plural(busiest.total, 'event')}.`;
-  const totals = kindTotals(buckets);
-  const detail = shown === null ? null : describe(buckets[shown]!, size);
+  const shown = active !== null && active < bars.length ? active : null;
 
-  const indexAt = (event: MouseEvent<HTMLElement>) => {
+  const countTicks = valueTicks(Math.max(0, ...bars.map((bar) => bar.total)), { whole: true });
+  const volumes = chosen ? bars.map((bar) => volumeOf(bar, chosen.currency)) : [];
+  const volumeTicks = valueTicks(Math.max(0, ...volumes), { count: 2 });
+  const time = timeTicks(span, width);
+  const tickXs = time.ticks.map((tick) => ((tick - span.from) / (span.to - span.from)) * width);
+  const totals = kindTotals(bars.map((bar) => bar.bucket));
+  const detail = shown === null ? null : describe(bars[shown]!);
+
+  const pointAt = (event: { currentTarget: HTMLElement; clientX: number }) => {
     const box = event.currentTarget.getBoundingClientRect();
-    const index = Math.floor(((event.clientX - box.left) / box.width) * buckets.length);
-    return Math.min(buckets.length - 1, Math.max(0, index));
+    if (box.width <= 0) return null;
+    const x = ((event.clientX - box.left) / box.width) * width;
+    return barAt(bars, x, (REACH_PX * width) / box.width);
   };
-  const choose = (index: number) => {
-    const bucket = buckets[index];
-    if (bucket && onSelect) onSelect(spanOf(bucket, size));
+  const choose = (index: number | null) => {
+    const bar = index === null ? undefined : bars[index];
+    if (bar && onSelect) onSelect(bar.span);
   };
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
-    const last = buckets.length - 1;
-    const from = shown ?? last;
-    const moves: Record<string, number> = {
-      ArrowLeft: from - 1,
-      ArrowDown: from - 1,
-      ArrowRight: from + 1,
-      ArrowUp: from + 1,
-      PageDown: from - 10,
-      PageUp: from + 10,
-      Home: 0,
-      End: last,
-    };
-    if (event.key in moves) {
-      event.preventDefault();
-      setActive(Math.min(last, Math.max(0, moves[event.key]!)));
-    } else if ((event.key === 'Enter' || event.key === ' ') && shown !== null) {
-      event.preventDefault();
-      choose(shown);
-    }
+    const move = sliderKey(event.key, shown, bars.length);
+    if (move === null) return;
+    event.preventDefault();
+    if (move === 'choose') choose(shown);
+    else setActive(move);
   };
 
   return (
-    <figure className={styles.chart}>
-      <figcaption className={styles.head}>
-        <strong>Events per {name}</strong>
-        <span className="muted">
-          {partial ? 'loaded events only' : 'the whole history'}
-          {filtered && ', filtered'}
-        </span>
-        <span>{formatSpan(range)} UTC</span>
+    <figure className={chart.frame} aria-busy={loading || undefined}>
+      <figcaption className={chart.head}>
+        <strong>Events per {interval}</strong>
+        <span>{formatSpan(span)} UTC</span>
+        {partial && (
+          <span className={chart.note} title={partial}>
+            {partial}
+          </span>
+        )}
       </figcaption>
-      <div className={styles.plot}>
-        <div className={styles.counts} aria-hidden="true">
-          <span>{formatCount(max)}</span>
-          <span>{max >= 2 ? formatCount(max / 2) : ''}</span>
-          <span>0</span>
-        </div>
-        <div className={styles.area} ref={areaRef}>
-          <svg
-            viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-            preserveAspectRatio="none"
-            role="img"
-            aria-label={summary}
-          >
-            <g transform={activityTransform(activity, WIDTH, HEIGHT)}>
-              {buckets.map((bucket) => (
-                <Bar key={bucket.start} bucket={bucket} size={size} />
-              ))}
-              {shown !== null && (
-                <rect
-                  className={styles.cursor}
-                  x={buckets[shown]!.start / size}
-                  y={0}
-                  width={1}
-                  height={Math.max(max, 1) * 1.05}
-                />
-              )}
-            </g>
-          </svg>
-          <div
-            className={styles.slider}
-            role="slider"
-            tabIndex={0}
-            aria-label={`Bars, one per ${name}`}
-            aria-valuemin={1}
-            aria-valuemax={buckets.length}
-            aria-valuenow={(shown ?? buckets.length - 1) + 1}
-            aria-valuetext={detail ?? describe(buckets[buckets.length - 1]!, size)}
-            aria-describedby="chart-keys"
-            onKeyDown={onKeyDown}
-            onFocus={() => setActive((old) => old ?? buckets.length - 1)}
-            onBlur={() => setActive(null)}
-            onPointerMove={(event) => setActive(indexAt(event))}
-            onPointerLeave={(event) => {
-              if (document.activeElement !== event.currentTarget) setActive(null);
-            }}
-            onClick={(event) => choose(indexAt(event))}
+      <div className={chart.plot}>
+        <div className={styles.axes}>
+          <ValueAxis
+            ticks={loading ? [] : countTicks}
+            format={formatCount}
+            className={styles.countAxis}
+          />
+          <ValueAxis
+            ticks={chosen ? volumeTicks : []}
+            format={(value) => formatAxisAmount(value, volumeTicks[1] ?? 1)}
+            className={styles.volumeAxis}
           />
         </div>
+        <div className={chart.area} ref={areaRef}>
+          <svg
+            className={styles.counts}
+            viewBox={`0 0 ${width} ${COUNTS_HEIGHT}`}
+            preserveAspectRatio="none"
+            role="img"
+            aria-label={summary(bars, interval, span)}
+          >
+            <Grid width={width} height={COUNTS_HEIGHT} values={countTicks} xs={tickXs} />
+            {shown !== null && <Cursor bar={bars[shown]!} height={COUNTS_HEIGHT} />}
+            {bars.map((bar) => (
+              <Bar key={bar.bucket.start} bar={bar} top={countTicks[countTicks.length - 1]!} />
+            ))}
+          </svg>
+          <svg
+            className={styles.volume}
+            viewBox={`0 0 ${width} ${VOLUME_HEIGHT}`}
+            preserveAspectRatio="none"
+            aria-hidden="true"
+          >
+            <Grid width={width} height={VOLUME_HEIGHT} values={volumeTicks} xs={tickXs} />
+            {shown !== null && <Cursor bar={bars[shown]!} height={VOLUME_HEIGHT} />}
+            {chosen &&
+              bars.map((bar, index) => {
+                const height =
+                  (volumes[index]! / volumeTicks[volumeTicks.length - 1]!) * VOLUME_HEIGHT;
+                return height > 0 ? (
+                  <rect
+                    key={bar.bucket.start}
+                    className={styles.volumeBar}
+                    x={bar.x}
+                    y={VOLUME_HEIGHT - height}
+                    width={bar.width}
+                    height={height}
+                  />
+                ) : null;
+              })}
+          </svg>
+          {loading ? (
+            <div className={`${chart.message} ${chart.loading}`} />
+          ) : bars.length === 0 ? (
+            <p className={chart.message}>No events in this span.</p>
+          ) : (
+            <div
+              className={chart.slider}
+              role="slider"
+              tabIndex={0}
+              aria-label={`Bars, one per ${interval}`}
+              aria-valuemin={1}
+              aria-valuemax={bars.length}
+              aria-valuenow={(shown ?? bars.length - 1) + 1}
+              aria-valuetext={detail ?? describe(bars[bars.length - 1]!)}
+              aria-describedby={keysId}
+              onKeyDown={onKeyDown}
+              onFocus={() => setActive((old) => old ?? bars.length - 1)}
+              onBlur={() => setActive(null)}
+              onPointerMove={(event) => setActive(pointAt(event))}
+              onPointerDown={(event) => setActive(pointAt(event))}
+              onPointerLeave={(event) => {
+                // A finger leaves as it lifts, before the tap's focus and click: what it
+                // tapped stays shown.
+                if (event.pointerType !== 'touch' && document.activeElement !== event.currentTarget)
+                  setActive(null);
+              }}
+              onClick={(event) => {
+                const index = pointAt(event);
+                if (index !== null) setActive(index);
+                choose(index);
+              }}
+            />
+          )}
+        </div>
       </div>
-      <Ticks activity={activity} room={plotWidth} />
-      <p className={styles.readout}>{detail ?? <span className="muted">{HINT}</span>}</p>
-      <p id="chart-keys" className="visually-hidden">
+      <TimeAxis range={span} step={time.step} ticks={time.ticks} width={width} />
+      <CurrencyChoice
+        title={
+          loading
+            ? 'Sales volume'
+            : currencies.length === 0
+              ? 'No sales volume in this span'
+              : `Sales volume per ${interval}${currencies.length > 1 ? ' in' : ','}`
+        }
+        currencies={currencies}
+        chosen={chosen?.currency.key ?? null}
+        onChoose={setChosenKey}
+      />
+      <p className={chart.readout}>{detail ?? <span className={chart.muted}>{HINT}</span>}</p>
+      <p id={keysId} className="visually-hidden">
         {KEYS_HINT}
       </p>
-      <ul className={styles.legend}>
+      <ul className={chart.legend}>
         {EVENT_KINDS.map((kind) => (
           <li key={kind}>
             <span className={`${styles.swatch} ${KIND_CLASSES[kind]}`} aria-hidden="true" />{' '}
-            {EVENT_KIND_NAMES[kind]} {formatCount(totals[kind] ?? 0)}
+            {EVENT_KIND_NAMES[kind]} {loading ? '…' : formatCount(totals[kind])}
             {kind === 'burn' && burnsUnlisted && (
-              <span className={styles.note}> ({BURNS_NOT_LISTED})</span>
+              <span className={chart.muted}> ({BURNS_NOT_LISTED})</span>
             )}
           </li>
         ))}
@@ -196,97 +247,95 @@ export function ActivityChart({
   );
 }
 
-/** From the first bar's start to the last bar's end. */
-function rangeOf({ buckets, size }: Activity): TimeSpan {
-  return { from: buckets[0]!.start, to: buckets[buckets.length - 1]!.start + size };
+/** "80 events per day from 28 May 2025 – 16 Jun 2025 (UTC); busiest day: …, 4 events." */
+function summary(bars: readonly BarSlot[], interval: Interval, span: TimeSpan): string {
+  const total = bars.reduce((sum, bar) => sum + bar.total, 0);
+  const head = `${formatCount(total)} events per ${interval} from ${formatSpan(span)} (UTC)`;
+  if (bars.length === 0) return `${head}.`;
+  const busiest = bars.reduce((best, bar) => (bar.total > best.total ? bar : best));
+  return `${head}; busiest ${interval}: ${formatSpan(busiest.span)}, ${plural(busiest.total, 'event')}.`;
 }
 
-const spanOf = (bucket: ActivityBucket, size: number): TimeSpan => ({
-  from: bucket.start,
-  to: bucket.start + size,
-});
-
-/** "29 Jun 2025: 412 events (300 transfers, 80 sales, 32 mints)". */
-function describe(bucket: ActivityBucket, size: number): string {
-  const kinds = EVENT_KINDS.filter((kind) => bucket.counts[kind]).map((kind) =>
-    plural(bucket.counts[kind]!, EVENT_KIND_NAMES[kind].toLowerCase()),
+/** "16 Jun 2025: 4 events (2 transfers, 1 sale, 1 burn); volume 1.25 ETH". */
+function describe(bar: BarSlot): string {
+  const { counts, volume } = bar.bucket;
+  const kinds = EVENT_KINDS.filter((kind) => counts[kind]).map((kind) =>
+    plural(counts[kind], EVENT_KIND_NAMES[kind].toLowerCase()),
   );
   const parts = kinds.length > 1 ? ` (${kinds.join(', ')})` : '';
-  const what = kinds.length === 1 ? kinds[0] : plural(bucket.total, 'event');
-  return `${formatSpan(spanOf(bucket, size))}: ${what}${parts}`;
+  const what = kinds.length === 1 ? kinds[0] : plural(bar.total, 'event');
+  const amounts = volume
+    .filter((entry) => entry.sales > 0)
+    .map((entry) => formatCurrencyAmount(entry.volume, entry.currency));
+  const sold = amounts.length > 0 ? `; volume ${amounts.join(', ')}` : '';
+  return `${formatSpan(bar.span)}: ${what}${parts}${sold}`;
 }
 
-function kindTotals(buckets: readonly ActivityBucket[]): Partial<Record<EventKind, number>> {
-  const totals: Partial<Record<EventKind, number>> = {};
-  for (const bucket of buckets) {
-    for (const kind of EVENT_KINDS) totals[kind] = (totals[kind] ?? 0) + (bucket.counts[kind] ?? 0);
+/** The currencies sold in the bars, the most sales first. */
+function volumeCurrencies(bars: readonly BarSlot[]) {
+  const found = new Map<string, { currency: ChartCurrency; sales: number }>();
+  for (const bar of bars) {
+    for (const entry of bar.bucket.volume) {
+      const currency = currencyOfRef(entry.currency);
+      const seen = found.get(currency.key);
+      if (seen) seen.sales += entry.sales;
+      else found.set(currency.key, { currency, sales: entry.sales });
+    }
   }
-  return totals;
+  return [...found.values()].sort((a, b) => b.sales - a.sales);
 }
 
-/** Dates under the bars, as many as the width holds, the first and last at the ends. */
-function Ticks({ activity, room }: { activity: Activity; room: number }) {
-  const { buckets } = activity;
-  const range = rangeOf(activity);
-  const count = Math.min(buckets.length, Math.max(2, Math.floor((room || WIDTH) / TICK_PX)));
-  const indexes = [
-    ...new Set(
-      Array.from({ length: count }, (_, k) =>
-        Math.round((k * (buckets.length - 1)) / Math.max(count - 1, 1)),
-      ),
-    ),
-  ];
+/** A bar's volume in one currency, in its units (for plotting). */
+function volumeOf(bar: BarSlot, currency: ChartCurrency): number {
+  let units = 0n;
+  for (const entry of bar.bucket.volume) {
+    if (currencyOfRef(entry.currency).key === currency.key) units += BigInt(entry.volume);
+  }
+  return plotAmount(units, currency.decimals);
+}
+
+function Cursor({ bar, height }: { bar: BarSlot; height: number }) {
+  const width = Math.max(bar.slotWidth, bar.width, 2);
   return (
-    <div className={styles.ticks} aria-hidden="true">
-      {indexes.map((index) => (
-        <span
-          key={index}
-          style={{ left: `${((index + 0.5) / buckets.length) * 100}%` }}
-          data-edge={index === 0 ? 'start' : index === buckets.length - 1 ? 'end' : undefined}
-        >
-          {formatAxisDate(buckets[index]!.start, range.to - range.from)}
-        </span>
-      ))}
-    </div>
+    <rect
+      className={chart.cursor}
+      x={bar.slotX + (bar.slotWidth - width) / 2}
+      y={0}
+      width={width}
+      height={height}
+    />
   );
 }
 
-// Of each bucket's width, the bar's share; the rest is the gap between bars. A share
-// rather than a fixed gap, so a bar's width does not depend on how many there are.
-const BAR_SHARE = 0.85;
+/** One bucket's stacked bar, each kind on the ones before it from the baseline up. */
+function Bar({ bar, top }: { bar: BarSlot; top: number }) {
+  const scale = COUNTS_HEIGHT / (top || 1);
+  const segments = stack(bar.bucket.counts);
+  return (
+    <g>
+      {segments.map(({ kind, below, count }) => (
+        <rect
+          key={kind}
+          className={KIND_CLASSES[kind]}
+          x={bar.x}
+          y={COUNTS_HEIGHT - (below + count) * scale}
+          width={bar.width}
+          height={count * scale}
+        />
+      ))}
+    </g>
+  );
+}
 
-/** One bucket's stacked bar, in bucket units across and event counts up. */
-const Bar = memo(
-  function Bar({ bucket, size }: { bucket: ActivityBucket; size: number }) {
-    const x = bucket.start / size + (1 - BAR_SHARE) / 2;
-    // Each kind stacked on the ones before it, from the baseline up.
-    const segments: { kind: EventKind; from: number; count: number }[] = [];
-    let from = 0;
-    for (const kind of EVENT_KINDS) {
-      const count = bucket.counts[kind] ?? 0;
-      if (count === 0) continue;
-      segments.push({ kind, from, count });
-      from += count;
-    }
-    return (
-      <g>
-        {segments.map(({ kind, from: y, count }) => (
-          <rect
-            key={kind}
-            className={KIND_CLASSES[kind]}
-            x={x}
-            y={y}
-            width={BAR_SHARE}
-            height={count}
-          />
-        ))}
-      </g>
-    );
-  },
-  // Buckets are rebuilt with the list; a bar is the same while its start and counts are.
-  (before, after) =>
-    before.size === after.size &&
-    before.bucket.start === after.bucket.start &&
-    before.bucket.total === after.bucket.total &&
-    EVENT_KINDS.every((kind) => before.bucket.counts[kind] === after.bucket.counts[kind]),
-);
+/** The kinds with events, each with the count stacked below it. */
+function stack(counts: SeriesBucket['counts']) {
+  const segments: { kind: EventKind; below: number; count: number }[] = [];
+  let below = 0;
+  for (const kind of EVENT_KINDS) {
+    const count = counts[kind] ?? 0;
+    if (count === 0) continue;
+    segments.push({ kind, below, count });
+    below += count;
+  }
+  return segments;
+}

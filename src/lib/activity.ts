@@ -1,141 +1,130 @@
-import { createGrowingFold } from './arrays';
-import type { EventKind, TokenEvent } from './token-event';
+import type { Interval, SeriesBucket } from './answers';
+import type { TimeSpan } from './time-span';
+import { EVENT_KINDS, type EventKind } from './token-event';
 
 /**
- * Events per time bucket and kind, for the activity chart. Buckets are days, or hours
- * when the events span less than three days, so a short burst still has shape; when the
- * chart has room for fewer bars than that, several hours or days make one bucket, in
- * sizes people count in (6 hours, a week, four weeks…).
+ * The activity chart's geometry over the query API's time series: which interval to ask
+ * for a range, where each bucket's bar stands on a time axis, and the totals its legend
+ * and readout say. Buckets are UTC hours, days, weeks from Monday or calendar months, as
+ * the server makes them (only buckets with events are sent).
  */
-export interface ActivityBucket {
-  start: number;
-  counts: KindCounts;
-  total: number;
-}
-
-export interface Activity {
-  unit: 'day' | 'hour';
-  from: number;
-  to: number;
-  /** Seconds per bucket: one unit, or several when the span has more buckets than fit. */
-  size: number;
-  buckets: ActivityBucket[];
-  max: number;
-}
 
 const HOUR = 3600;
 const DAY = 24 * HOUR;
-/** More buckets than this are merged whatever the room, keeping the chart cheap to draw. */
-export const MAX_BUCKETS = 400;
 
-/** Bucket sizes, in seconds, from the smallest: hours up to half a day, then days and weeks. */
-const HOUR_SIZES = [1, 2, 3, 6, 12].map((hours) => hours * HOUR);
-const DAY_SIZES = [1, 2, 7, 14, 28, 56, 91, 182, 364].map((days) => days * DAY);
-
-/** The smallest size of the unit's series that keeps the span within `maxBuckets`. */
-function bucketSize(unit: 'hour' | 'day', from: number, to: number, maxBuckets: number): number {
-  const sizes = unit === 'hour' ? [...HOUR_SIZES, ...DAY_SIZES] : DAY_SIZES;
-  const count = (size: number) => Math.floor(to / size) - Math.floor(from / size) + 1;
-  for (const size of sizes) if (count(size) <= maxBuckets) return size;
-  // Longer than the series: a multiple of its largest step.
-  const largest = sizes[sizes.length - 1]!;
-  for (let times = 2; ; times++) if (count(largest * times) <= maxBuckets) return largest * times;
+/**
+ * The interval that gives a range a useful number of bars: hours for up to two days,
+ * days for up to three months, weeks for up to two years, months beyond.
+ */
+export function chooseInterval(range: TimeSpan): Interval {
+  const span = range.to - range.from;
+  if (span <= 2 * DAY) return 'hour';
+  if (span <= 92 * DAY) return 'day';
+  if (span <= 2 * 366 * DAY) return 'week';
+  return 'month';
 }
 
-/** "hour", "6 hours", "day", "week", "4 weeks", "364 days": what one bucket covers. */
-export function bucketName(size: number): string {
-  if (size < DAY) return size === HOUR ? 'hour' : `${size / HOUR} hours`;
-  if (size % (7 * DAY) === 0 && size <= 28 * DAY) {
-    return size === 7 * DAY ? 'week' : `${size / (7 * DAY)} weeks`;
-  }
-  return size === DAY ? 'day' : `${size / DAY} days`;
-}
-
-export type KindCounts = Partial<Record<EventKind, number>>;
-type ChartEvent = Pick<TokenEvent, 'kind' | 'timestamp'>;
-
-/** Counts per hour and kind of the events seen so far: what every bucketing is made from. */
-interface Tally {
-  hours: Map<number, KindCounts>;
-  from: number;
-  to: number;
-}
-
-const emptyTally = (): Tally => ({ hours: new Map(), from: Infinity, to: -Infinity });
-
-function count(tally: Tally, event: ChartEvent): void {
-  const hour = Math.floor(event.timestamp / HOUR);
-  let counts = tally.hours.get(hour);
-  if (!counts) tally.hours.set(hour, (counts = {}));
-  counts[event.kind] = (counts[event.kind] ?? 0) + 1;
-  if (event.timestamp < tally.from) tally.from = event.timestamp;
-  if (event.timestamp > tally.to) tally.to = event.timestamp;
-}
-
-function activityOf({ hours, from, to }: Tally, maxBuckets: number): Activity | null {
-  if (hours.size === 0) return null;
-  const unit = to - from < 3 * DAY ? 'hour' : 'day';
-  const size = bucketSize(unit, from, to, Math.max(1, Math.min(maxBuckets, MAX_BUCKETS)));
-  // Buckets start at whole multiples of their size (days at midnight UTC, hours on the
-  // hour), so they stay where they are when older events come in.
-  const first = Math.floor(from / size) * size;
-  const length = Math.floor((to - first) / size) + 1;
-  const buckets: ActivityBucket[] = Array.from({ length }, (_, index) => ({
-    start: first + index * size,
-    counts: {},
-    total: 0,
-  }));
-  // Buckets are whole hours (days and their multiples start on an hour), so each hour's
-  // counts fall in one bucket.
-  for (const [hour, counts] of hours) {
-    const bucket = buckets[Math.floor((hour * HOUR - first) / size)];
-    if (!bucket) continue;
-    for (const kind of Object.keys(counts) as EventKind[]) {
-      const n = counts[kind] ?? 0;
-      bucket.counts[kind] = (bucket.counts[kind] ?? 0) + n;
-      bucket.total += n;
+/** When the bucket starting at `start` ends: the next one's start. */
+export function intervalEnd(start: number, interval: Interval): number {
+  switch (interval) {
+    case 'hour':
+      return start + HOUR;
+    case 'day':
+      return start + DAY;
+    case 'week':
+      return start + 7 * DAY;
+    case 'month': {
+      const date = new Date(start * 1000);
+      return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1) / 1000;
     }
   }
-  const max = Math.max(...buckets.map((bucket) => bucket.total));
-  return { unit, from, to, size, buckets, max };
 }
 
-/**
- * Counts a list's events into buckets, for a list that grows at its end, as "Load full
- * history" grows it a page at a time: when the new list begins with exactly the events of
- * the last one, only the new events are counted (the buckets are then made from per-hour
- * counts, a few thousand at most), instead of all of them again. Any other list is
- * counted afresh. `maxBuckets` is how many bars the chart has room for.
- */
-export function createActivityBuilder(): (
-  events: readonly ChartEvent[],
-  maxBuckets?: number,
-) => Activity | null {
-  // Only the last list's counts are kept, so they are counted on in place.
-  const tally = createGrowingFold<ChartEvent, Tally>({
-    start: emptyTally,
-    resume: (earlier) => earlier,
-    add: count,
-  });
-  return (events, maxBuckets = MAX_BUCKETS) => activityOf(tally(events), maxBuckets);
+/** The events of a bucket, all kinds. */
+export function bucketTotal(bucket: Pick<SeriesBucket, 'counts'>): number {
+  return EVENT_KINDS.reduce((sum, kind) => sum + (bucket.counts[kind] ?? 0), 0);
 }
 
+/** One bucket placed on the chart, in pixels across a plot `width` wide. */
+export interface BarSlot {
+  bucket: SeriesBucket;
+  /** The bucket's time within the range: a click narrows the table to it. */
+  span: TimeSpan;
+  total: number;
+  /** The bucket's stretch of the axis. */
+  slotX: number;
+  slotWidth: number;
+  /** The bar drawn in it, centred. */
+  x: number;
+  width: number;
+}
+
+/** Of a slot, the bar's share; the rest is the gap that tells neighbours apart. */
+const BAR_SHARE = 0.8;
+/** However long the bucket, a bar is never wider than this: one bar never fills the chart. */
+export const MAX_BAR_PX = 40;
+/** However short, it stays visible. */
+export const MIN_BAR_PX = 1;
+
 /**
- * The SVG transform that draws the chart's bars into a `width` × `height` box when each
- * bar is drawn in its own units: x is the bucket's start divided by the bucket size (one
- * unit wide), y and height count events from the baseline up. The busiest bucket reaches
- * `topGap` below the top. Bars drawn this way keep their attributes when events are added
- * to other buckets, or older buckets appear: only this transform changes, so a chart
- * that follows a growing list redraws the bars that changed and nothing else.
+ * Each bucket's bar on an axis from `range.from` to `range.to` (pixels 0 to `width`):
+ * its slot is its time clipped to the range, so a bar's width comes from the interval
+ * over the range and a bucket with no neighbours stays as thin as the others. Buckets
+ * outside the range are left out; the time between buckets stays empty.
  */
-export function activityTransform(
-  activity: Pick<Activity, 'buckets' | 'size' | 'max'>,
+export function layoutBars(
+  buckets: readonly SeriesBucket[],
+  interval: Interval,
+  range: TimeSpan,
   width: number,
-  height: number,
-  topGap = 4,
-): string {
-  const first = (activity.buckets[0]?.start ?? 0) / activity.size;
-  const xScale = width / Math.max(activity.buckets.length, 1);
-  const yScale = (height - topGap) / Math.max(activity.max, 1);
-  return `matrix(${xScale} 0 0 ${-yScale} ${-first * xScale} ${height})`;
+): BarSlot[] {
+  const span = Math.max(range.to - range.from, 1);
+  const at = (time: number) => ((time - range.from) / span) * width;
+  return [...buckets]
+    .sort((a, b) => a.start - b.start)
+    .flatMap((bucket) => {
+      const from = Math.max(bucket.start, range.from);
+      const to = Math.min(intervalEnd(bucket.start, interval), range.to);
+      if (to <= from) return [];
+      const slotX = at(from);
+      const slotWidth = at(to) - slotX;
+      const barWidth = Math.min(MAX_BAR_PX, Math.max(MIN_BAR_PX, slotWidth * BAR_SHARE));
+      return [
+        {
+          bucket,
+          span: { from, to },
+          total: bucketTotal(bucket),
+          slotX,
+          slotWidth,
+          x: slotX + (slotWidth - barWidth) / 2,
+          width: barWidth,
+        },
+      ];
+    });
+}
+
+/** The bar at `x` pixels: the one whose slot holds it, else the nearest within `reach`. */
+export function barAt(bars: readonly BarSlot[], x: number, reach: number): number | null {
+  let best: number | null = null;
+  let bestDistance = reach;
+  bars.forEach((bar, index) => {
+    const distance = Math.max(bar.slotX - x, x - (bar.slotX + bar.slotWidth), 0);
+    if (distance <= bestDistance) {
+      best = index;
+      bestDistance = distance;
+    }
+  });
+  return best;
+}
+
+/** Events per kind over the buckets. */
+export function kindTotals(buckets: readonly Pick<SeriesBucket, 'counts'>[]) {
+  const totals = Object.fromEntries(EVENT_KINDS.map((kind) => [kind, 0])) as Record<
+    EventKind,
+    number
+  >;
+  for (const bucket of buckets) {
+    for (const kind of EVENT_KINDS) totals[kind] += bucket.counts[kind] ?? 0;
+  }
+  return totals;
 }

@@ -1,3 +1,5 @@
+import type { TickUnit } from './chart-ticks';
+
 /** Timestamps are unix seconds throughout the app; these helpers format them for people. */
 
 const MINUTE = 60;
@@ -18,6 +20,7 @@ const formats = {
   hour: { hour: '2-digit', minute: '2-digit' },
   dayOfMonth: { day: 'numeric', month: 'short' },
   month: { month: 'short', year: 'numeric' },
+  year: { year: 'numeric' },
 } satisfies Record<string, Intl.DateTimeFormatOptions>;
 type FormatName = keyof typeof formats;
 
@@ -90,12 +93,23 @@ export function formatClock(seconds: number): string {
 }
 
 /**
- * A date on an axis that spans `range` seconds, in UTC: the hour within two days, the day
- * within a year, else the month ("14:00", "29 Jun", "Jun 2025").
+ * A tick's label on a time axis whose ticks are `unit`s apart, in UTC: "14:30" within a
+ * day (the day itself, "29 Jun", at midnight), "29 Jun" for days and weeks, "Jun 2025"
+ * for months, "2025" for years.
  */
-export function formatAxisDate(seconds: number, range: number): string {
-  if (range <= 2 * DAY) return format('hour', seconds);
-  return format(range <= 366 * DAY ? 'dayOfMonth' : 'month', seconds);
+export function formatAxisTick(seconds: number, unit: TickUnit): string {
+  switch (unit) {
+    case 'minute':
+    case 'hour':
+      return format(seconds % DAY === 0 ? 'dayOfMonth' : 'hour', seconds);
+    case 'day':
+    case 'week':
+      return format('dayOfMonth', seconds);
+    case 'month':
+      return format('month', seconds);
+    case 'year':
+      return format('year', seconds);
+  }
 }
 
 /** ISO 8601 for `<time dateTime>` and exports. */

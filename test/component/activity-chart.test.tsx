@@ -1,35 +1,50 @@
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ActivityChart } from '../../src/components/activity-chart';
-import chart from '../../src/components/activity-chart.module.css';
-import type { TokenEvent } from '../../src/lib/token-event';
+import styles from '../../src/components/activity-chart.module.css';
+import chart from '../../src/components/chart.module.css';
+import type { CurrencyRef, SeriesBucket } from '../../src/lib/answers';
+import { CURRENCIES } from '../../src/lib/price';
 
+const HOUR = 3600;
 const DAY = 86_400;
-const LAST_DAY = 1_750_032_000; // 16 Jun 2025, midnight UTC
+const JUNE = Date.UTC(2025, 5, 1) / 1000; // 1 Jun 2025, a Sunday
+const ETH: CurrencyRef = {
+  address: CURRENCIES[0]!.address,
+  state: 'known',
+  symbol: 'ETH',
+  decimals: 18,
+};
+const STRK: CurrencyRef = {
+  address: CURRENCIES[1]!.address,
+  state: 'known',
+  symbol: 'STRK',
+  decimals: 18,
+};
 
-/** `days` days of events, newest last, a few of each kind a day. */
-function days(first: number, count: number) {
-  const list: Pick<TokenEvent, 'kind' | 'timestamp'>[] = [];
-  for (let day = first; day < first + count; day += 1) {
-    const start = LAST_DAY - day * DAY;
-    for (const [offset, kind] of (['mint', 'transfer', 'transfer', 'sale'] as const).entries()) {
-      list.push({
-        kind: day % 3 === 0 && offset === 0 ? 'burn' : kind,
-        timestamp: start + offset * 600,
-      });
-    }
-  }
-  return list;
+function bucket(
+  start: number,
+  counts: Partial<SeriesBucket['counts']>,
+  volume: SeriesBucket['volume'] = [],
+): SeriesBucket {
+  return { start, counts: { mint: 0, transfer: 0, sale: 0, burn: 0, other: 0, ...counts }, volume };
 }
 
-const bars = (container: HTMLElement) => [...container.querySelectorAll('svg > g > g')];
-const barText = (bar: Element) =>
-  [...bar.querySelectorAll('rect')]
-    .map((rect) =>
-      ['class', 'x', 'y', 'width', 'height'].map((n) => rect.getAttribute(n)).join(' '),
-    )
-    .join(' | ');
+/** `count` days from 1 June, a mint, two transfers and a sale of 1 ETH each. */
+const days = (count: number) =>
+  Array.from({ length: count }, (_, day) =>
+    bucket(JUNE + day * DAY, { mint: 1, transfer: 2, sale: 1 }, [
+      { currency: ETH, sales: 1, volume: '1000000000000000000' },
+    ]),
+  );
+
+const bars = (container: HTMLElement) => [
+  ...container.querySelectorAll(`svg.${styles.counts} > g:not(.${chart.grid})`),
+];
+const rectOf = (bar: Element) => bar.querySelector('rect')!;
+const labels = (container: HTMLElement, className: string | undefined) =>
+  [...container.querySelectorAll(`.${className} span`)].map((span) => span.textContent);
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -37,16 +52,21 @@ afterEach(() => {
 });
 
 describe('ActivityChart', () => {
-  it('draws a bar per day, stacked by kind; each bar’s numbers a key away', async () => {
-    const { container } = render(<ActivityChart events={days(0, 20)} partial />);
+  it('draws a bar per bucket, stacked by kind; each bar’s numbers a key away', async () => {
+    const { container } = render(
+      <ActivityChart
+        buckets={[...days(20)].reverse()}
+        interval="day"
+        range={{ from: JUNE, to: JUNE + 20 * DAY }}
+      />,
+    );
     expect(screen.getByRole('img').getAttribute('aria-label')).toBe(
-      '80 events per day from 28 May 2025 – 16 Jun 2025 (UTC); busiest day: 28 May 2025, 4 events.',
+      '80 events per day from 1 Jun 2025 – 20 Jun 2025 (UTC); busiest day: 1 Jun 2025, 4 events.',
     );
     expect(bars(container)).toHaveLength(20);
-    // Each kind's bar has its kind's class (activity-chart.module.css).
     expect(
       [...bars(container)[0]!.querySelectorAll('rect')].map((rect) => rect.getAttribute('class')),
-    ).toEqual([chart.mint, chart.transfer, chart.sale]);
+    ).toEqual([styles.mint, styles.transfer, styles.sale]);
 
     const slider = screen.getByRole('slider', { name: 'Bars, one per day' });
     await userEvent.tab();
@@ -54,45 +74,90 @@ describe('ActivityChart', () => {
     // The newest bar first; Home goes to the oldest.
     expect(slider).toHaveAttribute(
       'aria-valuetext',
-      '16 Jun 2025: 4 events (2 transfers, 1 sale, 1 burn)',
+      '20 Jun 2025: 4 events (1 mint, 2 transfers, 1 sale); volume 1 ETH',
     );
     await userEvent.keyboard('{Home}');
     expect(slider).toHaveAttribute('aria-valuenow', '1');
-    expect(screen.getByText('28 May 2025: 4 events (1 mint, 2 transfers, 1 sale)')).toBeVisible();
-    // Axes: counts up the side, dates along the bottom.
-    expect(container.textContent).toContain('28 May');
+    expect(
+      screen.getByText('1 Jun 2025: 4 events (1 mint, 2 transfers, 1 sale); volume 1 ETH'),
+    ).toBeVisible();
+    expect(screen.getByText(/Mint 20/)).toBeInTheDocument();
   });
 
-  it('Enter and a click show one bar’s events', async () => {
+  it('Enter and a click narrow the table to one bar’s time', async () => {
     const onSelect = vi.fn();
-    render(<ActivityChart events={days(0, 20)} partial onSelect={onSelect} />);
+    render(
+      <ActivityChart
+        buckets={days(20)}
+        interval="day"
+        range={{ from: JUNE, to: JUNE + 20 * DAY }}
+        onSelect={onSelect}
+      />,
+    );
     const slider = screen.getByRole('slider');
     slider.focus();
     await userEvent.keyboard('{ArrowLeft}{Enter}');
-    expect(onSelect).toHaveBeenLastCalledWith({ from: LAST_DAY - DAY, to: LAST_DAY });
+    expect(onSelect).toHaveBeenLastCalledWith({ from: JUNE + 18 * DAY, to: JUNE + 19 * DAY });
     // A click at the left edge is the first bar (jsdom has no layout: the box is stubbed).
     vi.spyOn(slider, 'getBoundingClientRect').mockReturnValue(new DOMRect(0, 0, 200, 120));
     fireEvent.click(slider, { clientX: 1 });
-    expect(onSelect).toHaveBeenLastCalledWith({
-      from: LAST_DAY - 19 * DAY,
-      to: LAST_DAY - 18 * DAY,
-    });
+    expect(onSelect).toHaveBeenLastCalledWith({ from: JUNE, to: JUNE + DAY });
   });
 
-  it('names a single day’s hours once, and its busiest hour by its time', () => {
-    const hours = [0, 0, 1, 5].map((hour) => ({
-      kind: 'transfer' as const,
-      timestamp: LAST_DAY + hour * 3600 + 60,
-    }));
-    render(<ActivityChart events={hours} partial={false} />);
-    expect(screen.getByText('16 Jun 2025, 00:00–06:00 UTC')).toBeInTheDocument();
-    expect(screen.getByRole('img').getAttribute('aria-label')).toMatch(
-      /busiest hour: 16 Jun 2025, 00:00–01:00, 2 events\.$/,
+  it('a tap shows the tapped bar’s numbers, though the finger leaves before the focus', () => {
+    const onSelect = vi.fn();
+    render(
+      <ActivityChart
+        buckets={days(20)}
+        interval="day"
+        range={{ from: JUNE, to: JUNE + 20 * DAY }}
+        onSelect={onSelect}
+      />,
     );
+    const slider = screen.getByRole('slider');
+    vi.spyOn(slider, 'getBoundingClientRect').mockReturnValue(new DOMRect(0, 0, 200, 120));
+    // A touch's events in the order a phone sends them: the pointer's, then focus and click.
+    fireEvent.pointerDown(slider, { clientX: 1, pointerType: 'touch' });
+    fireEvent.pointerLeave(slider, { clientX: 1, pointerType: 'touch' });
+    slider.focus();
+    fireEvent.click(slider, { clientX: 1 });
+    expect(slider).toHaveAttribute('aria-valuenow', '1');
+    expect(screen.getByText(/^1 Jun 2025: 4 events/)).toBeVisible();
+    expect(onSelect).toHaveBeenLastCalledWith({ from: JUNE, to: JUNE + DAY });
   });
 
-  it('merges days into wider bars when the chart has less room than days', () => {
-    // A phone's chart: 350 px, room for 58 bars of 6 px.
+  it('labels the count axis in whole numbers only', () => {
+    // Three events at most: the old axis said 1.5 half way.
+    const { container } = render(
+      <ActivityChart
+        buckets={[bucket(JUNE, { transfer: 3 }), bucket(JUNE + DAY, { transfer: 1 })]}
+        interval="day"
+        range={{ from: JUNE, to: JUNE + 5 * DAY }}
+      />,
+    );
+    expect(labels(container, styles.countAxis)).toEqual(['0', '1', '2', '3']);
+  });
+
+  it('labels dates at regular calendar steps, written for the step', () => {
+    const { container } = render(
+      <ActivityChart
+        buckets={days(3)}
+        interval="day"
+        range={{ from: JUNE, to: JUNE + 30 * DAY }}
+      />,
+    );
+    // On an axis of 800 px, a month is labelled each Monday, not at bars' starts.
+    expect(labels(container, chart.times)).toEqual([
+      '2 Jun',
+      '9 Jun',
+      '16 Jun',
+      '23 Jun',
+      '30 Jun',
+    ]);
+  });
+
+  it('leaves out a date set inside an end when it would meet the next', () => {
+    // A plot 931 px wide, as at 1024 px: jsdom lays nothing out, so the width is stubbed.
     vi.stubGlobal(
       'ResizeObserver',
       class {
@@ -103,48 +168,125 @@ describe('ActivityChart', () => {
         disconnect() {}
       },
     );
-    vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(350);
-    const { container } = render(<ActivityChart events={days(0, 687)} partial />);
-    expect(bars(container).length).toBeLessThanOrEqual(58);
-    expect(screen.getByRole('img').getAttribute('aria-label')).toMatch(/ events per 2 weeks /);
+    vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(931);
+    const to = Date.UTC(2025, 5, 20, 15, 20) / 1000;
+    const { container } = render(
+      <ActivityChart buckets={days(3)} interval="week" range={{ from: to - 365 * DAY, to }} />,
+    );
+    // 1 July 2024 is 25 px from the start, its label would reach into August's.
+    const dates = labels(container, chart.times);
+    expect(dates[0]).toBe('Aug 2024');
+    expect(dates).toHaveLength(11);
   });
 
-  it('says where burns show when the service lists none for a contract', () => {
-    render(<ActivityChart events={days(1, 2)} partial burnsUnlisted />);
+  it('ends the axis at the range’s end, with gaps where buckets have no events', () => {
+    const now = JUNE + 20 * DAY + 7 * HOUR;
+    const { container } = render(
+      <ActivityChart
+        // A bucket of today that runs past now, one in the middle, none between.
+        buckets={[
+          bucket(JUNE, { mint: 1 }),
+          bucket(JUNE + 10 * DAY, { mint: 1 }),
+          bucket(JUNE + 20 * DAY, { mint: 2 }),
+        ]}
+        interval="day"
+        range={{ from: JUNE, to: now }}
+      />,
+    );
+    const span = now - JUNE;
+    const xs = bars(container).map((bar) => Number(rectOf(bar).getAttribute('x')));
+    const width = Number(rectOf(bars(container)[0]!).getAttribute('width'));
+    // Each bar stands where its day is (centred in it); the days between are empty.
+    expect(xs[1]).toBeCloseTo(((10.5 * DAY) / span) * 800 - width / 2, 3);
+    // Today's bar is cut at now, and the axis's last date is no later than now.
+    const last = rectOf(bars(container)[2]!);
+    const lastEnd = Number(last.getAttribute('x')) + Number(last.getAttribute('width'));
+    expect(lastEnd).toBeLessThanOrEqual(800);
+    expect(Number(last.getAttribute('width'))).toBeLessThan(width);
+    expect(labels(container, chart.times)).toEqual(['2 Jun', '9 Jun', '16 Jun']);
+  });
+
+  it('draws an hour drilled into as a bar of sensible width, with minutes on the axis', () => {
+    const hour = JUNE + 14 * HOUR;
+    const { container } = render(
+      <ActivityChart
+        buckets={[bucket(hour, { transfer: 5 })]}
+        interval="hour"
+        range={{ from: hour, to: hour + HOUR }}
+      />,
+    );
+    const width = Number(rectOf(bars(container)[0]!).getAttribute('width'));
+    expect(width).toBeGreaterThan(10);
+    expect(width).toBeLessThan(800 / 10);
+    expect(labels(container, chart.times)).toContain('14:30');
+  });
+
+  it('shows the volume of one currency at a time, never added across currencies', async () => {
+    const { container } = render(
+      <ActivityChart
+        buckets={[
+          bucket(JUNE, { sale: 3 }, [
+            { currency: ETH, sales: 2, volume: '3000000000000000000' },
+            { currency: STRK, sales: 1, volume: '500000000000000000000' },
+          ]),
+          bucket(JUNE + DAY, { sale: 1 }, [
+            { currency: ETH, sales: 1, volume: '500000000000000000' },
+          ]),
+        ]}
+        interval="day"
+        range={{ from: JUNE, to: JUNE + 2 * DAY }}
+      />,
+    );
+    const choice = screen.getByRole('group', { name: 'Sales volume per day in' });
+    const eth = within(choice).getByRole('button', { name: 'ETH' });
+    const strk = within(choice).getByRole('button', { name: 'STRK' });
+    // The currency with the most sales first; its axis in its units.
+    expect(eth).toHaveAttribute('aria-pressed', 'true');
+    expect(labels(container, styles.volumeAxis).at(-1)).toBe('4');
+    await userEvent.click(strk);
+    expect(strk).toHaveAttribute('aria-pressed', 'true');
+    expect(labels(container, styles.volumeAxis).at(-1)).toBe('500');
+    expect(container.querySelectorAll(`.${styles.volumeBar}`)).toHaveLength(1);
+    // A bar's readout names each currency's volume on its own.
+    screen.getByRole('slider').focus();
+    await userEvent.keyboard('{Home}');
+    expect(screen.getByRole('slider')).toHaveAttribute(
+      'aria-valuetext',
+      '1 Jun 2025: 3 sales; volume 3 ETH, 500 STRK',
+    );
+  });
+
+  it('says what the index does not cover yet, and where burns show', () => {
+    render(
+      <ActivityChart
+        buckets={days(2)}
+        interval="day"
+        range={{ from: JUNE, to: JUNE + 2 * DAY }}
+        partial="Indexed back to 1 Jun 2025; older events are still being read."
+        burnsUnlisted
+      />,
+    );
+    expect(screen.getByText(/older events are still being read/)).toBeInTheDocument();
     expect(screen.getByText(/does not list burns in a contract’s events/)).toBeInTheDocument();
   });
 
-  it('adding older days redraws only the bars that changed; the rest keep every attribute', () => {
-    const newer = days(0, 20);
-    const { container, rerender } = render(<ActivityChart events={newer} partial />);
-    const before = bars(container);
-    const drawn = before.map(barText);
-    const transform = container.querySelector('svg > g')?.getAttribute('transform');
-    const changed = new Set<Node>();
-    const observer = new MutationObserver((records) => {
-      for (const record of records) changed.add(record.target);
-    });
-    observer.observe(container.querySelector('svg > g')!, {
-      subtree: true,
-      attributes: true,
-      childList: true,
-    });
+  it('keeps its rows while loading, without bars or a slider', () => {
+    const range = { from: JUNE, to: JUNE + 20 * DAY };
+    const { container, rerender } = render(
+      <ActivityChart buckets={[]} interval="day" range={range} loading />,
+    );
+    const rows = (root: HTMLElement) =>
+      [...root.querySelector('figure')!.children].map((child) => child.className);
+    const loadingRows = rows(container);
+    expect(container.querySelector('figure')).toHaveAttribute('aria-busy', 'true');
+    expect(screen.queryByRole('slider')).toBeNull();
+    rerender(<ActivityChart buckets={days(20)} interval="day" range={range} />);
+    expect(rows(container)).toEqual(loadingRows);
+    expect(screen.getByRole('slider')).toBeInTheDocument();
+  });
 
-    // A page of older events, as "Load full history" appends them.
-    rerender(<ActivityChart events={[...newer, ...days(20, 5)]} partial />);
-    const records = observer.takeRecords();
-    for (const record of records) changed.add(record.target);
-    observer.disconnect();
-    const after = bars(container);
-    expect(after).toHaveLength(25);
-    // The twenty days already drawn are the same elements, exactly as they were.
-    expect(after.slice(5)).toEqual(before);
-    expect(after.slice(5).map(barText)).toEqual(drawn);
-    for (const bar of before) {
-      expect(changed.has(bar)).toBe(false);
-      for (const rect of bar.querySelectorAll('rect')) expect(changed.has(rect)).toBe(false);
-    }
-    // Only the scale moved them: the shared transform changed.
-    expect(container.querySelector('svg > g')?.getAttribute('transform')).not.toBe(transform);
+  it('says when the span has no events', () => {
+    render(<ActivityChart buckets={[]} interval="day" range={{ from: JUNE, to: JUNE + DAY }} />);
+    expect(screen.getByText('No events in this span.')).toBeInTheDocument();
   });
 });

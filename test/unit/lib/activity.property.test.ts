@@ -1,143 +1,187 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  activityTransform,
-  bucketName,
-  createActivityBuilder,
-  MAX_BUCKETS,
+  barAt,
+  chooseInterval,
+  intervalEnd,
+  kindTotals,
+  layoutBars,
+  MAX_BAR_PX,
 } from '../../../src/lib/activity';
-import { EVENT_KINDS, type TokenEvent } from '../../../src/lib/token-event';
+import type { Interval, SeriesBucket } from '../../../src/lib/answers';
+import { EVENT_KINDS } from '../../../src/lib/token-event';
 
-type ChartEvent = Pick<TokenEvent, 'kind' | 'timestamp'>;
-
-/** A list counted by a builder that has seen nothing before it. */
-const afresh = (list: readonly ChartEvent[]) => createActivityBuilder()(list);
-
-const WIDTH = 800;
-const HEIGHT = 120;
+const HOUR = 3600;
 const DAY = 86_400;
+const WIDTH = 800;
+const JUNE = Date.UTC(2025, 5, 1) / 1000;
 
-const events = fc.array(
-  fc.record({
-    kind: fc.constantFrom(...EVENT_KINDS),
-    // Around mid-2025, spans from minutes (hour buckets) to years (merged day buckets).
-    timestamp: fc.integer({ min: 1_750_000_000 - 900 * DAY, max: 1_750_000_000 }),
-  }),
-  { minLength: 1, maxLength: 300 },
-);
+const bucket = (start: number, transfers = 1): SeriesBucket => ({
+  start,
+  counts: { mint: 0, transfer: transfers, sale: 0, burn: 0, other: 0 },
+  volume: [],
+});
 
-/** `matrix(a b c d e f)` applied to a point. */
-function apply(transform: string, x: number, y: number): [number, number] {
-  const [a, , , d, e, f] = transform.slice(7, -1).split(' ').map(Number) as number[];
-  return [a! * x + e!, d! * y + f!];
+/** How many intervals from `from` to `to`, counted by stepping from the first start. */
+function intervalsIn(from: number, to: number, interval: Interval): number {
+  let start = from;
+  let count = 0;
+  while (start < to) {
+    start = intervalEnd(start, interval);
+    count += 1;
+  }
+  return count;
 }
 
-describe('activity chart geometry', () => {
-  it('puts each bar where the chart box says: its bucket slot across, its counts up', () => {
+describe('chooseInterval', () => {
+  it.each([
+    [HOUR, 'hour'],
+    [2 * DAY, 'hour'],
+    [3 * DAY, 'day'],
+    [90 * DAY, 'day'],
+    [365 * DAY, 'week'],
+    [5 * 365 * DAY, 'month'],
+  ] as const)('a range of %i s is drawn in %ss', (span, interval) => {
+    expect(chooseInterval({ from: JUNE, to: JUNE + span })).toBe(interval);
+  });
+
+  it('gives a useful number of bars: no more than a phone can draw', () => {
     fc.assert(
-      fc.property(events, (list) => {
-        const activity = afresh(list)!;
-        const transform = activityTransform(activity, WIDTH, HEIGHT);
-        const slot = WIDTH / activity.buckets.length;
-        activity.buckets.forEach((bucket, index) => {
-          // The bar's left edge in its own units (start / size) lands on its slot.
-          const [left, base] = apply(transform, bucket.start / activity.size, 0);
-          const [right, top] = apply(transform, bucket.start / activity.size + 1, bucket.total);
-          expect(left).toBeCloseTo(index * slot, 6);
-          expect(right).toBeCloseTo((index + 1) * slot, 6);
-          expect(base).toBeCloseTo(HEIGHT, 6);
-          expect(top).toBeCloseTo(HEIGHT - (bucket.total / activity.max) * (HEIGHT - 4), 6);
+      fc.property(
+        fc.integer({ min: 0, max: 1e9 }),
+        fc.integer({ min: HOUR, max: 10 * 365 * DAY }),
+        (from, span) => {
+          const interval = chooseInterval({ from, to: from + span });
+          expect(intervalsIn(from, from + span, interval)).toBeLessThanOrEqual(125);
+        },
+      ),
+    );
+  });
+});
+
+describe('intervalEnd', () => {
+  it('ends months on the first of the next, whatever their length', () => {
+    expect(intervalEnd(Date.UTC(2024, 1, 1) / 1000, 'month')).toBe(Date.UTC(2024, 2, 1) / 1000);
+    expect(intervalEnd(Date.UTC(2025, 11, 1) / 1000, 'month')).toBe(Date.UTC(2026, 0, 1) / 1000);
+    expect(intervalEnd(JUNE, 'week')).toBe(JUNE + 7 * DAY);
+  });
+});
+
+/** A bucket's start five intervals before `time` (UTC; weeks on Monday). */
+function boundaryBefore(time: number, interval: Interval): number {
+  const date = new Date(time * 1000);
+  switch (interval) {
+    case 'hour':
+      return Math.floor(time / HOUR) * HOUR - 5 * HOUR;
+    case 'day':
+      return Math.floor(time / DAY) * DAY - 5 * DAY;
+    case 'week':
+      return (Math.floor(time / DAY) - ((date.getUTCDay() + 6) % 7)) * DAY - 5 * 7 * DAY;
+    case 'month':
+      return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - 5, 1) / 1000;
+  }
+}
+
+describe('layoutBars', () => {
+  const cases = fc
+    .record({
+      interval: fc.constantFrom<Interval>('hour', 'day', 'week', 'month'),
+      from: fc.integer({ min: JUNE - 400 * DAY, max: JUNE }),
+      span: fc.integer({ min: HOUR, max: 800 * DAY }),
+      offsets: fc.uniqueArray(fc.integer({ min: -3, max: 200 }), { maxLength: 60 }),
+      width: fc.integer({ min: 250, max: 1400 }),
+    })
+    .map(({ interval, from, span, offsets, width }) => {
+      // Buckets on the interval's boundaries around the range, as the server makes them:
+      // from a boundary a few intervals before it.
+      const starts: number[] = [];
+      let start = boundaryBefore(from, interval);
+      const all: number[] = [];
+      for (let k = 0; k < 1000 && start < from + span + 5 * 31 * DAY; k += 1) {
+        all.push(start);
+        start = intervalEnd(start, interval);
+      }
+      const firstIn = all.findIndex((time) => intervalEnd(time, interval) > from);
+      for (const offset of offsets) {
+        const time = all[firstIn + offset];
+        if (time !== undefined) starts.push(time);
+      }
+      return {
+        interval,
+        range: { from, to: from + span },
+        buckets: starts.map((s) => bucket(s)),
+        width,
+      };
+    });
+
+  it('puts each bar at its time within the range, in order, apart, never wider than allowed', () => {
+    fc.assert(
+      fc.property(cases, ({ interval, range, buckets, width }) => {
+        const bars = layoutBars([...buckets].reverse(), interval, range, width);
+        const inside = buckets.filter(
+          (b) => b.start < range.to && intervalEnd(b.start, interval) > range.from,
+        );
+        expect(bars).toHaveLength(inside.length);
+        const span = range.to - range.from;
+        bars.forEach((bar, index) => {
+          expect(bar.span.from).toBeGreaterThanOrEqual(range.from);
+          expect(bar.span.to).toBeLessThanOrEqual(range.to);
+          expect(bar.slotX).toBeCloseTo(((bar.span.from - range.from) / span) * width, 6);
+          expect(bar.width).toBeLessThanOrEqual(MAX_BAR_PX);
+          expect(bar.x).toBeGreaterThanOrEqual(bar.slotX - 1);
+          expect(bar.x + bar.width).toBeLessThanOrEqual(bar.slotX + bar.slotWidth + 1);
+          const next = bars[index + 1];
+          if (next) expect(next.span.from).toBeGreaterThanOrEqual(bar.span.to);
         });
       }),
     );
   });
 
-  it('counts every event once, in the bucket that holds its time', () => {
-    fc.assert(
-      fc.property(events, (list) => {
-        const activity = afresh(list)!;
-        expect(activity.buckets.reduce((sum, bucket) => sum + bucket.total, 0)).toBe(list.length);
-        for (const event of list) {
-          const bucket = activity.buckets.find(
-            (candidate) =>
-              candidate.start <= event.timestamp &&
-              event.timestamp < candidate.start + activity.size,
-          );
-          expect(bucket?.counts[event.kind]).toBeGreaterThan(0);
-        }
-        expect(activity.max).toBe(Math.max(...activity.buckets.map((bucket) => bucket.total)));
-      }),
+  it('draws one hour in a day thin, one hour drilled into as a bar, not the whole chart', () => {
+    const day = { from: JUNE, to: JUNE + DAY };
+    const [thin] = layoutBars([bucket(JUNE + 5 * HOUR)], 'hour', day, WIDTH);
+    expect(thin!.width).toBeCloseTo((WIDTH / 24) * 0.8);
+    expect(thin!.slotX).toBeCloseTo((WIDTH * 5) / 24);
+    const hour = { from: JUNE + 5 * HOUR, to: JUNE + 6 * HOUR };
+    const [drilled] = layoutBars([bucket(JUNE + 5 * HOUR)], 'hour', hour, WIDTH);
+    expect(drilled!.width).toBe(MAX_BAR_PX);
+    expect(drilled!.x).toBeCloseTo((WIDTH - MAX_BAR_PX) / 2);
+  });
+
+  it('leaves the time between buckets empty and stops at the range’s end', () => {
+    const range = { from: JUNE, to: JUNE + 20 * DAY };
+    const bars = layoutBars(
+      [bucket(JUNE + 10 * DAY), bucket(JUNE), bucket(JUNE + 25 * DAY)],
+      'day',
+      range,
+      WIDTH,
     );
+    expect(bars.map((bar) => bar.slotX)).toEqual([0, WIDTH / 2]);
   });
 });
 
-describe('bucket sizes', () => {
-  it('never make more bars than the chart has room for, and count every event', () => {
-    fc.assert(
-      fc.property(events, fc.integer({ min: 1, max: 600 }), (list, room) => {
-        const activity = createActivityBuilder()(list, room)!;
-        expect(activity.buckets.length).toBeLessThanOrEqual(Math.min(room, MAX_BUCKETS));
-        expect(activity.buckets.reduce((sum, bucket) => sum + bucket.total, 0)).toBe(list.length);
-        // Every bucket starts on a whole multiple of its size: growing lists keep their bars.
-        for (const bucket of activity.buckets) expect(bucket.start % activity.size).toBe(0);
-      }),
-    );
-  });
-
-  it('687 days in a phone’s chart are two-week bars, not 687 slivers', () => {
-    const list = Array.from({ length: 687 }, (_, day) => ({
-      kind: 'transfer' as const,
-      timestamp: 1_750_000_000 - day * DAY,
-    }));
-    const activity = createActivityBuilder()(list, 58)!;
-    expect(bucketName(activity.size)).toBe('2 weeks');
-    expect(activity.buckets.length).toBeLessThanOrEqual(58);
-    expect(createActivityBuilder()(list)!.size).toBe(2 * DAY);
-  });
-
-  it.each([
-    [3600, 'hour'],
-    [6 * 3600, '6 hours'],
-    [DAY, 'day'],
-    [2 * DAY, '2 days'],
-    [7 * DAY, 'week'],
-    [28 * DAY, '4 weeks'],
-    [91 * DAY, '91 days'],
-  ])('a bucket of %i s is a %s', (size, name) => {
-    expect(bucketName(size)).toBe(name);
+describe('barAt', () => {
+  const bars = layoutBars(
+    [bucket(JUNE), bucket(JUNE + 10 * DAY)],
+    'day',
+    {
+      from: JUNE,
+      to: JUNE + 20 * DAY,
+    },
+    WIDTH,
+  );
+  it('finds the bar whose slot holds the point, or a near one, or none in a wide gap', () => {
+    expect(barAt(bars, 20, 8)).toBe(0);
+    expect(barAt(bars, 405, 8)).toBe(1);
+    expect(barAt(bars, 45, 8)).toBe(0);
+    expect(barAt(bars, 200, 8)).toBeNull();
   });
 });
 
-describe('the growing chart', () => {
-  it('counting only what a grown list adds gives what counting it all gives', () => {
-    // Steps: grow the list by some events, or replace it (a refetch, a filter, a reset).
-    const step = fc.oneof(
-      fc.record({ grow: events }),
-      fc.record({
-        replace: fc.oneof(events, fc.constant<ChartEvent[]>([])),
-      }),
-    );
-    fc.assert(
-      fc.property(fc.array(step, { minLength: 1, maxLength: 8 }), (steps) => {
-        const build = createActivityBuilder();
-        let list: ChartEvent[] = [];
-        for (const next of steps) {
-          list = 'grow' in next ? [...list, ...next.grow] : next.replace;
-          expect(build(list)).toEqual(afresh(list));
-        }
-      }),
-    );
-  });
-
-  it('a list that is not the last one grown is counted afresh, not on top', () => {
-    const build = createActivityBuilder();
-    const older: ChartEvent = { kind: 'mint', timestamp: 1_750_000_000 };
-    build([older, { kind: 'sale', timestamp: 1_750_000_100 }]);
-    // Same length and first event, another second event: nothing of the last count stays.
-    const activity = build([older, { kind: 'burn', timestamp: 1_750_000_200 }]);
-    expect(activity?.buckets.flatMap((bucket) => Object.keys(bucket.counts)).sort()).toEqual([
-      'burn',
-      'mint',
-    ]);
+describe('kindTotals', () => {
+  it('adds each kind over the buckets', () => {
+    const totals = kindTotals([bucket(JUNE, 2), bucket(JUNE + DAY, 3)]);
+    expect(totals.transfer).toBe(5);
+    expect(EVENT_KINDS.every((kind) => typeof totals[kind] === 'number')).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   formatAbsolute,
-  formatAxisDate,
+  formatAxisTick,
   formatDay,
   formatDuration,
   formatRelative,
@@ -60,12 +60,18 @@ describe('other formats', () => {
   });
 });
 
-describe('formatAxisDate', () => {
+describe('formatAxisTick', () => {
+  const midnight = Date.UTC(2025, 5, 29) / 1000;
   it.each([
-    [DAY, '23:30'],
-    [30 * DAY, '29 Jun'],
-    [800 * DAY, 'Jun 2025'],
-  ])('on an axis of %i s: %s', (range, text) => {
-    expect(formatAxisDate(ago(0), range)).toBe(text);
+    [midnight + 14 * HOUR + 30 * MIN, 'minute', '14:30'],
+    [midnight + 6 * HOUR, 'hour', '06:00'],
+    // Midnight on an axis of hours names the day that starts.
+    [midnight, 'hour', '29 Jun'],
+    [midnight, 'day', '29 Jun'],
+    [midnight, 'week', '29 Jun'],
+    [Date.UTC(2025, 5, 1) / 1000, 'month', 'Jun 2025'],
+    [Date.UTC(2025, 0, 1) / 1000, 'year', '2025'],
+  ] as const)('%i on an axis of %s: %s', (seconds, unit, text) => {
+    expect(formatAxisTick(seconds, unit)).toBe(text);
   });
 });
