@@ -29,14 +29,14 @@ const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
     id: 'kind',
     header: 'Event',
     accessorFn: (row) => row.kind,
-    meta: { className: styles.kind, width: 5.75, cardLabel: false },
+    meta: { className: styles.kind, width: 6.25, cardLabel: false },
     cell: ({ row }) => <EventKindBadge event={row.original} />,
   },
   {
     id: 'token',
     header: 'Token',
     accessorFn: (row) => row.tokenId,
-    meta: { className: styles.token, width: 6.5 },
+    meta: { className: styles.token, width: 6.25 },
     cell: TokenCell,
   },
   {
@@ -44,7 +44,7 @@ const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
     header: 'From',
     accessorFn: (row) => row.from,
     enableSorting: false,
-    meta: { className: styles.from, minWidth: 7.25 },
+    meta: { className: styles.from, minWidth: 7 },
     cell: FromCell,
   },
   {
@@ -52,7 +52,7 @@ const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
     header: 'To',
     accessorFn: (row) => row.to,
     enableSorting: false,
-    meta: { className: styles.to, minWidth: 7.25 },
+    meta: { className: styles.to, minWidth: 7 },
     cell: ToCell,
   },
   {

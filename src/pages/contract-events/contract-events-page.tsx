@@ -166,9 +166,7 @@ export function ContractEventsPage({ address }: { address: string }) {
         coverage={coverage}
         range={range}
         filterSearch={filterSearch}
-        onSelectSpan={(span) =>
-          set({ from: formatSpanEnd(span.from), to: formatSpanEnd(span.to) })
-        }
+        onSelectSpan={(span) => set({ from: formatSpanEnd(span.from), to: formatSpanEnd(span.to) })}
         onOpenToken={openToken}
       />
       <EventsToolbar
