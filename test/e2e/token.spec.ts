@@ -1,0 +1,149 @@
+import type { Locator, Page } from '@playwright/test';
+import type { TokenPageAnswer } from '../../src/lib/answers';
+import { expect, test } from './support/fixtures';
+import { dataRows, loadStatus } from './support/ui';
+
+/*
+ * The token page over the query API: one answer for the whole history, a sale's two
+ * records one row, the chain of custody. The e2e servers index nothing in the background
+ * (INDEX_BACKGROUND_SHARE=0): the token route reads the token's own list itself.
+ */
+test.describe.configure({ mode: 'parallel' });
+// Tall enough for the table (virtualised) to render every row of these histories.
+test.use({ viewport: { width: 1280, height: 2400 } });
+
+const history = (page: Page, id: string) =>
+  page.getByRole('table', { name: `History of token ${id}, oldest first` });
+const custody = (page: Page) =>
+  page.getByRole('region', { name: 'Provenance' }).getByRole('listitem');
+
+/** Each row's cells as text, with the exact values their titles, addresses and times hold. */
+const rowSignatures = (table: Locator) =>
+  dataRows(table).evaluateAll((rows) =>
+    rows.map((row) =>
+      [...row.querySelectorAll('td')]
+        .map((cell) => {
+          const full = [...cell.querySelectorAll('[title], [data-address], time')].map(
+            (node) =>
+              node.getAttribute('data-address') ??
+              node.getAttribute('datetime') ??
+              node.getAttribute('title'),
+          );
+          return `${cell.textContent?.trim()}${full.length ? ` [${full.join(' ')}]` : ''}`;
+        })
+        .join(' | '),
+    ),
+  );
+
+/** Every request the page makes to the service's raw lists (the page must make none). */
+function rawListRequests(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('request', (request) => {
+    const { pathname } = new URL(request.url());
+    if (pathname.startsWith('/api/v1/events/')) seen.push(pathname);
+  });
+  return seen;
+}
+
+/** The token answer as the page receives it. */
+async function tokenAnswer(page: Page, contract: string, id: string): Promise<TokenPageAnswer> {
+  const response = await page.waitForResponse(
+    (r) => new URL(r.url()).pathname === `/api/collections/${contract}/tokens/${id}`,
+  );
+  return (await response.json()) as TokenPageAnswer;
+}
+
+test('decimal and hex URLs show the same rows, and a reload shows them again', async ({
+  page,
+  servers,
+}) => {
+  const { contract, id, rows } = servers.longToken;
+  const raw = rawListRequests(page);
+  const canonical = `/contracts/${contract}/tokens/${id}`;
+  await page.goto(canonical);
+  await expect(loadStatus(page)).toHaveText(new RegExp(`^all ${rows} events loaded`));
+  const shown = await rowSignatures(history(page, id));
+  expect(shown).toHaveLength(rows);
+
+  const hex = BigInt(id).toString(16);
+  for (const path of [
+    `/contracts/${contract}/tokens/0x${hex}`,
+    `/contracts/${contract}/tokens/0x${hex.toUpperCase().padStart(64, '0')}`,
+  ]) {
+    await page.goto(path);
+    await expect(page).toHaveURL(canonical);
+    await expect(loadStatus(page)).toHaveText(new RegExp(`^all ${rows} events loaded`));
+    expect(await rowSignatures(history(page, id))).toEqual(shown);
+  }
+  // Both ids in the header.
+  await expect(page.getByText(`0x${hex.padStart(64, '0')}`)).toBeVisible();
+  await page.reload();
+  await expect(loadStatus(page)).toHaveText(new RegExp(`^all ${rows} events loaded`));
+  expect(await rowSignatures(history(page, id))).toEqual(shown);
+  expect(raw).toEqual([]);
+});
+
+test('a sale is one row with its price; the custody chain tells each owner', async ({
+  page,
+  servers,
+}) => {
+  const { contract, id, rows } = servers.longToken;
+  const answered = tokenAnswer(page, contract, id);
+  await page.goto(`/contracts/${contract}/tokens/${id}`);
+  const answer = await answered;
+  await expect(loadStatus(page)).toHaveText(new RegExp(`^all ${rows} events loaded`));
+  const table = history(page, id);
+  const sales = answer.events.filter((event) => event.kind === 'sale');
+  expect(sales.length).toBeGreaterThan(0);
+  // The deployed service sends each sale twice (its transfer and the sale record): one row.
+  if (servers.profile === 'deployed') {
+    expect(sales.every((sale) => sale.records === 'transfer+sale')).toBe(true);
+  }
+  const saleRows = dataRows(table).filter({
+    has: page.getByRole('cell', { name: 'Sale', exact: true }),
+  });
+  await expect(saleRows).toHaveCount(sales.length);
+  for (const text of await saleRows.allInnerTexts()) {
+    expect(text).toMatch(/\d[\d.,]* (ETH\??|STRK|USDC|USDT)|base units/);
+  }
+  const transactions = answer.events.map((event) => event.transactionHash);
+  expect(new Set(transactions).size).toBe(transactions.length);
+
+  // One step per owner, and one for the holder now (or the burn).
+  const steps = custody(page);
+  await expect(steps).toHaveCount(answer.custody.length + 1);
+  await expect(steps.first()).toContainText('Minted to');
+  const bought = answer.custody.filter((step) => step.acquired.how === 'bought').length;
+  await expect(steps.filter({ hasText: /Bought by .* for / })).toHaveCount(bought);
+  await expect(steps.last()).toContainText(/Held now by|Burned: the token no longer exists/);
+  await expect(page.getByText('Distinct owners')).toBeVisible();
+
+  await page.reload();
+  await expect(loadStatus(page)).toHaveText(new RegExp(`^all ${rows} events loaded`));
+  await expect(saleRows).toHaveCount(sales.length);
+  await expect(steps).toHaveCount(answer.custody.length + 1);
+});
+
+test('a token page needs no indexed collection: the server reads the token’s own list', async ({
+  page,
+  servers,
+}) => {
+  // The busiest collection: tens of thousands of events, which nothing here indexes whole
+  // (no background indexing; a token's route reads only the collection's newest page).
+  const { contract, id, rows } = servers.longToken;
+  const answered = tokenAnswer(page, contract, id);
+  await page.goto(`/contracts/${contract}/tokens/${id}`);
+  const answer = await answered;
+  expect(answer.tokenList).toEqual({ read: true });
+  expect(answer.coverage.complete).toBe(false);
+  // A small part of the collection's records is stored, yet the history is whole, mint first.
+  const collection = servers.contracts.deep.find((deep) => deep.address === contract)!;
+  expect(answer.coverage.records).toBeLessThan(collection.eventCount / 10);
+  expect(answer.events[0]!.kind).toBe('mint');
+  await expect(loadStatus(page)).toHaveText(
+    `all ${rows} events loaded · the token’s whole history, read from its own list`,
+  );
+  await expect(dataRows(history(page, id))).toHaveCount(rows);
+  await expect(dataRows(history(page, id)).first()).toContainText('Mint');
+  await expect(custody(page).first()).toContainText('Minted to');
+});
