@@ -1,6 +1,10 @@
 import type { Locator, Page } from '@playwright/test';
 import type { TokenPageAnswer } from '../../src/lib/answers';
+import { join } from 'node:path';
 import { expect, test } from './support/fixtures';
+import { expectNoSidewaysScroll, seriousViolations } from './support/layout';
+import { imagesInViewDecoded } from './support/pages';
+import { SCREENSHOTS_DIR } from './support/servers';
 import { dataRows, loadStatus } from './support/ui';
 
 /*
@@ -146,4 +150,62 @@ test('a token page needs no indexed collection: the server reads the token’s o
   await expect(dataRows(history(page, id))).toHaveCount(rows);
   await expect(dataRows(history(page, id)).first()).toContainText('Mint');
   await expect(custody(page).first()).toContainText('Minted to');
+});
+
+test.describe('on a touch screen', () => {
+  test.use({ hasTouch: true, viewport: { width: 390, height: 844 } });
+
+  test('every link and button of the token page is a finger’s size', async ({ page, servers }) => {
+    const { contract, id } = servers.longToken;
+    await page.goto(`/contracts/${contract}/tokens/${id}`);
+    await expect(loadStatus(page)).toHaveText(/^all/);
+    // The whole page, not only the first screen: the collection's name in the header was a
+    // line of text tall (22 px).
+    const small = await page.getByRole('main').evaluate((main) =>
+      [
+        ...main.querySelectorAll<HTMLElement>(
+          'a[href], button, input, select, [role="slider"], [tabindex="0"]',
+        ),
+      ]
+        .filter((element) => {
+          const box = element.getBoundingClientRect();
+          if (box.width === 0 || getComputedStyle(element).visibility === 'hidden') return false;
+          return box.height < 44 || box.width < 44;
+        })
+        .map((element) => {
+          const box = element.getBoundingClientRect();
+          const name = element.getAttribute('aria-label') ?? element.textContent ?? '';
+          return `${element.tagName} "${name.trim().slice(0, 30)}" ${Math.round(box.width)}×${Math.round(box.height)}`;
+        }),
+    );
+    expect(small, 'controls smaller than 44 px').toEqual([]);
+  });
+});
+
+test('screenshots at four widths, light and dark; no sideways scroll, axe clean', async ({
+  page,
+  servers,
+}, testInfo) => {
+  test.skip(testInfo.project.name !== 'deployed', 'the layout does not depend on the profile');
+  const { contract, id, rows } = servers.longToken;
+  await page.goto(`/contracts/${contract}/tokens/${id}`);
+  await expect(loadStatus(page)).toHaveText(new RegExp(`^all ${rows} events loaded`));
+  for (const width of [390, 768, 1024, 1440]) {
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.emulateMedia({ colorScheme: scheme });
+      await expect(custody(page).last()).toBeVisible();
+      await imagesInViewDecoded(page);
+      await expectNoSidewaysScroll(page, `token page at ${width} px, ${scheme}`);
+      await page.screenshot({
+        path: join(SCREENSHOTS_DIR, `token-${width}-${scheme}.png`),
+        fullPage: true,
+        animations: 'disabled',
+        caret: 'hide',
+      });
+      if (width === 390 || width === 1440) {
+        expect.soft(await seriousViolations(page), `axe at ${width} px, ${scheme}`).toEqual([]);
+      }
+    }
+  }
 });
