@@ -152,6 +152,53 @@ test('a token page needs no indexed collection: the server reads the token’s o
   await expect(custody(page).first()).toContainText('Minted to');
 });
 
+test('when the service cannot be asked, the page says the history comes from stored data, and why', async ({
+  page,
+  request,
+  sample,
+  servers,
+}, testInfo) => {
+  const contract = servers.contracts.deep[0]!.address;
+  // A token of the collection's newest page (which the token route stores as it answers),
+  // other than the ones other tests open.
+  const newest = await request.get(`${servers.sampleUrl}/v1/events/${contract}?limit=20`, {
+    headers: { 'x-api-key': servers.apiKey },
+  });
+  const { result } = (await newest.json()) as { result: { token_id?: string }[] };
+  const id = result
+    .map((record) => (record.token_id ? BigInt(record.token_id).toString() : ''))
+    .find((token) => token && token !== servers.token.id && token !== servers.longToken.id)!;
+  // Any answer about the collection reads its head: wait until it is stored.
+  await expect(async () => {
+    const answer = await request.get(`/api/collections/${contract}/tokens/${servers.token.id}`);
+    expect(((await answer.json()) as TokenPageAnswer).coverage.headReadAt).not.toBeNull();
+  }).toPass({ timeout: 15_000 });
+  await sample.setFaults({
+    fault: { type: 'status', status: 500, message: 'down for the test' },
+    pathIncludes: `/v1/events/${contract}/${id}`,
+    times: 1_000,
+  });
+  await page.goto(`/contracts/${contract}/tokens/${id}`);
+  const statement = page
+    .getByRole('status')
+    .filter({ hasText: 'This history comes from stored data' });
+  await expect(statement).toBeVisible({ timeout: 15_000 });
+  await expect(statement).toContainText('could not be read');
+  await expect(statement).toContainText(
+    /stored\. (The whole history is indexed|Indexed back to|Nothing)/,
+  );
+  await expect(loadStatus(page)).toHaveCount(0);
+  await expect(dataRows(history(page, id)).first()).toBeVisible();
+  await expect(custody(page).last()).toContainText('(from stored data)');
+  if (testInfo.project.name === 'deployed') {
+    await page.setViewportSize({ width: 390, height: 1400 });
+    await page.screenshot({
+      path: join(SCREENSHOTS_DIR, 'token-stored-390-light.png'),
+      fullPage: true,
+    });
+  }
+});
+
 test.describe('on a touch screen', () => {
   test.use({ hasTouch: true, viewport: { width: 390, height: 844 } });
 
@@ -192,7 +239,8 @@ test('screenshots at four widths, light and dark; no sideways scroll, axe clean'
   await expect(loadStatus(page)).toHaveText(new RegExp(`^all ${rows} events loaded`));
   for (const width of [390, 768, 1024, 1440]) {
     for (const scheme of ['light', 'dark'] as const) {
-      await page.setViewportSize({ width, height: 900 });
+      // Tall enough that the table (virtualised) renders every row in the full-page shot.
+      await page.setViewportSize({ width, height: 2400 });
       await page.emulateMedia({ colorScheme: scheme });
       await expect(custody(page).last()).toBeVisible();
       await imagesInViewDecoded(page);
