@@ -131,7 +131,8 @@ describe('token history page', () => {
     const table = await screen.findByRole('table', {
       name: `History of token ${TOKEN}, oldest first`,
     });
-    expect(statusText()).toContain('all 3 events loaded · the token’s whole history');
+    expect(statusText()).toContain('all 3 events loaded');
+    expect(screen.getByText(/the token’s whole history, read from its own list/)).toBeVisible();
     const rows = dataRows();
     expect(rows).toHaveLength(3);
     expect(rows.map((r) => within(r).getAllByRole('cell')[0]!.textContent)).toEqual([
@@ -163,6 +164,40 @@ describe('token history page', () => {
     expect(steps[2]).toHaveTextContent(/Bought by .* for 1\.5 ETH/);
     expect(steps[2]).not.toHaveTextContent('held for');
     expect(steps[3]).toHaveTextContent('Held now by');
+
+    // The header copies both ids; every address leads to the contract's events with it.
+    expect(screen.getByRole('button', { name: `Copy token id ${TOKEN}` })).toBeInTheDocument();
+    expect(
+      screen.getByRole('button', {
+        name: `Copy token id in hexadecimal ${tokenIdToHex(BigInt(TOKEN))}`,
+      }),
+    ).toBeInTheDocument();
+    const links = screen
+      .getAllByTitle(/show the contract’s events with this address/)
+      .map((link) => link.getAttribute('href'));
+    expect(links.length).toBeGreaterThan(6);
+    for (const href of links)
+      expect(href).toMatch(new RegExp(`^/contracts/${answer.address}\\?address=0x[0-9a-f]{64}$`));
+  });
+
+  it('says it is reading the history while the answer is on its way', async () => {
+    const answer = answerOf();
+    const api = installSampleApi({ profile: 'documented' });
+    let release: () => void = () => {};
+    const held = new Promise<Response>((resolve) => {
+      release = () => resolve(Response.json(answer));
+    });
+    // The harness awaits what `intercept` returns: a response held until the test lets it go.
+    api.intercept = (path) => (path.includes('/tokens/') ? (held as unknown as Response) : null);
+    renderAt(`/contracts/${answer.address}/tokens/${TOKEN}`);
+    expect(await screen.findByText('Reading the token’s history…')).toHaveAttribute(
+      'role',
+      'status',
+    );
+    expect(screen.getByLabelText('Loading')).toHaveAttribute('aria-busy', 'true');
+    release();
+    await screen.findByRole('table');
+    expect(screen.queryByText('Reading the token’s history…')).toBeNull();
   });
 
   it('shows the same history for a hex id and canonicalises the URL to decimal', async () => {

@@ -12,8 +12,9 @@ export function TokenCoverage({ answer }: { answer: TokenPageAnswer }) {
   const rows = answer.events.length;
   if (answer.tokenList.read) {
     return (
-      <p className={loadStatus.status} role="status">
-        all {plural(rows, 'event')} loaded · the token’s whole history, read from its own list
+      <p className={loadStatus.status}>
+        <span role="status">all {plural(rows, 'event')} loaded</span> · the token’s whole history,
+        read from its own list
       </p>
     );
   }
