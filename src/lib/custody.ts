@@ -1,4 +1,4 @@
-import { buildProvenance, type ProvenanceEvent } from './provenance';
+import { isZeroAddress } from './address';
 import type { TokenEvent } from './token-event';
 
 /**
@@ -9,8 +9,10 @@ import type { TokenEvent } from './token-event';
  * price is taken as sent (never multiplied by a quantity, which is not known to be per
  * unit). Holdings under a day between a purchase and a sale are flips.
  */
-export type CustodyEvent = ProvenanceEvent &
-  Pick<TokenEvent, 'price' | 'currencyAddress' | 'transactionHash'>;
+export type CustodyEvent = Pick<
+  TokenEvent,
+  'kind' | 'to' | 'timestamp' | 'price' | 'currencyAddress' | 'transactionHash'
+>;
 
 export interface CustodyStep {
   how: 'minted' | 'bought' | 'received';
@@ -38,12 +40,12 @@ const priceOf = (event: CustodyEvent) =>
     ? { units: event.price, currency: event.currencyAddress ?? '' }
     : undefined;
 
+/** The chain from the token's changes of hands in time order; each event's receiver holds it until the next. */
 export function custodyChain(ordered: readonly CustodyEvent[]): Custody[] {
-  const { holdings } = buildProvenance(ordered);
   const chain: Custody[] = [];
-  holdings.forEach((holding, index) => {
-    if (holding.owner === null) return;
-    const { event } = holding;
+  ordered.forEach((event, index) => {
+    // A transfer to the zero address is a burn: nobody holds the token after it.
+    if (isZeroAddress(event.to)) return;
     const bought = priceOf(event);
     const acquired: CustodyStep = {
       how: event.kind === 'mint' ? 'minted' : bought ? 'bought' : 'received',
@@ -51,8 +53,8 @@ export function custodyChain(ordered: readonly CustodyEvent[]): Custody[] {
       transactionHash: event.transactionHash,
       ...(bought && { price: bought }),
     };
-    const next = holdings[index + 1]?.event;
-    const custody: Custody = { owner: holding.owner, acquired, flip: false };
+    const next = ordered[index + 1];
+    const custody: Custody = { owner: event.to, acquired, flip: false };
     if (next) {
       const sold = priceOf(next);
       custody.disposed = {

@@ -32,11 +32,6 @@ export function compareTokenIds(a: string, b: string): number {
   return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 }
 
-/** Oldest first; ties keep their loaded order (Array.prototype.sort is stable). */
-export function sortByTime<T extends { timestamp: number }>(events: readonly T[]): T[] {
-  return [...events].sort((a, b) => a.timestamp - b.timestamp);
-}
-
 export type ComparableEvent = Pick<
   TokenEvent,
   'kind' | 'label' | 'tokenId' | 'from' | 'to' | 'timestamp' | 'price' | 'currencyAddress'

@@ -1,84 +1,334 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Coverage, EventRow, TokenPageAnswer } from '../../src/lib/answers';
+import { custodyChain } from '../../src/lib/custody';
+import { CURRENCIES } from '../../src/lib/price';
 import { tokenIdToHex } from '../../src/lib/token-id';
-import { servedEventCount } from '../../src/server/sample-service';
-import { busiestContract, installSampleApi, renderAt, smallDataset } from './harness';
+import { errorResponse } from '../../src/server/proxy/error-response';
+import { busiestContract, dataRows, installSampleApi, renderAt, statusText } from './harness';
 
+/*
+ * The token page over the query API. The harness's proxy has no event index (no
+ * database), so `/api/collections/…/tokens/…` is answered here with answers in the
+ * server's shape (src/server/api/query-api.ts, src/server/index/token.ts, event-rows.ts);
+ * the contract list (names, images) comes from the real proxy over the sample service.
+ */
 afterEach(() => vi.restoreAllMocks());
 
-/** A token of the busiest contract with several events. */
-function busyToken() {
-  const dataset = smallDataset();
-  const contract = busiestContract(dataset);
-  for (let index = 0; index < dataset.tokenCount; index++) {
-    const token = dataset.token(index);
-    if (token.contract === contract && dataset.tokenEvents(token).length >= 4) {
-      return { contract, token };
-    }
-  }
-  throw new Error('no busy token');
+const A = (digits: string) => `0x${digits.padStart(64, '0')}`;
+const ZERO = A('0');
+const MINTER = A('a11ce');
+const BUYER = A('b0b');
+const FLIPPER = A('c0ffee');
+const ETH = CURRENCIES[0]!.address;
+const TOKEN = '1234567890123456789';
+const DAY = 86_400;
+const T0 = 1_700_000_000;
+
+function row(
+  index: number,
+  kind: EventRow['kind'],
+  from: string,
+  to: string,
+  timestamp: number,
+  sale?: { price: string },
+): EventRow {
+  return {
+    id: String(100 + index),
+    key: String(100 + index),
+    eventId: `0x${(700 + index).toString(16)}_1`,
+    kind,
+    label: kind === 'sale' ? 'sale' : 'transfer',
+    contractAddress: busiestContract().address,
+    from,
+    to,
+    tokenId: TOKEN,
+    tokenIdHex: tokenIdToHex(BigInt(TOKEN)),
+    timestamp,
+    transactionHash: A((0xfeed00 + index).toString(16)),
+    records: sale ? 'transfer+sale' : 'transfer',
+    ...(sale && { price: sale.price, currencyAddress: ETH, marketplaceName: 'Element' }),
+  };
 }
 
+const coverage = (extra: Partial<Coverage> = {}): Coverage => ({
+  complete: true,
+  indexedBack: T0 - 100 * DAY,
+  newest: T0 + 30 * DAY,
+  records: 4_000,
+  headReadAt: '2025-01-01T00:00:00.000Z',
+  indexing: null,
+  upstream: null,
+  fault: null,
+  statement: 'The whole history is indexed.',
+  ...extra,
+});
+
+/** A minted token sold twice (the second time an hour after it was bought), maybe burned. */
+function answerOf(
+  options: { burned?: boolean; events?: EventRow[]; extra?: Partial<TokenPageAnswer> } = {},
+): TokenPageAnswer {
+  const events = options.events ?? [
+    row(0, 'mint', ZERO, MINTER, T0),
+    row(1, 'sale', MINTER, FLIPPER, T0 + 10 * DAY, { price: '1000000000000000000' }),
+    row(2, 'sale', FLIPPER, BUYER, T0 + 10 * DAY + 3_600, { price: '1500000000000000000' }),
+    ...(options.burned ? [row(3, 'burn', BUYER, ZERO, T0 + 20 * DAY)] : []),
+  ];
+  const last = events.at(-1);
+  const burned = options.burned ?? false;
+  return {
+    address: busiestContract().address,
+    tokenId: TOKEN,
+    owner: burned || !last ? null : last.to,
+    since: last ? last.timestamp : null,
+    minted: events.some((event) => event.kind === 'mint'),
+    burned,
+    events,
+    custody: custodyChain(events),
+    tokenList: { read: true },
+    coverage: coverage(),
+    ...options.extra,
+  };
+}
+
+/** Answers the token route in the index's stead; `fail` answers it with an error first. */
+function installTokenApi(
+  answer: TokenPageAnswer,
+  fail: { times: number; error?: Response } = { times: 0 },
+) {
+  const api = installSampleApi({ profile: 'documented' });
+  let failures = fail.times;
+  api.intercept = (path) => {
+    if (!path.startsWith(`/api/collections/${answer.address}/tokens/`)) return null;
+    if (failures > 0) {
+      failures -= 1;
+      return (
+        fail.error?.clone() ??
+        errorResponse({
+          kind: 'internal',
+          status: 500,
+          message: 'The dashboard’s server failed to answer this request.',
+        })
+      );
+    }
+    return Response.json(answer);
+  };
+  return api;
+}
+
+const tokenRequests = (requests: string[]) =>
+  requests.filter((path) => path.includes('/tokens/') || path.startsWith('/api/v1/events'));
+
+const custodySteps = () =>
+  within(screen.getByRole('region', { name: 'Provenance' })).getAllByRole('listitem');
+
 describe('token history page', () => {
-  it.each(['deployed', 'documented'] as const)(
-    'loads every page, orders by time and tells the provenance (%s)',
-    async (profile) => {
-      const { contract, token } = busyToken();
-      // Deployed: each sale is two records, one row.
-      const records = servedEventCount(smallDataset(), profile, { token });
-      installSampleApi({ profile });
-      renderAt(`/contracts/${contract.address}/tokens/${token.id}`);
-      await screen.findByRole('table');
-      await waitFor(() =>
-        expect(screen.getByText(`all ${records} events loaded`)).toBeInTheDocument(),
-      );
-      const rows = screen.getAllByRole('row').filter((row) => row.querySelector('time'));
-      const times = rows.map((row) =>
-        Date.parse(row.querySelector('time')!.getAttribute('datetime')!),
-      );
-      expect([...times].sort((a, b) => a - b)).toEqual(times);
-      expect(within(rows[0]!).getAllByRole('cell')[0]).toHaveTextContent('Mint');
-      expect(screen.getByText('Minted')).toBeInTheDocument();
-      expect(screen.getByText('Distinct owners')).toBeInTheDocument();
-    },
-  );
+  it('shows the whole history oldest first, one row per sale with its price, and the custody chain', async () => {
+    const answer = answerOf();
+    const api = installTokenApi(answer);
+    renderAt(`/contracts/${answer.address}/tokens/${TOKEN}`);
+    const table = await screen.findByRole('table', {
+      name: `History of token ${TOKEN}, oldest first`,
+    });
+    expect(statusText()).toContain('all 3 events loaded');
+    expect(screen.getByText(/the token’s whole history, read from its own list/)).toBeVisible();
+    const rows = dataRows();
+    expect(rows).toHaveLength(3);
+    expect(rows.map((r) => within(r).getAllByRole('cell')[0]!.textContent)).toEqual([
+      'Mint',
+      'Sale',
+      'Sale',
+    ]);
+    expect(rows[1]).toHaveTextContent('1 ETH');
+    expect(rows[2]).toHaveTextContent('1.5 ETH');
+    expect(within(table).queryByText('Token')).toBeNull();
+    // One query, no walk of the service's raw list.
+    expect(tokenRequests(api.requests)).toEqual([
+      `/api/collections/${answer.address}/tokens/${TOKEN}`,
+    ]);
+
+    // The summary: minted to, held now by, three owners, one event per change of hands.
+    expect(screen.getByText('Distinct owners').nextSibling).toHaveTextContent('3');
+    expect(screen.getByText('Events').nextSibling).toHaveTextContent('3 (2 sales)');
+    expect(screen.getByText('Current holder').nextSibling).toHaveTextContent('0xb0b');
+
+    const steps = custodySteps();
+    expect(steps).toHaveLength(4);
+    expect(steps[0]).toHaveTextContent(
+      /^Minted.*Minted to 0xa11ce.*held for 10 days, then sold for 1 ETH/,
+    );
+    // Bought for 1 ETH, sold an hour later for 1.5 ETH: a flip, +0.5 ETH.
+    expect(steps[1]).toHaveTextContent(/Bought.*Flip.*Bought by .* for 1 ETH/);
+    expect(steps[1]).toHaveTextContent('held for 1 hour, then sold for 1.5 ETH · result +0.5 ETH');
+    expect(steps[2]).toHaveTextContent(/Bought by .* for 1\.5 ETH/);
+    expect(steps[2]).not.toHaveTextContent('held for');
+    expect(steps[3]).toHaveTextContent('Held now by');
+
+    // The header copies both ids; every address leads to the contract's events with it.
+    expect(screen.getByRole('button', { name: `Copy token id ${TOKEN}` })).toBeInTheDocument();
+    expect(
+      screen.getByRole('button', {
+        name: `Copy token id in hexadecimal ${tokenIdToHex(BigInt(TOKEN))}`,
+      }),
+    ).toBeInTheDocument();
+    const links = screen
+      .getAllByTitle(/show the contract’s events with this address/)
+      .map((link) => link.getAttribute('href'));
+    expect(links.length).toBeGreaterThan(6);
+    for (const href of links)
+      expect(href).toMatch(new RegExp(`^/contracts/${answer.address}\\?address=0x[0-9a-f]{64}$`));
+  });
+
+  it('says it is reading the history while the answer is on its way', async () => {
+    const answer = answerOf();
+    const api = installSampleApi({ profile: 'documented' });
+    let release: () => void = () => {};
+    const held = new Promise<Response>((resolve) => {
+      release = () => resolve(Response.json(answer));
+    });
+    // The harness awaits what `intercept` returns: a response held until the test lets it go.
+    api.intercept = (path) => (path.includes('/tokens/') ? (held as unknown as Response) : null);
+    renderAt(`/contracts/${answer.address}/tokens/${TOKEN}`);
+    expect(await screen.findByText('Reading the token’s history…')).toHaveAttribute(
+      'role',
+      'status',
+    );
+    expect(screen.getByLabelText('Loading')).toHaveAttribute('aria-busy', 'true');
+    release();
+    await screen.findByRole('table');
+    expect(screen.queryByText('Reading the token’s history…')).toBeNull();
+  });
 
   it('shows the same history for a hex id and canonicalises the URL to decimal', async () => {
-    const { contract, token } = busyToken();
-    installSampleApi();
+    const answer = answerOf();
+    const api = installTokenApi(answer);
     const { router } = renderAt(
-      `/contracts/${contract.address}/tokens/${tokenIdToHex(token.id).toUpperCase().replace('0X', '0x')}`,
+      `/contracts/${answer.address}/tokens/${tokenIdToHex(BigInt(TOKEN)).toUpperCase().replace('0X', '0x')}`,
     );
     await waitFor(() =>
-      expect(router.state.location.pathname).toBe(
-        `/contracts/${contract.address}/tokens/${token.id}`,
-      ),
+      expect(router.state.location.pathname).toBe(`/contracts/${answer.address}/tokens/${TOKEN}`),
     );
-    expect(await screen.findByRole('table')).toBeInTheDocument();
+    await screen.findByRole('table');
+    expect(dataRows()).toHaveLength(3);
+    expect(tokenRequests(api.requests)).toEqual([
+      `/api/collections/${answer.address}/tokens/${TOKEN}`,
+    ]);
+  });
+
+  it('tells a burned token: no holder, the burn last in its chain', async () => {
+    const answer = answerOf({ burned: true });
+    installTokenApi(answer);
+    renderAt(`/contracts/${answer.address}/tokens/${TOKEN}`);
+    await screen.findByRole('table');
+    expect(dataRows().at(-1)).toHaveTextContent('Burn');
+    expect(screen.getByText('Status').nextSibling).toHaveTextContent('Burned');
+    expect(screen.queryByText('Current holder')).toBeNull();
+    const steps = custodySteps();
+    expect(steps).toHaveLength(4);
+    expect(steps[2]).toHaveTextContent('held for 9 days, then burned');
+    expect(steps.at(-1)).toHaveTextContent('Burned: the token no longer exists.');
+  });
+
+  it('says the history comes from stored data, and why, when the token’s own list could not be read', async () => {
+    const failure =
+      'The token’s own list could not be read (the service refused our key); this history comes from stored data.';
+    const answer = answerOf({
+      extra: {
+        tokenList: { read: false, failure },
+        coverage: coverage({
+          complete: false,
+          statement:
+            'Indexed back to 2023-08-05; older events are not counted yet. The Token Events Service could not be asked (key refused); this answer comes from stored data.',
+        }),
+      },
+    });
+    installTokenApi(answer);
+    renderAt(`/contracts/${answer.address}/tokens/${TOKEN}`);
+    await screen.findByRole('table');
+    const statement = screen.getByText('This history comes from stored data').parentElement!;
+    expect(statement).toHaveAttribute('role', 'status');
+    expect(statement).toHaveTextContent(failure);
+    // How complete what is stored is: the collection's coverage, in the server's words.
+    expect(statement).toHaveTextContent('3 events stored. Indexed back to 2023-08-05');
+    expect(statusText()).not.toContain('all 3 events loaded');
+    expect(custodySteps().at(-1)).toHaveTextContent('(from stored data)');
+  });
+
+  it('says plainly when a token has no history, and that the collection is fully indexed', async () => {
+    const answer = answerOf({ events: [] });
+    installTokenApi(answer);
+    renderAt(`/contracts/${answer.address}/tokens/${TOKEN}`);
+    const empty = (await screen.findByText('No history for this token')).parentElement!;
+    expect(empty).toHaveTextContent(`lists no event of token ${TOKEN} in this collection`);
+    expect(empty).toHaveTextContent('The collection is fully indexed');
+    expect(screen.queryByRole('table')).toBeNull();
+  });
+
+  it('says when a token has no history in a collection not fully indexed', async () => {
+    const answer = answerOf({
+      events: [],
+      extra: {
+        coverage: coverage({
+          complete: false,
+          statement:
+            'Indexed back to 2024-03-01; older events are not counted yet. The indexer is reading its history now.',
+        }),
+      },
+    });
+    installTokenApi(answer);
+    renderAt(`/contracts/${answer.address}/tokens/${TOKEN}`);
+    const empty = (await screen.findByText('No history for this token')).parentElement!;
+    expect(empty).toHaveTextContent(
+      'The collection is not fully indexed: Indexed back to 2024-03-01; older events are not counted yet.',
+    );
+  });
+
+  it('says a failure with Retry, and shows the history once it answers', async () => {
+    const answer = answerOf();
+    installTokenApi(answer, { times: 1 });
+    renderAt(`/contracts/${answer.address}/tokens/${TOKEN}`);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('The dashboard’s server failed');
+    await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
+    await screen.findByRole('table');
+    expect(dataRows()).toHaveLength(3);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('says a 503 of the database as our side’s failure, not the service’s', async () => {
+    const answer = answerOf();
+    const error = errorResponse({
+      kind: 'database',
+      status: 503,
+      message: 'The dashboard’s database is not answering.',
+      retryAfterSeconds: 0,
+    });
+    // The first try and the retries the database gets by itself.
+    installTokenApi(answer, { times: 4, error });
+    renderAt(`/contracts/${answer.address}/tokens/${TOKEN}`);
+    const alert = await screen.findByRole('alert', {}, { timeout: 5_000 });
+    expect(alert).toHaveTextContent('The dashboard’s database is down');
+    expect(alert).toHaveTextContent('The dashboard’s database is not answering.');
+    expect(alert).not.toHaveTextContent(/Token Events Service failed/);
+    await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
+    await screen.findByRole('table');
   });
 
   it('explains a malformed token id', async () => {
-    const { contract } = busyToken();
     installSampleApi();
-    renderAt(`/contracts/${contract.address}/tokens/12abc`);
+    renderAt(`/contracts/${busiestContract().address}/tokens/12abc`);
     expect(
       await screen.findByRole('heading', { name: 'This is not a token id' }),
     ).toBeInTheDocument();
-  });
-
-  it('says when a token has no events', async () => {
-    const { contract } = busyToken();
-    installSampleApi();
-    renderAt(`/contracts/${contract.address}/tokens/999999999999999999`);
-    expect(await screen.findByText('No events for this token')).toBeInTheDocument();
   });
 });
 
 describe('lookup box', () => {
   it('goes to a contract or a token, and explains invalid input inline', async () => {
-    const { contract, token } = busyToken();
-    installSampleApi();
+    const answer = answerOf();
+    const contract = busiestContract();
+    installTokenApi(answer);
     const { router } = renderAt('/contracts');
     const input = await screen.findByRole('textbox', { name: /go to a contract/i });
     await userEvent.type(input, '0xnothex{Enter}');
@@ -89,12 +339,11 @@ describe('lookup box', () => {
     expect(router.state.location.pathname).toBe('/contracts');
 
     await userEvent.clear(input);
-    await userEvent.type(input, `${contract.address} ${token.id}{Enter}`);
+    await userEvent.type(input, `${contract.address} ${TOKEN}{Enter}`);
     await waitFor(() =>
-      expect(router.state.location.pathname).toBe(
-        `/contracts/${contract.address}/tokens/${token.id}`,
-      ),
+      expect(router.state.location.pathname).toBe(`/contracts/${contract.address}/tokens/${TOKEN}`),
     );
+    await screen.findByRole('table');
 
     await userEvent.type(
       screen.getByRole('textbox', { name: /go to a contract/i }),

@@ -42,12 +42,12 @@ export function TokenHeader({
           <h1 id="token-title" className={styles.title}>
             Token <span className="mono">{shortTokenId(tokenId)}</span>
           </h1>
-          <p className={styles.meta}>
+          <div className={styles.meta}>
             <Link to={hrefs.contractEvents(address)}>{name}</Link>
             {contract?.symbol && <span className="muted">{contract.symbol}</span>}
             {type && <Badge>{type}</Badge>}
             <ExplorerLink page="contract" value={address} />
-          </p>
+          </div>
         </div>
       </div>
       <dl className={styles.ids}>

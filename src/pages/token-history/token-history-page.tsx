@@ -1,15 +1,12 @@
+import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import { Navigate, useLocation, useParams, useSearchParams } from 'react-router';
-import { tokenEventRows } from '../../api/list-shapes';
-import { readAheadTokenEvents, tokenEventsQueryOptions } from '../../api/token-events';
-import { useWalkedList } from '../../api/use-walk';
+import { eventOfRow, tokenQueryOptions } from '../../api/token';
 import type { AddressFilter } from '../../components/address';
 import { BadParam } from '../../components/bad-param';
 import { tokenEventColumns } from '../../components/event-table/event-columns';
 import { EventTable } from '../../components/event-table/event-table';
 import { ExportButtons } from '../../components/export-buttons';
-import { ListFooter } from '../../components/list-footer';
-import { LoadStatus } from '../../components/load-status';
 import { useSettings } from '../../components/settings';
 import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../components/states';
 import { TimeDisplayToggle } from '../../components/time-display-toggle';
@@ -17,9 +14,9 @@ import { contractName, useContract } from '../../components/use-contract';
 import { useNow } from '../../components/use-now';
 import { useTitle } from '../../components/use-title';
 import { parseAddress } from '../../lib/address';
+import type { TokenPageAnswer } from '../../lib/answers';
 import { eventExportColumns, eventExportRow } from '../../lib/event-export';
-import { EVENT_SORTS, sortByTime, sortEvents, type EventSort } from '../../lib/event-list';
-import { buildProvenance } from '../../lib/provenance';
+import { EVENT_SORTS, sortEvents, type EventSort } from '../../lib/event-list';
 import { hrefs } from '../../lib/routes';
 import { parseTokenId, tokenIdToDecimal } from '../../lib/token-id';
 import {
@@ -31,13 +28,12 @@ import {
   updateSearch,
   type SortState,
 } from '../../lib/view-state';
-import { ProvenanceSummary } from './provenance-summary';
-import { ProvenanceTimeline } from './provenance-timeline';
+import { CustodyChain } from './custody-chain';
+import { TokenCoverage } from './token-coverage';
 import { shortTokenId, TokenHeader } from './token-header';
-import button from '../../components/button.module.css';
-import notice from '../../components/notice.module.css';
+import { TokenSummary } from './token-summary';
+import loadStatus from '../../components/load-status.module.css';
 import toolbar from '../../components/toolbar.module.css';
-import progress from '../../components/walk-progress.module.css';
 import styles from './token-history-page.module.css';
 
 /** `/contracts/:address/tokens/:tokenId`: decimal or hex ids; the canonical URL is decimal. */
@@ -76,22 +72,62 @@ export function TokenHistoryRoute() {
   );
 }
 
+/**
+ * One token: its whole history and chain of custody as the query API answers them, in
+ * one request (the server reads the token's own list and joins a sale's two records).
+ */
 export function TokenHistoryPage({ address, tokenId }: { address: string; tokenId: string }) {
+  const query = useQuery(tokenQueryOptions(address, tokenId));
+  const contract = useContract(address);
+  const answer = query.data;
+  const type = contract?.type ?? answer?.events[0]?.contractType;
+  useTitle(`Token ${shortTokenId(tokenId)} · ${contractName(contract, address)}`);
+
+  return (
+    <section aria-labelledby="token-title">
+      <TokenHeader address={address} contract={contract} tokenId={tokenId} type={type} />
+      <RetryingNotice error={query.failureReason} failureCount={query.failureCount} />
+      {answer ? (
+        <>
+          {query.isRefetchError && (
+            <ErrorState
+              error={query.error}
+              onRetry={() => void query.refetch()}
+              context="The history below is the one read before."
+              compact
+            />
+          )}
+          <TokenHistory answer={answer} address={address} tokenId={tokenId} type={type} />
+        </>
+      ) : query.isError ? (
+        <ErrorState error={query.error} onRetry={() => void query.refetch()} />
+      ) : (
+        <>
+          <p className={loadStatus.status} role="status">
+            Reading the token’s history…
+          </p>
+          <SkeletonRows columns={6} rows={4} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function TokenHistory({
+  answer,
+  address,
+  tokenId,
+  type,
+}: {
+  answer: TokenPageAnswer;
+  address: string;
+  tokenId: string;
+  type: string | undefined;
+}) {
   const [params, setParams] = useSearchParams();
   const { timeZone, timeDisplay } = useSettings();
   const nowMs = useNow();
-  // A token's history is short and unordered upstream, so every page is loaded.
-  const readAhead = useCallback(() => readAheadTokenEvents(address, tokenId), [address, tokenId]);
-  const { query, list, walk } = useWalkedList({
-    query: (walking) => tokenEventsQueryOptions(address, tokenId, walking),
-    shape: tokenEventRows,
-    readAhead,
-    auto: true,
-  });
-  const paused = !walk.on;
-
-  const ordered = useMemo(() => sortByTime(list.items), [list.items]);
-  const provenance = useMemo(() => buildProvenance(ordered), [ordered]);
+  const events = useMemo(() => answer.events.map(eventOfRow), [answer.events]);
   const sort = parseSort(params.get('sort'), EVENT_SORTS);
   const display = parseTimeDisplay(params.get('time')) ?? timeDisplay;
   const setSort = useCallback(
@@ -99,9 +135,6 @@ export function TokenHistoryPage({ address, tokenId }: { address: string; tokenI
       setParams((old) => updateSearch(old, { sort: formatSort(next) }), { replace: true }),
     [setParams],
   );
-  const contract = useContract(address);
-  const type = contract?.type ?? list.items[0]?.contractType;
-  useTitle(`Token ${shortTokenId(tokenId)} · ${contractName(contract, address)}`);
   // An address leads to the contract's events with it, as it filters them there.
   const addressFilter = useMemo<AddressFilter>(
     () => ({
@@ -114,93 +147,70 @@ export function TokenHistoryPage({ address, tokenId }: { address: string; tokenI
     () => ({ display, zone: timeZone, nowMs, activeAddress: null, addressFilter }),
     [display, timeZone, nowMs, addressFilter],
   );
-  const complete = !list.hasMore && !query.isPending;
-  const loading = list.hasMore && !paused && !query.isFetchNextPageError;
+  const complete = answer.tokenList.read;
 
+  if (events.length === 0) {
+    return (
+      <EmptyState title="No history for this token">
+        <span>
+          {answer.tokenList.read
+            ? `The Token Events Service lists no event of token ${tokenId} in this collection: it was never minted or moved here.`
+            : answer.tokenList.failure}
+        </span>
+        <span>
+          {answer.coverage.complete
+            ? 'The collection is fully indexed, and none of its events is of this token.'
+            : `The collection is not fully indexed: ${answer.coverage.statement}`}
+        </span>
+      </EmptyState>
+    );
+  }
   return (
-    <section aria-labelledby="token-title">
-      <TokenHeader address={address} contract={contract} tokenId={tokenId} type={type} />
-      <RetryingNotice error={query.failureReason} failureCount={query.failureCount} />
-      {query.isPending ? (
-        <SkeletonRows columns={6} rows={4} />
-      ) : query.isError && list.items.length === 0 ? (
-        <ErrorState error={query.error} onRetry={() => void query.refetch()} />
-      ) : (
-        <>
-          {loading && (
-            <div className={progress.progress} role="status">
-              <progress aria-label="Loading the token's history" />
-              <span>
-                Loading the whole history: {list.items.length.toLocaleString('en')} events from{' '}
-                {list.pages} page{list.pages === 1 ? '' : 's'} so far…
-              </span>
-              <button type="button" className={button.secondary} onClick={walk.cancel}>
-                Cancel
-              </button>
-            </div>
-          )}
-          {paused && list.hasMore && (
-            <div className={notice.notice} role="status">
-              Loading was cancelled: the history below may be incomplete.
-              <button type="button" className={button.button} onClick={walk.start}>
-                Continue loading
-              </button>
-            </div>
-          )}
-          {list.items.length === 0 && !list.hasMore ? (
-            <EmptyState title="No events for this token">
-              The service has no events for token {tokenId} of this contract.
-            </EmptyState>
-          ) : (
-            <>
-              <ProvenanceSummary
-                provenance={provenance}
-                complete={complete}
-                filter={addressFilter}
-                quantities={type === 'ERC1155'}
-              />
-              <div className={styles.columns}>
-                <div className={styles.events}>
-                  <div className={toolbar.toolbar}>
-                    <ExportButtons
-                      rows={() => sortEvents(ordered, sort).map(eventExportRow)}
-                      columns={eventExportColumns}
-                      fileName={`token-${tokenId.slice(0, 20)}`}
-                      meta={{ contract: address, tokenId, complete }}
-                    />
-                    <TimeDisplayToggle
-                      display={display}
-                      onChange={(next) =>
-                        setParams((old) => updateSearch(old, { time: formatTimeDisplay(next) }), {
-                          replace: true,
-                        })
-                      }
-                    />
-                  </div>
-                  <LoadStatus noun="events" list={list} sortedBy={sort?.id} />
-                  <EventTable
-                    caption={`History of token ${tokenId}, oldest first`}
-                    rows={ordered}
-                    columns={tokenEventColumns}
-                    sort={sort}
-                    onSortChange={setSort}
-                    view={view}
-                  />
-                </div>
-                <ProvenanceTimeline
-                  provenance={provenance}
-                  complete={complete}
-                  zone={timeZone}
-                  filter={addressFilter}
-                />
-              </div>
-            </>
-          )}
-          {(query.isFetchNextPageError || (paused && list.hasMore) || list.endUnsure) && (
-            <ListFooter noun="events" list={list} />
-          )}
-        </>
-      )}
-    </section>
+    <>
+      <TokenCoverage answer={answer} />
+      <TokenSummary
+        answer={answer}
+        events={events}
+        complete={complete}
+        filter={addressFilter}
+        quantities={type === 'ERC1155'}
+      />
+      <div className={styles.columns}>
+        <div className={styles.events}>
+          <div className={toolbar.toolbar}>
+            <ExportButtons
+              rows={() => sortEvents(events, sort).map(eventExportRow)}
+              columns={eventExportColumns}
+              fileName={`token-${tokenId.slice(0, 20)}`}
+              meta={{ contract: address, tokenId, complete }}
+            />
+            <TimeDisplayToggle
+              display={display}
+              onChange={(next) =>
+                setParams((old) => updateSearch(old, { time: formatTimeDisplay(next) }), {
+                  replace: true,
+                })
+              }
+            />
+          </div>
+          <EventTable
+            caption={`History of token ${tokenId}, oldest first`}
+            rows={events}
+            columns={tokenEventColumns}
+            sort={sort}
+            onSortChange={setSort}
+            view={view}
+          />
+        </div>
+        <CustodyChain
+          custody={answer.custody}
+          owner={answer.owner}
+          burned={answer.burned}
+          complete={complete}
+          zone={timeZone}
+          filter={addressFilter}
+        />
+      </div>
+    </>
   );
 }

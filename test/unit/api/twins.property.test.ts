@@ -2,7 +2,7 @@ import type { InfiniteData } from '@tanstack/react-query';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createFlattener, type ListShape } from '../../../src/api/flatten';
-import { contractEventRows, tokenEventRows } from '../../../src/api/list-shapes';
+import { contractEventRows } from '../../../src/api/list-shapes';
 import { firstPage, type PageParam } from '../../../src/api/page-param';
 import type { Page } from '../../../src/lib/page';
 import type { TokenEvent } from '../../../src/lib/token-event';
@@ -159,26 +159,6 @@ describe('one row per change of hands', () => {
         for (const answer of browse.answers) expectNoDouble(answer.items);
         expectOneRowPerChange(browse.last.items, changes);
       }),
-    );
-  });
-
-  it('joins twins in a token’s list, wherever the pages put them, in any order', () => {
-    fc.assert(
-      fc.property(
-        walks,
-        cuts,
-        fc.array(fc.nat(), { minLength: 80, maxLength: 80 }),
-        (changes, lengths, order) => {
-          // A token's records come in an order of their own (by an internal id).
-          const records = contractRecords(changes)
-            .map((item, index) => ({ item, rank: order[index % order.length]! + index / 1000 }))
-            .sort((a, b) => a.rank - b.rank)
-            .map(({ item }) => item);
-          const { answers, last } = growingWalk(tokenEventRows, paged(records, lengths), true);
-          for (const answer of answers) expectNoDouble(answer.items);
-          expectOneRowPerChange(last.items, changes);
-        },
-      ),
     );
   });
 

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  eventComparators,
-  filterEvents,
-  sortByTime,
-  sortEvents,
-} from '../../../src/lib/event-list';
+import { eventComparators, filterEvents, sortEvents } from '../../../src/lib/event-list';
 import { safeImageUrl } from '../../../src/lib/image-url';
 import { parseLookup } from '../../../src/lib/lookup';
-import { buildProvenance } from '../../../src/lib/provenance';
 import { canonicalEventSearch, parseKinds, parseSort } from '../../../src/lib/view-state';
 
 const A = (digits: string) => `0x${digits.padStart(64, '0')}`;
@@ -86,16 +80,6 @@ describe('event helpers', () => {
       'burn',
     ]);
     expect(filterEvents(events, [], A('2')).map((e) => e.kind)).toEqual(['transfer', 'sale']);
-  });
-
-  it('builds the provenance of a token from its events in time order', () => {
-    const provenance = buildProvenance(sortByTime(events));
-    expect(provenance.mint?.timestamp).toBe(10);
-    expect(provenance.burned).toBe(true);
-    expect(provenance.currentOwner).toBeNull();
-    expect(provenance.distinctOwners).toBe(3);
-    expect(provenance.sales).toBe(1);
-    expect(provenance.holdings.map((h) => h.heldFor)).toEqual([20, 10, 10, undefined]);
   });
 });
 

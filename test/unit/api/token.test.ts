@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { eventOfRow, tokenPath } from '../../../src/api/token';
+import type { EventRow } from '../../../src/lib/answers';
+
+const A = (digits: string) => `0x${digits.padStart(64, '0')}`;
+
+const row: EventRow = {
+  id: '42',
+  key: '42',
+  eventId: '0x1_1',
+  kind: 'sale',
+  label: 'sale',
+  contractAddress: A('c0'),
+  from: A('a'),
+  to: A('b'),
+  tokenId: '7',
+  tokenIdHex: A('7'),
+  timestamp: 1_700_000_000,
+  transactionHash: A('feed'),
+  records: 'transfer+sale',
+  washFlags: ['buyer is the seller'],
+};
+
+describe('the token answer’s rows as the table reads events', () => {
+  it('keeps the event’s fields and leaves out what only the index knows', () => {
+    const event = eventOfRow({ ...row, price: '5', currencyAddress: A('e7') });
+    expect(event).toEqual({
+      key: '42',
+      eventId: '0x1_1',
+      kind: 'sale',
+      label: 'sale',
+      contractAddress: A('c0'),
+      from: A('a'),
+      to: A('b'),
+      tokenId: '7',
+      timestamp: 1_700_000_000,
+      transactionHash: A('feed'),
+      price: '5',
+      currencyAddress: A('e7'),
+    });
+    // `records` names the records joined; the table's `records` holds them, so it is left out.
+    expect(event.records).toBeUndefined();
+  });
+
+  it('shows a price that is no number as sent', () => {
+    expect(eventOfRow({ ...row, priceText: 'one ether' }).price).toBe('one ether');
+  });
+
+  it('asks the token route of the query API', () => {
+    expect(tokenPath(A('c0'), '7')).toBe(`/api/collections/${A('c0')}/tokens/7`);
+  });
+});
