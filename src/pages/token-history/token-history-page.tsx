@@ -179,7 +179,7 @@ function TokenHistory({
         <div className={styles.events}>
           <div className={toolbar.toolbar}>
             <ExportButtons
-              rows={() => sortEvents(events, sort).map(eventExportRow)}
+              rows={() => sortEvents(answer.events, sort).map(eventExportRow)}
               columns={eventExportColumns}
               fileName={`token-${tokenId.slice(0, 20)}`}
               meta={{ contract: address, tokenId, complete }}
