@@ -227,7 +227,7 @@ export function createQueryApi(options: QueryApiOptions) {
       tokenList: failure
         ? {
             read: false,
-            failure: `The token's own list could not be read (${failure}); this history comes from stored data.`,
+            failure: `The token's own list could not be read (${failure.replace(/\.$/, '')}); this history comes from stored data.`,
           }
         : { read: true },
       coverage,

@@ -251,10 +251,16 @@ export function createIngest(pool: pg.Pool) {
     return touched.length;
   }
 
+  /**
+   * `ofContract`: the records are of the contract's own list, whose depth is what
+   * coverage calls "indexed back to"; a token's list reaches further back for one token
+   * only, so it moves the newest time but never the oldest.
+   */
   async function ingestEvents(
     client: pg.PoolClient,
     contract: string,
     texts: string[],
+    ofContract: boolean,
   ): Promise<IngestStats> {
     const events: TokenEvent[] = [];
     let skipped = 0;
@@ -284,9 +290,10 @@ export function createIngest(pool: pg.Pool) {
         if (event.timestamp > newest) newest = event.timestamp;
       }
       await client.query(
-        `UPDATE idx_contracts SET oldest_ts = least(coalesce(oldest_ts, $2), $2),
+        `UPDATE idx_contracts SET
+           oldest_ts = CASE WHEN $4 THEN least(coalesce(oldest_ts, $2), $2) ELSE oldest_ts END,
            newest_ts = greatest(coalesce(newest_ts, $3), $3) WHERE id = $1`,
-        [contractId, oldest, newest],
+        [contractId, oldest, newest, ofContract],
       );
     }
     return { records: texts.length, skipped, changes };
@@ -339,7 +346,12 @@ export function createIngest(pool: pg.Pool) {
         }
       }
       if (target.kind === 'contracts') return ingestContracts(client, texts);
-      const stats = await ingestEvents(client, target.contract, texts);
+      const stats = await ingestEvents(
+        client,
+        target.contract,
+        texts,
+        target.kind === 'contract-events',
+      );
       if (target.kind === 'contract-events') {
         const contractId = await ids.idOf(target.contract);
         await client.query(

@@ -174,6 +174,44 @@ describe.each(['deployed', 'documented'] as const)('the query API (%s profile)',
   }, 120_000);
 });
 
+describe('a collection the indexer is still reading', () => {
+  it('a token’s own list does not count as the collection indexed back to its mint', async () => {
+    const { get } = await setUp('deployed');
+    const [record] = (
+      await rawRecords(createSampleService({ apiKey: 'k', profile: 'deployed', dataset }))
+    ).slice(-1);
+    const token = await get(`${base}/tokens/${record!.token_id}`);
+    expect(token.body.events.length).toBeGreaterThan(0);
+    const { body } = await get(`${base}/events?limit=1`);
+    const collection = await get(base);
+    // Browsing read the newest page of the contract's list at most; never back to the mint.
+    expect(collection.body.coverage.indexedBack ?? Infinity).toBeGreaterThanOrEqual(
+      body.events[0]?.timestamp ?? 0,
+    );
+    expect(collection.body.coverage.indexedBack).not.toBe(
+      Math.min(...token.body.events.map((row: Json) => row.timestamp)),
+    );
+  }, 60_000);
+
+  it('newest first, the end of what is indexed is not the end: the cursor goes on to every change once', async () => {
+    const { get, service } = await setUp('deployed');
+    const records = await rawRecords(service);
+    const changes = records.length - records.filter((r) => String(r.event_type) === 'sale').length;
+    const seen = new Set<string>();
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const page = await get(`${base}/events?limit=500${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(page.status).toBe(200);
+      for (const row of page.body.events) seen.add(row.id);
+      cursor = page.body.next;
+      pages += 1;
+      if (cursor === null) expect(page.body.coverage.complete).toBe(true);
+    } while (cursor && pages < 200);
+    expect(seen.size).toBe(changes);
+  }, 120_000);
+});
+
 describe('collections ranked', () => {
   it('by sales and by volume in one currency, as the service’s records rank them', async () => {
     const { proxy, service, get } = await setUp('deployed');
