@@ -13,8 +13,12 @@ const install = useIndexedApi();
 const contract = busiestContract();
 const page = `/contracts/${contract.address}`;
 
+/** The table's requests (the sales chart asks for its own page of sales). */
 const eventsRequests = (requests: string[]) =>
-  requests.filter((path) => path.startsWith(`/api/collections/${contract.address}/events`));
+  requests.filter(
+    (path) =>
+      path.startsWith(`/api/collections/${contract.address}/events`) && path.includes('limit=100'),
+  );
 
 /** The visible rows' token ids and times, in order: what "the same rows" means. */
 const rowKeys = () =>
@@ -62,9 +66,9 @@ describe('the collection page', () => {
     await waitFor(() => expect(router.state.location.search).toBe('?kind=sale'));
     await waitFor(() => expect(eventsRequests(api.requests).at(-1)).toContain('kind=sale'));
     await waitFor(() =>
-      expect(
-        dataRows().every((row) => within(row).queryByText('Sale', { selector: 'span' })),
-      ).toBe(true),
+      expect(dataRows().every((row) => within(row).queryByText('Sale', { selector: 'span' }))).toBe(
+        true,
+      ),
     );
 
     await userEvent.type(screen.getByLabelText('Sender or receiver'), `0x${'9'.repeat(63)}`);
@@ -110,7 +114,7 @@ describe('the collection page', () => {
     const api = await install({ indexed: [contract.address] });
     let failures = 1;
     api.intercept = (path) => {
-      if (!path.includes('/events') || failures === 0) return null;
+      if (!path.includes('/events') || !path.includes('limit=100') || failures === 0) return null;
       failures -= 1;
       return Response.json(
         { error: { kind: 'internal', message: 'The dashboard’s server failed to answer.' } },
@@ -121,5 +125,54 @@ describe('the collection page', () => {
     expect((await screen.findAllByText(/dashboard’s server failed/)).length).toBeGreaterThan(0);
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
     await screen.findByRole('table');
+  });
+
+  it('offers new events where they belong, without moving the rows, and reads the view again on request', async () => {
+    const api = await install({ indexed: [contract.address] });
+    const real = (await api.answer(`/api/collections/${contract.address}`)) as {
+      figures: { counts: Record<string, number> };
+      coverage: { newest: number };
+    };
+    let more = 0;
+    api.intercept = (path) => {
+      if (path !== `/api/collections/${contract.address}` || more === 0) return null;
+      const answer = structuredClone(real);
+      answer.figures.counts.transfer += more;
+      return Response.json(answer);
+    };
+    const { queryClient } = renderAt(page);
+    await screen.findByRole('table');
+    const firstRow = dataRows()[0]!.textContent;
+    more = 2;
+    await queryClient.refetchQueries({ queryKey: ['collection', contract.address, 'overview'] });
+    const offer = await screen.findByRole('button', { name: 'Show 2 new events' });
+    expect(dataRows()[0]!.textContent).toBe(firstRow);
+    await userEvent.click(offer);
+    await waitFor(() => expect(screen.queryByRole('button', { name: /new events/ })).toBeNull());
+    await screen.findByRole('table');
+  });
+
+  it('offers none where new events cannot belong: a past span or an address', async () => {
+    const api = await install({ indexed: [contract.address] });
+    const real = (await api.answer(`/api/collections/${contract.address}`)) as {
+      figures: { counts: Record<string, number> };
+    };
+    let more = 0;
+    api.intercept = (path) => {
+      if (path !== `/api/collections/${contract.address}` || more === 0) return null;
+      const answer = structuredClone(real);
+      answer.figures.counts.transfer += more;
+      return Response.json(answer);
+    };
+    const { queryClient } = renderAt(`${page}?from=2024-01-01&to=2024-02-01`);
+    await screen.findByText(/No event matches|Events of this collection/);
+    more = 3;
+    await queryClient.refetchQueries({ queryKey: ['collection', contract.address, 'overview'] });
+    await waitFor(() =>
+      expect(
+        api.requests.filter((p) => p === `/api/collections/${contract.address}`).length,
+      ).toBeGreaterThan(1),
+    );
+    expect(screen.queryByRole('button', { name: /new event/ })).toBeNull();
   });
 });

@@ -1,13 +1,18 @@
 import type { Locator, Page, Response } from '@playwright/test';
 import { expect } from './fixtures';
 
-/** The "N events loaded · more available" / "all N events loaded" line. */
+/**
+ * The line that says how many rows are on screen: "100 of 2,345 events shown", "all 12
+ * events shown", "40 events shown · more follow"; a token's "all 5 events loaded".
+ */
 export const loadStatus = (page: Page): Locator =>
-  page.getByRole('status').filter({ hasText: /\d[\d,]* (events|contracts) loaded/ });
+  page
+    .getByRole('status')
+    .filter({ hasText: /\d[\d,]* (of [\d,]+ )?(events?|contracts?|collections?) (loaded|shown)/ });
 
 export async function loadedCount(page: Page): Promise<number> {
   const text = (await loadStatus(page).textContent()) ?? '';
-  const match = /([\d,]+) (?:events|contracts) loaded/.exec(text);
+  const match = /([\d,]+) (?:of [\d,]+ )?(?:events?|contracts?|collections?) (?:loaded|shown)/.exec(text);
   if (!match?.[1]) throw new Error(`No loaded count in "${text}"`);
   return Number(match[1].replace(/,/g, ''));
 }
@@ -15,7 +20,7 @@ export async function loadedCount(page: Page): Promise<number> {
 export const contractsTable = (page: Page): Locator =>
   page.getByRole('table', { name: 'Token contracts' });
 export const eventsTable = (page: Page): Locator =>
-  page.getByRole('table', { name: 'Events of this contract' });
+  page.getByRole('table', { name: 'Events of this collection' });
 
 /**
  * Rendered data rows (the table is virtualised: about a screenful of them, between spacer
