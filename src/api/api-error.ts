@@ -12,22 +12,18 @@ export type FailedSide = 'service' | 'server' | 'database' | 'connection' | 'req
 const SERVICE = 'The Token Events Service';
 const SERVER = 'The dashboard’s server';
 
-/** Messages for errors whose answer said none: made here, or sent by something in front. */
-const DEFAULT_MESSAGES: Record<ClientErrorKind, string> = {
-  bad_key: `${SERVICE} refused the server’s API key.`,
+/**
+ * Messages for the errors made here, or answered by something in front of the server:
+ * the server's own answers say theirs.
+ */
+const DEFAULT_MESSAGES: Partial<Record<ClientErrorKind, string>> = {
   rate_limited: 'Too many requests: asked to slow down.',
   bad_request: 'The request was not valid.',
   not_found: 'Not found.',
-  method_not_allowed: `${SERVER} refused the request.`,
-  upstream: `${SERVICE} failed to answer.`,
-  timeout: `${SERVICE} took too long to answer.`,
-  unreachable: `${SERVICE} cannot be reached.`,
   // The server names the service when the service's page was unreadable; made here, it
   // is the server's own answer that could not be read.
   invalid_response: `${SERVER} sent an answer that could not be read.`,
   expired_cursor: `${SERVICE} no longer knows where this list had got to: it forgets its place in a list after a while.`,
-  database:
-    'The dashboard’s own database is not answering; the Token Events Service is not at fault.',
   internal: `${SERVER} failed to answer this request.`,
   network: `${SERVER} cannot be reached: the connection is gone, or the server is down.`,
 };
@@ -39,12 +35,7 @@ export class ApiError extends Error {
   readonly retryAfterSeconds: number | undefined;
 
   constructor(kind: ClientErrorKind, message?: string, status = 0, retryAfterSeconds?: number) {
-    super(
-      message ||
-        (kind === 'upstream' && status === 503
-          ? `${SERVER} is too busy to answer.`
-          : DEFAULT_MESSAGES[kind]),
-    );
+    super(message || DEFAULT_MESSAGES[kind] || 'The request failed.');
     this.name = 'ApiError';
     this.kind = kind;
     this.status = status;
