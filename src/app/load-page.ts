@@ -3,19 +3,23 @@ const RELOADED = 'page-code-reloaded';
 
 /** A page's code could not be loaded: the connection is gone, or the server lost the files. */
 export class PageCodeError extends Error {
-  constructor(cause: unknown) {
+  /** Reloading may help: the browser is online and this tab has not reloaded for it yet. */
+  readonly reload: boolean;
+
+  constructor(cause: unknown, reload: boolean) {
     super('The page’s code could not be loaded.', { cause });
     this.name = 'PageCodeError';
+    this.reload = reload;
   }
 }
 
 /**
- * Loads a lazy route's code. A failed load is tried once more (a passing fault); if that
+ * Loads a lazy route's code. A failed load is tried once more (a passing fault). If that
  * fails too while the browser is online, the files were most likely renamed by a deploy
- * since this tab loaded the app, so the page is reloaded once to get the new names. The
- * tab's session remembers that reload, so one that does not help is not repeated; a load
- * that works forgets it, for the next deploy. Offline, or after that reload, the route's
- * error screen shows the failure.
+ * since this tab loaded the app: the error says a reload may help, and the error screen
+ * reloads the page once, at the address the reader was going to (the router only takes
+ * it on after this). The tab's session remembers that reload, so one that does not help
+ * is not repeated; a load that works forgets it, for the next deploy.
  */
 export async function loadPage<T>(load: () => Promise<T>): Promise<T> {
   try {
@@ -24,14 +28,15 @@ export async function loadPage<T>(load: () => Promise<T>): Promise<T> {
     return page;
   } catch (error) {
     // Null only when the storage works and holds no reload: without it, never reload.
-    if (navigator.onLine && session((storage) => storage.getItem(RELOADED)) === null) {
-      session((storage) => storage.setItem(RELOADED, '1'));
-      window.location.reload();
-      // The page goes; nothing is shown meanwhile.
-      return new Promise<never>(() => {});
-    }
-    throw new PageCodeError(error);
+    const reloaded = session((storage) => storage.getItem(RELOADED));
+    throw new PageCodeError(error, navigator.onLine && reloaded === null);
   }
+}
+
+/** Reloads the page to get the new code's names, once for the tab's session. */
+export function reloadForNewCode(): void {
+  session((storage) => storage.setItem(RELOADED, '1'));
+  window.location.reload();
 }
 
 /** sessionStorage, which may be missing or refuse (private modes, storage disabled). */

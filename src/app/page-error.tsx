@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
 import { useRouteError } from 'react-router';
 import { ApiError } from '../api/api-error';
-import { errorMessage, errorNext, errorTitle } from '../components/states';
+import { errorMessage, errorNext, errorTitle, SkeletonRows } from '../components/states';
 import { useTitle } from '../components/use-title';
-import { PageCodeError } from './load-page';
+import { PageCodeError, reloadForNewCode } from './load-page';
 import button from '../components/button.module.css';
 import notice from '../components/notice.module.css';
 
@@ -33,17 +33,21 @@ function describe(error: unknown, online: boolean): [string, string, string] {
  * The pages' error screen, inside the layout (the header and its lookup still work): a
  * page whose code did not load, or that failed while showing. Offline it says the
  * connection is gone; whatever the failure, the page loads again by itself when the
- * browser comes back online (an `online` event follows an `offline` one). Retry loads the page afresh: the router keeps a route whose code failed to load
- * failed until then.
+ * browser comes back online (an `online` event follows an `offline` one). Retry loads
+ * the page afresh: the router keeps a route whose code failed to load failed until then.
  */
 export function PageError() {
   const error = useRouteError();
   const [title, message, next] = describe(error, navigator.onLine);
+  // New code after a deploy: the page goes at once, its place held meanwhile.
+  const reloading = error instanceof PageCodeError && error.reload;
   useTitle(title);
   useEffect(() => {
+    if (reloading) return reloadForNewCode();
     window.addEventListener('online', reload);
     return () => window.removeEventListener('online', reload);
-  }, []);
+  }, [reloading]);
+  if (reloading) return <SkeletonRows columns={5} />;
   return (
     <section className={notice.error} role="alert">
       <h1>{title}</h1>
