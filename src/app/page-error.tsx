@@ -4,6 +4,7 @@ import { ApiError } from '../api/api-error';
 import { errorMessage, errorNext, errorTitle, SkeletonRows } from '../components/states';
 import { useTitle } from '../components/use-title';
 import { PageCodeError, reloadForNewCode } from './load-page';
+import { useOnline } from './use-online';
 import button from '../components/button.module.css';
 import notice from '../components/notice.module.css';
 
@@ -11,34 +12,34 @@ const reload = () => window.location.reload();
 
 /** Title, what happened, what happens next. */
 function describe(error: unknown, online: boolean): [string, string, string] {
-  if (!online) {
-    return [
-      'The connection is gone',
-      'This device has no connection: the page could not reach the dashboard’s server.',
-      'It opens by itself when the connection is back.',
-    ];
-  }
   if (error instanceof ApiError) return [errorTitle(error), errorMessage(error), errorNext(error)];
   if (error instanceof PageCodeError) {
-    return [
-      'This page could not be loaded',
-      'Its code did not come from the dashboard’s server: the server may be down, or a new version of the dashboard replaced it.',
-      'Retry loads the page again.',
-    ];
+    // Offline, the layout says the connection is gone; this says what it means here.
+    return online
+      ? [
+          'This page could not be loaded',
+          'Its code did not come from the dashboard’s server: the server may be down, or a new version of the dashboard replaced it.',
+          'Retry loads the page again.',
+        ]
+      : [
+          'This page could not be loaded',
+          'Its code could not be fetched without a connection.',
+          'It opens by itself when the connection is back.',
+        ];
   }
   return ['This page failed', errorMessage(error), 'Retry loads the page again.'];
 }
 
 /**
  * The pages' error screen, inside the layout (the header and its lookup still work): a
- * page whose code did not load, or that failed while showing. Offline it says the
- * connection is gone; whatever the failure, the page loads again by itself when the
- * browser comes back online (an `online` event follows an `offline` one). Retry loads
+ * page whose code did not load, or that failed while showing. Whatever the failure, the
+ * page loads again by itself when the browser comes back online (an `online` event
+ * follows an `offline` one). Retry loads
  * the page afresh: the router keeps a route whose code failed to load failed until then.
  */
 export function PageError() {
   const error = useRouteError();
-  const [title, message, next] = describe(error, navigator.onLine);
+  const [title, message, next] = describe(error, useOnline());
   // New code after a deploy: the page goes at once, its place held meanwhile.
   const reloading = error instanceof PageCodeError && error.reload;
   useTitle(title);

@@ -1,4 +1,4 @@
-import { render, screen, within } from '@testing-library/react';
+import { act, render, screen, within } from '@testing-library/react';
 import { createMemoryRouter, type RouteObject } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../../src/app/app';
@@ -74,12 +74,29 @@ describe('the pages’ error screen', () => {
     expect(document.title).toBe('This page could not be loaded');
   });
 
-  it('says the connection is gone when the browser is offline', async () => {
+  it('says what a page that could not load means offline', async () => {
     vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
     renderPage({ lazy: failedCode });
     const alert = await screen.findByRole('alert');
-    expect(within(alert).getByRole('heading')).toHaveTextContent('The connection is gone');
+    expect(screen.getByRole('status')).toHaveTextContent(/^The connection is gone\./);
+    expect(alert).toHaveTextContent('could not be fetched without a connection');
     expect(alert).toHaveTextContent('It opens by itself when the connection is back.');
+  });
+
+  it('the layout says the connection is gone while the browser is offline', async () => {
+    const onLine = vi.spyOn(navigator, 'onLine', 'get');
+    renderPage({ Component: () => <p>The page</p> });
+    expect(await screen.findByText('The page')).toBeInTheDocument();
+    expect(screen.queryByRole('status')).toBeNull();
+    onLine.mockReturnValue(false);
+    act(() => void window.dispatchEvent(new Event('offline')));
+    expect(screen.getByRole('status')).toHaveTextContent(
+      'The connection is gone. What is shown stays; the dashboard carries on by itself when the connection is back.',
+    );
+    onLine.mockReturnValue(true);
+    act(() => void window.dispatchEvent(new Event('online')));
+    expect(screen.queryByRole('status')).toBeNull();
+    expect(screen.getByText('The page')).toBeInTheDocument();
   });
 
   it('shows a page that fails while showing, never the router’s developer page', async () => {

@@ -71,7 +71,7 @@ async function lookUp(page: Page, text: string): Promise<void> {
   await lookup(page).press('Enter');
 }
 
-test('offline while a page opens: says the connection is gone, opens it by itself when back', async ({
+test('offline: says the connection is gone, and a page that could not open opens by itself when back', async ({
   page,
   context,
   servers,
@@ -81,10 +81,14 @@ test('offline while a page opens: says the connection is gone, opens it by itsel
   await context.setOffline(true);
   await lookUp(page, busiest.address);
 
+  await expect(page.getByRole('main').getByRole('status')).toHaveText(
+    'The connection is gone. What is shown stays; the dashboard carries on by itself when the connection is back.',
+  );
   const alert = page.getByRole('main').getByRole('alert');
-  await expect(alert.getByRole('heading')).toHaveText('The connection is gone');
+  await expect(alert.getByRole('heading')).toHaveText('This page could not be loaded');
+  await expect(alert).toContainText('without a connection');
   await expect(alert).toContainText('It opens by itself when the connection is back.');
-  await expect(page).toHaveTitle('The connection is gone');
+  await expect(page).toHaveTitle('This page could not be loaded');
   await expect(page).toHaveURL(`/contracts/${busiest.address}`);
   // The header is the app's, and works: the contract list's code is here already.
   await expect(alert.getByRole('button', { name: 'Retry' })).toBeVisible();
@@ -94,6 +98,7 @@ test('offline while a page opens: says the connection is gone, opens it by itsel
 
   await context.setOffline(false);
   await expect(heading(page)).toContainText(busiest.name);
+  await expect(page.getByText('The connection is gone.')).toHaveCount(0);
   await expect(dataRows(eventsTable(page)).first()).toBeVisible();
 });
 
