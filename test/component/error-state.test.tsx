@@ -6,7 +6,7 @@ import { ApiError } from '../../src/api/api-error';
 import { getJson } from '../../src/api/client';
 import { createQueryClient } from '../../src/app/query-client';
 import { ErrorState, RetryingNotice } from '../../src/components/states';
-import { errorResponse, SHUTTING_DOWN } from '../../src/server/proxy/error-response';
+import { databaseError, errorResponse, SHUTTING_DOWN } from '../../src/server/proxy/error-response';
 import { advanceUntil, FAKE_TIMERS } from './harness';
 
 afterEach(() => {
@@ -32,7 +32,9 @@ function Answer() {
 describe('the error state', () => {
   it('says which side failed, what happened and what happens next, with Retry', async () => {
     const onRetry = vi.fn();
-    render(<ErrorState error={new ApiError('database', undefined, 503, 5)} onRetry={onRetry} />);
+    // As the server answers when its database is down.
+    const error = await ApiError.fromResponse(errorResponse(databaseError('down')));
+    render(<ErrorState error={error} onRetry={onRetry} />);
     const alert = screen.getByRole('alert');
     expect(within(alert).getByText('The dashboard’s database is down')).toBeInTheDocument();
     expect(alert).toHaveTextContent('the Token Events Service is not at fault');
