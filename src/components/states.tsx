@@ -46,7 +46,7 @@ export function errorNext(error: unknown): string {
   if (!(error instanceof ApiError)) return 'Retry, or reload the page.';
   switch (failedSide(error)) {
     case 'connection':
-      return 'It tries again by itself when the connection is back; Retry tries now.';
+      return 'Retry when it is back; a lost connection tries again by itself when it returns.';
     case 'database':
       return 'It usually comes back within seconds: Retry then.';
     case 'server':
@@ -77,8 +77,9 @@ export function ErrorState({ error, onRetry, context, compact }: ErrorStateProps
   return (
     <div className={compact ? `${notice.error} ${notice.compact}` : notice.error} role="alert">
       <strong>{errorTitle(error)}</strong>
-      <span>{errorMessage(error)}</span>
-      <span>{errorNext(error)}</span>
+      <span>
+        {errorMessage(error)} {errorNext(error)}
+      </span>
       {context && <span className="muted">{context}</span>}
       {onRetry && (
         <button type="button" className={button.button} onClick={onRetry}>

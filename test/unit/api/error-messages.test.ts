@@ -86,12 +86,12 @@ describe('every error says which side failed', () => {
     }
   });
 
-  it('a lost connection names the connection and says it tries again by itself', () => {
+  it('a lost connection names the connection and says what comes back by itself', () => {
     const error = new ApiError('network');
     expect(failedSide(error)).toBe('connection');
     expect(errorTitle(error)).toBe('No connection to the dashboard’s server');
     expect(errorMessage(error)).toMatch(/connection is gone/);
-    expect(errorNext(error)).toMatch(/by itself when the connection is back/);
+    expect(errorNext(error)).toMatch(/a lost connection tries again by itself when it returns/);
   });
 
   it('every kind has a title, a message and what happens next', () => {
