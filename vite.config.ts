@@ -4,7 +4,8 @@ import { apiProxyPlugin } from './src/server/vite-plugin';
 
 export default defineConfig({
   plugins: [react(), apiProxyPlugin()],
-  build: { outDir: 'dist/client', emptyOutDir: true },
+  // The browsers the app supports preload modules themselves: no polyfill in the entry.
+  build: { outDir: 'dist/client', emptyOutDir: true, modulePreload: { polyfill: false } },
   server: { host: '127.0.0.1' },
   preview: { host: '127.0.0.1' },
   test: {

@@ -2,22 +2,30 @@ import { readErrorBody, type ApiErrorKind } from '../lib/error-body';
 
 export type ClientErrorKind = ApiErrorKind | 'network';
 
-const DEFAULT_MESSAGES: Record<ClientErrorKind, string> = {
-  bad_key: 'The server’s API key was refused by the Token Events Service.',
-  rate_limited: 'Too many requests: the service asked us to slow down.',
+/**
+ * Who failed, so that no message blames the wrong one: the Token Events Service, the
+ * dashboard's own server or its database, the connection between the browser and the
+ * server, or none of them (the request named something that is not valid or not there).
+ */
+export type FailedSide = 'service' | 'server' | 'database' | 'connection' | 'request';
+
+const SERVICE = 'The Token Events Service';
+const SERVER = 'The dashboard’s server';
+
+/**
+ * Messages for the errors made here, or answered by something in front of the server:
+ * the server's own answers say theirs.
+ */
+const DEFAULT_MESSAGES: Partial<Record<ClientErrorKind, string>> = {
+  rate_limited: 'Too many requests: asked to slow down.',
   bad_request: 'The request was not valid.',
   not_found: 'Not found.',
-  method_not_allowed: 'The request was not valid.',
-  upstream: 'The Token Events Service failed to answer.',
-  timeout: 'The Token Events Service took too long to answer.',
-  unreachable: 'The Token Events Service cannot be reached.',
-  invalid_response: 'The Token Events Service sent a response that could not be read.',
-  expired_cursor:
-    'The service no longer knows where this list had got to: it forgets its place in a list after a while.',
-  database:
-    'The dashboard’s own database is not answering; the Token Events Service is not at fault.',
-  internal: 'The dashboard’s server failed to answer this request.',
-  network: 'The dashboard’s server cannot be reached. Check your connection.',
+  // The server names the service when the service's page was unreadable; made here, it
+  // is the server's own answer that could not be read.
+  invalid_response: `${SERVER} sent an answer that could not be read.`,
+  expired_cursor: `${SERVICE} no longer knows where this list had got to: it forgets its place in a list after a while.`,
+  internal: `${SERVER} failed to answer this request.`,
+  network: `${SERVER} cannot be reached: the connection is gone, or the server is down.`,
 };
 
 /** The one error type of the data layer; `kind` tells the cases apart for the UI. */
@@ -27,7 +35,7 @@ export class ApiError extends Error {
   readonly retryAfterSeconds: number | undefined;
 
   constructor(kind: ClientErrorKind, message?: string, status = 0, retryAfterSeconds?: number) {
-    super(message || DEFAULT_MESSAGES[kind]);
+    super(message || DEFAULT_MESSAGES[kind] || 'The request failed.');
     this.name = 'ApiError';
     this.kind = kind;
     this.status = status;
@@ -47,12 +55,37 @@ export class ApiError extends Error {
       // Not JSON: not ours.
     }
     if (body) return new ApiError(body.kind, body.message, response.status, body.retryAfterSeconds);
+    const { status } = response;
     return new ApiError(
-      kindOfStatus(response.status),
-      undefined,
-      response.status,
+      kindOfStatus(status),
+      status >= 500 ? `${SERVER} did not answer (status ${status}).` : undefined,
+      status,
       retryAfterHeader(response),
     );
+  }
+}
+
+/** Which side an error is about (see `FailedSide`). */
+export function failedSide(error: ApiError): FailedSide {
+  switch (error.kind) {
+    case 'network':
+      return 'connection';
+    case 'database':
+      return 'database';
+    case 'internal':
+    case 'method_not_allowed':
+      return 'server';
+    case 'bad_request':
+    case 'not_found':
+      return 'request';
+    // The server answers 502 for a page of the service it could not read.
+    case 'invalid_response':
+      return error.status === 502 ? 'service' : 'server';
+    // A 503 is the server's own: its queue for the service is full, or it restarts.
+    case 'upstream':
+      return error.status === 503 ? 'server' : 'service';
+    default:
+      return 'service';
   }
 }
 
@@ -65,11 +98,14 @@ function retryAfterHeader(response: Response): number | undefined {
     : undefined;
 }
 
+/**
+ * The kind of an answer that is not ours: something in front of the server (a proxy, a
+ * load balancer) answered for it, so a failure there is the server's side, not the
+ * service's.
+ */
 function kindOfStatus(status: number): ClientErrorKind {
   if (status === 429) return 'rate_limited';
-  if (status === 403) return 'bad_key';
   if (status === 404) return 'not_found';
-  if (status === 504) return 'timeout';
   if (status >= 400 && status < 500) return 'bad_request';
-  return 'upstream';
+  return 'internal';
 }

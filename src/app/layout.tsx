@@ -3,11 +3,14 @@ import { Link, Outlet, ScrollRestoration } from 'react-router';
 import { metaQueryOptions } from '../api/meta';
 import { LookupBox } from '../components/lookup-box';
 import { KeyboardShortcuts } from './keyboard-shortcuts';
+import { useOnline } from './use-online';
 import { SettingsPanel } from './settings-panel';
+import notice from '../components/notice.module.css';
 import styles from './layout.module.css';
 
 export function Layout() {
   const meta = useQuery(metaQueryOptions());
+  const online = useOnline();
   return (
     <>
       <a className={styles.skipLink} href="#main">
@@ -22,6 +25,13 @@ export function Layout() {
       </header>
       <KeyboardShortcuts />
       <main id="main" className={styles.main} tabIndex={-1}>
+        {/* Requests wait while offline (React Query pauses them): say why nothing comes. */}
+        {!online && (
+          <p className={notice.wait} role="status">
+            The connection is gone. What is shown stays; the dashboard carries on by itself when the
+            connection is back.
+          </p>
+        )}
         <Outlet />
       </main>
       <footer className={styles.footer}>

@@ -3,6 +3,8 @@ import { SkeletonRows } from '../components/states';
 import { useTitle } from '../components/use-title';
 import { repairPercentEncoding, routePatterns } from '../lib/routes';
 import { Layout } from './layout';
+import { loadPage } from './load-page';
+import { PageError } from './page-error';
 import notice from '../components/notice.module.css';
 
 function NotFound() {
@@ -25,37 +27,42 @@ function PageLoading() {
 export const routes: RouteObject[] = [
   {
     element: <Layout />,
+    // Only when the layout itself fails; a page's failure shows inside it (below).
+    ErrorBoundary: PageError,
     children: [
       {
         // Pages load on demand. The first render waits for the page's code (routerReady,
         // up to 3 s); this holds the page's place only if it takes longer than that.
         HydrateFallback: PageLoading,
+        ErrorBoundary: PageError,
         children: [
           { path: routePatterns.home, element: <Navigate replace to="/contracts" /> },
           {
             path: routePatterns.contracts,
             lazy: async () => ({
-              Component: (await import('../pages/contracts/contracts-page')).ContractsPage,
+              Component: (await loadPage(() => import('../pages/contracts/contracts-page')))
+                .ContractsPage,
             }),
           },
           {
             path: routePatterns.contractEvents,
             lazy: async () => ({
-              Component: (await import('../pages/contract-events/contract-events-page'))
-                .ContractEventsRoute,
+              Component: (
+                await loadPage(() => import('../pages/contract-events/contract-events-page'))
+              ).ContractEventsRoute,
             }),
           },
           {
             path: routePatterns.tokenHistory,
             lazy: async () => ({
-              Component: (await import('../pages/token-history/token-history-page'))
+              Component: (await loadPage(() => import('../pages/token-history/token-history-page')))
                 .TokenHistoryRoute,
             }),
           },
           {
             path: routePatterns.wallet,
             lazy: async () => ({
-              Component: (await import('../pages/wallet/wallet-page')).WalletRoute,
+              Component: (await loadPage(() => import('../pages/wallet/wallet-page'))).WalletRoute,
             }),
           },
           { path: '*', element: <NotFound /> },

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { forwardRef, useState, type FormEvent } from 'react';
 import { Link, useLocation, useMatch, useNavigate } from 'react-router';
 import { contractsQueryOptions } from '../api/contracts';
-import { shortenHex } from '../lib/address';
+import { canonicalAddress, shortenHex } from '../lib/address';
 import type { Contract } from '../lib/contract';
 import {
   notListedText,
@@ -41,7 +41,8 @@ export const LookupBox = forwardRef<HTMLInputElement>(function LookupBox(_props,
   const location = useLocation();
   const onContract = useMatch(routePatterns.contractEvents);
   const onToken = useMatch(routePatterns.tokenHistory);
-  const current = (onContract ?? onToken)?.params.address;
+  // The collection of the page: a token id alone opens one of its tokens.
+  const current = canonicalAddress((onContract ?? onToken)?.params.address ?? '') ?? undefined;
   const [value, setValue] = useState('');
   const [answer, setResult] = useState<{
     shown: LookupResult;
@@ -54,7 +55,7 @@ export const LookupBox = forwardRef<HTMLInputElement>(function LookupBox(_props,
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const known = await knownContracts(client);
-    const shown = resolveLookup(value, known);
+    const shown = resolveLookup(value, known, current);
     if (shown.kind === 'wallet') {
       setResult(null);
       setValue('');
@@ -79,14 +80,17 @@ export const LookupBox = forwardRef<HTMLInputElement>(function LookupBox(_props,
       noValidate
     >
       <label htmlFor="lookup-input" className="visually-hidden">
-        Go to a contract (address, short form or collection name), optionally with a token id
+        Go to a contract (address, short form, collection name or explorer link), optionally with a
+        token id{current && ', or a token id of this collection'}
       </label>
       <input
         id="lookup-input"
         ref={ref}
         type="text"
         value={value}
-        placeholder="Contract, name or link [token id]"
+        placeholder={
+          current ? 'Token id, contract, name or link' : 'Contract, name or link [token id]'
+        }
         spellCheck={false}
         autoComplete="off"
         aria-invalid={error ? true : undefined}

@@ -1,36 +1,67 @@
 import type { ReactNode } from 'react';
-import { ApiError, type ClientErrorKind } from '../api/api-error';
-import { retryDelayMs } from '../api/retry-policy';
+import { ApiError, failedSide, type ClientErrorKind } from '../api/api-error';
+import { retryDelayMs, shouldRetry } from '../api/retry-policy';
 import button from './button.module.css';
 import notice from './notice.module.css';
 import styles from './states.module.css';
 
 const SOMETHING_WRONG = 'Something went wrong';
+const SERVER = 'The dashboard’s server';
 
+/** Each names the side that failed: the service, the dashboard's server or database, the connection. */
 const TITLES: Record<ClientErrorKind, string> = {
   bad_key: 'The service refused our key',
   rate_limited: 'The service is busy',
   bad_request: 'That request is not valid',
   not_found: 'Not found',
   // The browser only ever sends GET: a method refused is a fault of ours, not the reader's.
-  method_not_allowed: SOMETHING_WRONG,
+  method_not_allowed: `${SERVER} refused the request`,
   upstream: 'The service failed',
   timeout: 'The service took too long',
   unreachable: 'The service cannot be reached',
   invalid_response: 'The service sent something unreadable',
   expired_cursor: 'The service lost its place in this list',
   database: 'The dashboard’s database is down',
-  internal: 'The dashboard’s server failed',
-  network: 'No connection to the dashboard server',
+  internal: `${SERVER} failed`,
+  network: `No connection to ${SERVER.toLowerCase()}`,
 };
 
 export function errorTitle(error: unknown): string {
-  return error instanceof ApiError ? TITLES[error.kind] : SOMETHING_WRONG;
+  if (!(error instanceof ApiError)) return SOMETHING_WRONG;
+  // The same kinds, said by the server of itself (see failedSide).
+  if (failedSide(error) === 'server') {
+    if (error.kind === 'upstream') return `${SERVER} is busy`;
+    if (error.kind === 'invalid_response') return `${SERVER} sent something unreadable`;
+  }
+  return TITLES[error.kind];
 }
 
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;
   return 'An unexpected error happened.';
+}
+
+/** What happens next, or what the reader can do, for each side that fails. */
+export function errorNext(error: unknown): string {
+  if (!(error instanceof ApiError)) return 'Retry, or reload the page.';
+  switch (failedSide(error)) {
+    case 'connection':
+      return 'Retry when it is back; a lost connection tries again by itself when it returns.';
+    case 'database':
+      return 'It usually comes back within seconds: Retry then.';
+    case 'server':
+      return error.status === 503
+        ? 'It is busy or restarting: Retry in a few seconds.'
+        : 'Retry; if it keeps failing, the server’s log says why.';
+    case 'request':
+      return 'Check the address of this page.';
+  }
+  if (error.kind === 'bad_key') {
+    return 'Only the dashboard’s operator can fix this (TOKEN_EVENTS_API_KEY).';
+  }
+  if (error.kind === 'rate_limited') return 'Wait a moment, then Retry.';
+  if (error.kind === 'expired_cursor') return 'Retry reads the list again from its start.';
+  return 'The dashboard itself is fine: Retry asks the service again.';
 }
 
 interface ErrorStateProps {
@@ -41,12 +72,14 @@ interface ErrorStateProps {
   compact?: boolean;
 }
 
-/** Says what happened and offers a retry; announced to screen readers. */
+/** Says who failed, what happened and what happens next, and offers a retry; announced to screen readers. */
 export function ErrorState({ error, onRetry, context, compact }: ErrorStateProps) {
   return (
     <div className={compact ? `${notice.error} ${notice.compact}` : notice.error} role="alert">
       <strong>{errorTitle(error)}</strong>
-      <span>{errorMessage(error)}</span>
+      <span>
+        {errorMessage(error)} {errorNext(error)}
+      </span>
       {context && <span className="muted">{context}</span>}
       {onRetry && (
         <button type="button" className={button.button} onClick={onRetry}>
@@ -57,15 +90,19 @@ export function ErrorState({ error, onRetry, context, compact }: ErrorStateProps
   );
 }
 
-/** Shown while a query is retrying by itself after a rate limit. */
+/**
+ * Shown while a query waits to try again by itself (a rate limit, a busy server), with
+ * the wait React Query is sleeping: `failureCount` failures so far, the last of them
+ * still to be retried.
+ */
 export function RetryingNotice({ error, failureCount }: { error: unknown; failureCount: number }) {
-  if (!(error instanceof ApiError) || error.kind !== 'rate_limited' || failureCount === 0)
-    return null;
-  const seconds = Math.ceil(retryDelayMs(failureCount, error) / 1000);
+  if (failureCount === 0 || !shouldRetry(failureCount - 1, error)) return null;
+  const seconds = Math.ceil(retryDelayMs(failureCount - 1, error) / 1000);
+  const rateLimited = error instanceof ApiError && error.kind === 'rate_limited';
   return (
     <div className={notice.wait} role="status">
-      The service asked us to slow down. Retrying automatically in {seconds} s (attempt{' '}
-      {failureCount + 1}).
+      {rateLimited ? 'The service asked us to slow down' : errorTitle(error)}. Retrying
+      automatically in {seconds} s (attempt {failureCount + 1}).
     </div>
   );
 }

@@ -61,36 +61,64 @@ export type LookupResult =
 const MAX_CHOICES = 8;
 
 /**
+ * Links of the block explorers people paste, Voyager and Starkscan on either network
+ * (`sepolia.` hosts): the page's kind and its address, and a token id after it.
+ */
+const EXPLORER_LINK =
+  /^(?:https?:\/\/)?(?:[\w-]+\.)*(?:voyager\.online|starkscan\.co)\/([\w-]+)\/([^/?#\s]+)(?:\/([^/?#\s]+))?/i;
+
+/** A token id alone: `#12`, `#0x0c`, or digits. */
+const BARE_TOKEN_ID = /^(?:#\s*(\S+)|([0-9]+))$/;
+
+const NUMBER = /^(?:[0-9]+|0x[0-9a-f]+)$/i;
+
+const error = (message: string): LookupResult => ({ kind: 'error', message });
+
+/**
  * What a person means by the text in the lookup box, with the contract list to recognise
  * the app's short form ("0x6058…44b8"), a collection's name or symbol ("StarkVerse
  * Gallery", "SVG", with a token id after it or not), and to tell a contract's address
- * from a wallet's or a transaction's.
+ * from a wallet's or a transaction's. `current` is the collection of the page the box is
+ * on, if any: a token id alone is one of its tokens.
  */
-export function resolveLookup(input: string, known: KnownContracts): LookupResult {
+export function resolveLookup(
+  input: string,
+  known: KnownContracts,
+  current?: string,
+): LookupResult {
   const text = input.trim();
-  if (text === '') return { kind: 'error', message: EMPTY };
+  if (text === '') return error(EMPTY);
   const { contracts } = known;
+  const explorer = EXPLORER_LINK.exec(text);
+  if (explorer) return resolveExplorerLink(explorer, known);
   // A link to a wallet's page names the wallet.
   const walletLink = /\/addresses\/([^/?#\s]+)/.exec(text);
   if (walletLink) {
     const wallet = parseAddress(walletLink[1] ?? '');
-    return wallet.ok
-      ? { kind: 'wallet', address: wallet.value }
-      : { kind: 'error', message: wallet.error };
+    return wallet.ok ? { kind: 'wallet', address: wallet.value } : error(wallet.error);
   }
   // A link to one of our pages names its contract exactly.
-  if (/\/contracts\//.test(text)) {
-    const parsed = parseLookup(text);
-    return parsed.ok ? { kind: 'go', ...parsed.value } : { kind: 'error', message: parsed.error };
+  if (/\/contracts\//.test(text)) return goTo(text);
+  const bare = BARE_TOKEN_ID.exec(text);
+  const bareToken = bare && parseToken(bare[1] ?? bare[2] ?? '');
+  if (bareToken && current) {
+    return bareToken.ok
+      ? { kind: 'go', address: current, tokenId: bareToken.value }
+      : error(bareToken.error);
   }
   // A name may hold spaces: first the whole text, then all but a token id at its end.
   const byName = matchName(text, contracts);
   if (byName.length > 0) return pick(byName);
+  if (bareToken) return error(bareToken.ok ? NO_COLLECTION : bareToken.error);
   const tail = /^(.+?)[\s/:#]+(\S+)$/.exec(text);
   const head = tail?.[1] ?? text;
   const token = tail ? parseToken(tail[2] ?? '') : null;
-  if (token && !token.ok && !/^0x/i.test(head)) return pickByName(text, contracts, known);
-  if (token && !token.ok) return { kind: 'error', message: token.error };
+  if (token && !token.ok) {
+    // A number after an address or a collection's name was meant as its token id.
+    const meantAsId =
+      /^0x/i.test(head) || (NUMBER.test(tail?.[2] ?? '') && matchName(head, contracts).length > 0);
+    return meantAsId ? error(token.error) : pickByName(text, contracts, known);
+  }
   const tokenId = token?.ok ? token.value : undefined;
 
   if (!/^0x/i.test(head)) {
@@ -99,7 +127,7 @@ export function resolveLookup(input: string, known: KnownContracts): LookupResul
   }
   const matcher = addressMatcher(head);
   const whole = parseAddress(head);
-  if (!matcher) return { kind: 'error', message: whole.ok ? EMPTY : whole.error };
+  if (!matcher) return error(whole.ok ? EMPTY : whole.error);
   if (whole.ok && contracts.some((contract) => contract.address === whole.value)) {
     return { kind: 'go', address: whole.value, tokenId };
   }
@@ -107,16 +135,49 @@ export function resolveLookup(input: string, known: KnownContracts): LookupResul
     const matches = contracts.filter((contract) => matcher(contract.address));
     if (matches.length > 0) return pick(matches, tokenId);
     if (!whole.ok || contracts.length > 0) {
-      return {
-        kind: 'error',
-        message: `No ${known.complete ? '' : 'loaded '}contract matches ${head}: paste its whole address.`,
-      };
+      return error(
+        `No ${known.complete ? '' : 'loaded '}contract matches ${head}: paste its whole address.`,
+      );
     }
   }
-  if (!whole.ok) return { kind: 'error', message: whole.error };
+  if (!whole.ok) return error(whole.error);
   // Nothing to compare with (the list did not load): go, the contract's page will tell.
   if (contracts.length === 0) return { kind: 'go', address: whole.value, tokenId };
   return { kind: 'not-listed', address: whole.value, tokenId };
+}
+
+const NO_COLLECTION =
+  'A token id alone needs its collection: open the collection first, or type its address or name before the id.';
+
+/** A parsed address, with a token id or not, as a place to go. */
+function goTo(text: string): LookupResult {
+  const parsed = parseLookup(text);
+  return parsed.ok ? { kind: 'go', ...parsed.value } : error(parsed.error);
+}
+
+/**
+ * An explorer's page: a collection or one of its tokens opens here; its `/contract/` page
+ * may be a wallet's too, so its address is looked up as if pasted; a transaction is not
+ * something the dashboard shows.
+ */
+function resolveExplorerLink(link: RegExpExecArray, known: KnownContracts): LookupResult {
+  const [, page = '', address = '', tokenId] = link;
+  switch (page.toLowerCase()) {
+    case 'contract':
+      return resolveLookup(address, known);
+    case 'nft-contract':
+      return goTo(address);
+    case 'nft':
+      return goTo(tokenId ? `${address} ${tokenId}` : address);
+    case 'tx':
+      return error(
+        'That is a link to a transaction: the dashboard does not open transactions. Paste a link to a contract, a collection or a token, or an address.',
+      );
+    default:
+      return error(
+        `The dashboard opens an explorer’s contract, collection and token links, not its /${page}/ pages.`,
+      );
+  }
 }
 
 /**

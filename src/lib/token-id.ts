@@ -11,15 +11,23 @@ const DECIMAL = /^[0-9]{1,80}$/;
 // Leading zeros are harmless, so a few more digits than 64 are accepted; the value is checked below.
 const HEX = /^0x[0-9a-f]{1,80}$/i;
 
+const TOO_LARGE =
+  'This token id is too large: token ids are below 2^256, at most 78 decimal digits (64 hexadecimal).';
+
 export function parseTokenId(input: string): Parsed<bigint> {
   const text = input.trim();
   if (text === '') return fail('Enter a token id.');
   // Length is checked by the patterns before BigInt sees the text, so no input is costly.
   if (!DECIMAL.test(text) && !HEX.test(text)) {
-    return fail('A token id is a decimal number or 0x followed by hexadecimal digits.');
+    // Digits beyond what the patterns take are a number, only too large for a token id.
+    return fail(
+      /^(?:[0-9]+|0x[0-9a-f]+)$/i.test(text)
+        ? TOO_LARGE
+        : 'A token id is a decimal number or 0x followed by hexadecimal digits.',
+    );
   }
   const value = BigInt(text);
-  if (value > MAX_TOKEN_ID) return fail('A token id has at most 256 bits.');
+  if (value > MAX_TOKEN_ID) return fail(TOO_LARGE);
   return ok(value);
 }
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, type ClientErrorKind } from '../../../src/api/api-error';
+import { ApiError, failedSide, type ClientErrorKind } from '../../../src/api/api-error';
 import { retryDelayMs, shouldRetry } from '../../../src/api/retry-policy';
 import { createQueryClient } from '../../../src/app/query-client';
 
@@ -9,7 +9,7 @@ afterEach(() => vi.useRealTimers());
  * Runs one query of the app's own query client against a fetcher that always fails with
  * `kind`, on fake timers, and counts the attempts and the waits between them.
  */
-async function attempts(kind: ClientErrorKind, retryAfterSeconds?: number) {
+async function attempts(kind: ClientErrorKind, retryAfterSeconds?: number, status = 0) {
   vi.useFakeTimers();
   const client = createQueryClient();
   let calls = 0;
@@ -20,7 +20,7 @@ async function attempts(kind: ClientErrorKind, retryAfterSeconds?: number) {
       queryFn: () => {
         calls += 1;
         at.push(Date.now());
-        return Promise.reject(new ApiError(kind, undefined, 0, retryAfterSeconds));
+        return Promise.reject(new ApiError(kind, undefined, status, retryAfterSeconds));
       },
     })
     .catch((error: unknown) => error);
@@ -42,7 +42,7 @@ describe('the retry policy, as the query client applies it', () => {
     // React Query asks for the first delay with a failure count of 0, then 1, 2, …
     expect(await attempts('rate_limited')).toEqual({
       retries: 6,
-      waits: [1000, 1000, 2000, 4000, 8000, 16_000],
+      waits: [1000, 2000, 4000, 8000, 16_000, 30_000],
     });
   });
 
@@ -56,6 +56,22 @@ describe('the retry policy, as the query client applies it', () => {
     expect([1, 2, 3].map((count) => shouldRetry(count - 1, error))).toEqual([true, true, true]);
     expect(shouldRetry(3, error)).toBe(false);
     expect(retryDelayMs(1, error)).toBe(5_000);
+    expect(await attempts('database', 5, 503)).toEqual({ retries: 3, waits: [5000, 5000, 5000] });
+  });
+
+  it('asks a busy 503 again after the time it asks, whatever its kind, a few times', async () => {
+    // The server's queue for the service is full, it restarts, or a proxy in front says so.
+    for (const kind of ['upstream', 'internal', 'timeout'] as const) {
+      expect(await attempts(kind, 2, 503)).toEqual({ retries: 3, waits: [2000, 2000, 2000] });
+    }
+    // A long wait is capped.
+    expect((await attempts('upstream', 600, 503)).waits).toEqual([30_000, 30_000, 30_000]);
+  });
+
+  it('does not hammer a 503 that does not say how long to wait', async () => {
+    for (const kind of ['upstream', 'internal', 'database', 'timeout'] as const) {
+      expect(await attempts(kind, undefined, 503)).toEqual({ retries: 0, waits: [] });
+    }
   });
 
   it('shows anything else at once', async () => {
@@ -104,7 +120,25 @@ describe('ApiError.fromResponse', () => {
       status: 429,
       retryAfterSeconds: 9,
     });
-    const gateway = await ApiError.fromResponse(new Response('', { status: 504 }));
-    expect(gateway).toMatchObject({ kind: 'timeout', retryAfterSeconds: undefined });
+  });
+
+  it('blames the dashboard’s server, never the service, for a failure of something in front of it', async () => {
+    for (const status of [500, 502, 503, 504]) {
+      const error = await ApiError.fromResponse(
+        new Response('<html>Bad gateway</html>', { status }),
+      );
+      expect(error).toMatchObject({
+        kind: 'internal',
+        status,
+        message: `The dashboard’s server did not answer (status ${status}).`,
+        retryAfterSeconds: undefined,
+      });
+      expect(failedSide(error)).toBe('server');
+    }
+    const restarting = await ApiError.fromResponse(
+      new Response('', { status: 503, headers: { 'retry-after': '4' } }),
+    );
+    expect(restarting).toMatchObject({ status: 503, retryAfterSeconds: 4 });
+    expect(shouldRetry(0, restarting)).toBe(true);
   });
 });

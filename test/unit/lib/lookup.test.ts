@@ -122,6 +122,122 @@ describe('resolveLookup', () => {
   });
 });
 
+describe('the lookup on a collection’s page', () => {
+  it.each([
+    ['a token id alone', '858324', { kind: 'go', address: FOXES, tokenId: '858324' }],
+    ['a token id after #', '#12', { kind: 'go', address: FOXES, tokenId: '12' }],
+    ['a hex token id after #', '# 0x0c', { kind: 'go', address: FOXES, tokenId: '12' }],
+    // Everything else means what it means on any page.
+    ['another contract', 'StarkVerse Gallery 5', { kind: 'go', address: GALLERY, tokenId: '5' }],
+    ['a short form', '0x6058', { kind: 'go', address: GALLERY }],
+  ])('opens %s', (_what, input, expected) => {
+    expect(resolveLookup(input, known, FOXES)).toEqual(expected);
+  });
+
+  it('says a token id is too large rather than not a number', () => {
+    const result = resolveLookup('9'.repeat(90), known, FOXES);
+    expect(result).toEqual({ kind: 'error', message: expect.stringMatching(/too large/) });
+    expect(result.kind === 'error' && result.message).toMatch(/below 2\^256, at most 78 decimal/);
+    // 2^256 itself, in 78 digits.
+    expect(resolveLookup((1n << 256n).toString(), known, FOXES)).toMatchObject({
+      message: expect.stringMatching(/too large/),
+    });
+    expect(resolveLookup(((1n << 256n) - 1n).toString(), known, FOXES)).toMatchObject({
+      kind: 'go',
+    });
+  });
+
+  it('says a token id alone needs a collection on other pages', () => {
+    expect(resolveLookup('12', known)).toEqual({
+      kind: 'error',
+      message: expect.stringMatching(/^A token id alone needs its collection/),
+    });
+    expect(resolveLookup('9'.repeat(90), known)).toMatchObject({
+      message: expect.stringMatching(/too large/),
+    });
+    for (const input of [`${GALLERY} ${'9'.repeat(90)}`, `StarkVerse Gallery ${'9'.repeat(90)}`]) {
+      expect(resolveLookup(input, known)).toMatchObject({
+        message: expect.stringMatching(/too large/),
+      });
+    }
+  });
+});
+
+describe('explorer links', () => {
+  const short = GALLERY.replace(/^0x0+/, '0x');
+  it.each([
+    [
+      'a Voyager contract',
+      `https://voyager.online/contract/${short}`,
+      { kind: 'go', address: GALLERY },
+    ],
+    [
+      'a Voyager NFT',
+      `https://voyager.online/nft/${short}/858324`,
+      { kind: 'go', address: GALLERY, tokenId: '858324' },
+    ],
+    [
+      'a Voyager collection',
+      `https://voyager.online/nft-contract/${short}#items`,
+      { kind: 'go', address: GALLERY },
+    ],
+    [
+      'a Starkscan contract',
+      `https://starkscan.co/contract/${GALLERY}`,
+      { kind: 'go', address: GALLERY },
+    ],
+    [
+      'a Starkscan NFT with a hex id',
+      `https://starkscan.co/nft/${GALLERY}/0x0c?tab=activity`,
+      { kind: 'go', address: GALLERY, tokenId: '12' },
+    ],
+    [
+      'a Sepolia Voyager NFT',
+      `https://sepolia.voyager.online/nft/${short}/7`,
+      { kind: 'go', address: GALLERY, tokenId: '7' },
+    ],
+    [
+      'a Sepolia Starkscan contract',
+      `sepolia.starkscan.co/contract/${short}`,
+      { kind: 'go', address: GALLERY },
+    ],
+    // A contract page of the explorer may be a wallet's: as if its address were pasted.
+    [
+      'a wallet’s explorer page',
+      `https://voyager.online/contract/${WALLET}`,
+      { kind: 'not-listed', address: WALLET },
+    ],
+    // A collection the list does not hold: the explorer says it is one, so it opens.
+    [
+      'an unlisted collection',
+      `https://voyager.online/nft-contract/${WALLET}`,
+      { kind: 'go', address: WALLET },
+    ],
+  ])('opens %s', (_what, input, expected) => {
+    expect(resolveLookup(input, known)).toEqual(expected);
+  });
+
+  it('says plainly that a transaction is not something it opens', () => {
+    for (const link of [
+      `https://voyager.online/tx/${WALLET}`,
+      `https://sepolia.starkscan.co/tx/${WALLET}`,
+    ]) {
+      expect(resolveLookup(link, known, FOXES)).toEqual({
+        kind: 'error',
+        message: expect.stringMatching(
+          /^That is a link to a transaction: the dashboard does not open transactions\./,
+        ),
+      });
+    }
+    expect(resolveLookup(`https://voyager.online/block/123`, known)).toMatchObject({
+      message: expect.stringMatching(/not its \/block\/ pages/),
+    });
+    expect(resolveLookup('https://voyager.online/contract/0xzz', known)).toMatchObject({
+      message: expect.stringMatching(/An address is 0x/),
+    });
+  });
+});
+
 describe('short forms of addresses', () => {
   it('match their two ends, or the first digits with or without zeros', () => {
     expect(addressMatcher('0x6058…44b8')?.(GALLERY)).toBe(true);

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError, failedSide, type FailedSide } from '../../../src/api/api-error';
+import { errorMessage, errorNext, errorTitle } from '../../../src/components/states';
+import { API_ERROR_KINDS } from '../../../src/lib/error-body';
+import {
+  databaseError,
+  errorResponse,
+  pageFailureError,
+  SHUTTING_DOWN,
+  type ApiErrorInfo,
+} from '../../../src/server/proxy/error-response';
+
+/** What the reader reads of an answer of the server, as the browser's client builds it. */
+async function shown(info: ApiErrorInfo) {
+  const error = await ApiError.fromResponse(errorResponse(info));
+  return {
+    side: failedSide(error),
+    text: [errorTitle(error), errorMessage(error), errorNext(error)].join(' | '),
+  };
+}
+
+const page = (failure: Parameters<typeof pageFailureError>[0]) =>
+  pageFailureError(failure, { timeoutMs: 10_000 });
+
+const SERVICE_NAMED = /The service |Token Events Service/;
+const SERVICE_BLAMED =
+  /(The service|Token Events Service) (failed|took|cannot|sent|refused|is busy)/;
+
+describe('every error says which side failed', () => {
+  it.each<[string, ApiErrorInfo, FailedSide]>([
+    ['a refused key', page({ kind: 'status', status: 403, body: '', retryAfter: null }), 'service'],
+    ['a throttle', page({ kind: 'throttled', retryAfterSeconds: 3 }), 'service'],
+    [
+      'a spent quota',
+      page({ kind: 'status', status: 429, body: 'Limit Exceeded', retryAfter: null }),
+      'service',
+    ],
+    [
+      'a 500 of the service',
+      page({ kind: 'status', status: 500, body: '', retryAfter: null }),
+      'service',
+    ],
+    ['a timeout', page({ kind: 'timeout' }), 'service'],
+    ['an unreachable service', page({ kind: 'unreachable' }), 'service'],
+    ['a cut connection', page({ kind: 'broken' }), 'service'],
+    ['an oversized page', page({ kind: 'too_large' }), 'service'],
+    ['an unreadable page', page({ kind: 'invalid' }), 'service'],
+    ['a dead cursor', page({ kind: 'expired_cursor' }), 'service'],
+  ])('the service’s: %s names it', async (_what, info, side) => {
+    const { side: said, text } = await shown(info);
+    expect(said).toBe(side);
+    expect(text).toMatch(SERVICE_NAMED);
+  });
+
+  it.each<[string, ApiErrorInfo, FailedSide]>([
+    ['its database down', databaseError('down'), 'database'],
+    ['its database full', databaseError('full'), 'database'],
+    ['its database damaged', databaseError('damaged'), 'database'],
+    [
+      'a bug of ours',
+      {
+        kind: 'internal',
+        status: 500,
+        message: 'The dashboard’s server failed to answer this request. Try again.',
+      },
+      'server',
+    ],
+    ['its queue for the service full', page({ kind: 'busy' }), 'server'],
+    ['a restart', SHUTTING_DOWN, 'server'],
+  ])('our own: %s never blames the service', async (_what, info, side) => {
+    const { side: said, text } = await shown(info);
+    expect(said).toBe(side);
+    expect(text).not.toMatch(SERVICE_BLAMED);
+    expect(text).toMatch(/dashboard’s (server|database)|The server/);
+  });
+
+  it('an answer of our own server that cannot be read is the server’s, not the service’s', () => {
+    for (const error of [
+      new ApiError('invalid_response'),
+      new ApiError('invalid_response', undefined, 200),
+      new ApiError('invalid_response', 'The dashboard’s server sent a wallet it could not read.'),
+    ]) {
+      expect(failedSide(error)).toBe('server');
+      expect(errorTitle(error)).toBe('The dashboard’s server sent something unreadable');
+      expect(errorMessage(error)).toMatch(/^The dashboard’s server sent /);
+    }
+  });
+
+  it('a lost connection names the connection and says what comes back by itself', () => {
+    const error = new ApiError('network');
+    expect(failedSide(error)).toBe('connection');
+    expect(errorTitle(error)).toBe('No connection to the dashboard’s server');
+    expect(errorMessage(error)).toMatch(/connection is gone/);
+    expect(errorNext(error)).toMatch(/a lost connection tries again by itself when it returns/);
+  });
+
+  it('every kind has a title, a message and what happens next', () => {
+    for (const kind of [...API_ERROR_KINDS, 'network'] as const) {
+      for (const status of [0, 502, 503]) {
+        const error = new ApiError(kind, undefined, status);
+        expect(errorTitle(error), kind).toMatch(/^[A-Z]/);
+        expect(errorMessage(error), kind).toMatch(/\.$/);
+        expect(errorNext(error), kind).toMatch(/\.$/);
+        if (failedSide(error) !== 'service') {
+          expect(errorTitle(error) + errorMessage(error), kind).not.toMatch(SERVICE_BLAMED);
+        }
+      }
+    }
+    expect(errorTitle(new Error('x'))).toBe('Something went wrong');
+    expect(errorNext(new Error('x'))).toBe('Retry, or reload the page.');
+  });
+});
