@@ -10,7 +10,6 @@ import {
   installSampleApi,
   renderAt,
   smallDataset,
-  statusText,
 } from './harness';
 import { useIndexedApi } from './indexed-api';
 

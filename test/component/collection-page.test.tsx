@@ -130,7 +130,7 @@ describe('the collection page', () => {
   it('offers new events where they belong, without moving the rows, and reads the view again on request', async () => {
     const api = await install({ indexed: [contract.address] });
     const real = (await api.answer(`/api/collections/${contract.address}`)) as {
-      figures: { counts: Record<string, number> };
+      figures: { counts: { transfer: number } };
       coverage: { newest: number };
     };
     let more = 0;
@@ -155,7 +155,7 @@ describe('the collection page', () => {
   it('offers none where new events cannot belong: a past span or an address', async () => {
     const api = await install({ indexed: [contract.address] });
     const real = (await api.answer(`/api/collections/${contract.address}`)) as {
-      figures: { counts: Record<string, number> };
+      figures: { counts: { transfer: number } };
     };
     let more = 0;
     api.intercept = (path) => {
