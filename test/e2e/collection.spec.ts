@@ -2,11 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
-import {
-  expectNoSidewaysScroll,
-  expectReadableColumns,
-  seriousViolations,
-} from './support/layout';
+import { expectNoSidewaysScroll, expectReadableColumns, seriousViolations } from './support/layout';
 import { imagesInViewDecoded } from './support/pages';
 import { SCREENSHOTS_DIR } from './support/servers';
 
@@ -17,8 +13,7 @@ import { SCREENSHOTS_DIR } from './support/servers';
  */
 const table = (page: Page) => page.getByRole('table', { name: 'Events of this collection' });
 const rows = (page: Page) => table(page).locator('tbody tr:not([aria-hidden="true"])');
-const shownStatus = (page: Page) =>
-  page.getByRole('status').filter({ hasText: /events? shown/ });
+const shownStatus = (page: Page) => page.getByRole('status').filter({ hasText: /events? shown/ });
 
 /** Every rendered row as its token link, its time and its cells' text. */
 const signatures = (locator: Locator) =>
@@ -66,7 +61,9 @@ test('a shared sorted and filtered view: the same rows in the same order, in a n
   const firstRowMs = Date.now() - started;
   expect(await signatures(rows(theirs))).toEqual(mine);
   await other.close();
-  test.info().annotations.push({ type: 'first row from a shared URL', description: `${firstRowMs} ms` });
+  test
+    .info()
+    .annotations.push({ type: 'first row from a shared URL', description: `${firstRowMs} ms` });
 });
 
 test('scrolling reads the next page from the server, and filters narrow the whole history', async ({
@@ -96,7 +93,12 @@ test('scrolling reads the next page from the server, and filters narrow the whol
   await page.getByRole('button', { name: 'Mint', exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/contracts/${busiest.address}$`));
 
-  const address = await rows(page).first().locator('td').nth(3).locator('[data-address]').getAttribute('data-address');
+  const address = await rows(page)
+    .first()
+    .locator('td')
+    .nth(3)
+    .locator('[data-address]')
+    .getAttribute('data-address');
   await page.getByLabel('Sender or receiver').fill(address!);
   await page.getByRole('button', { name: 'Filter', exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`address=${address}`));
@@ -111,9 +113,9 @@ test('scrolling reads the next page from the server, and filters narrow the whol
   await page.getByLabel('From').fill(day);
   await expect(page).toHaveURL(new RegExp(`from=${day}&to=`));
   await expect(rows(page).first()).toBeVisible();
-  for (const time of await rows(page).locator('time').evaluateAll((nodes) =>
-    nodes.map((node) => node.getAttribute('datetime')!),
-  )) {
+  for (const time of await rows(page)
+    .locator('time')
+    .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('datetime')!))) {
     expect(time.slice(0, 10)).toBe(day);
   }
 });
@@ -125,15 +127,15 @@ test('export streams the view’s whole answer, named for it, with the hex id', 
   const busiest = servers.contracts.deep[1]!;
   await openIndexed(page, `/contracts/${busiest.address}?kind=mint`);
   const total = Number(
-    /of ([\d,]+) events shown/.exec((await shownStatus(page).textContent()) ?? '')?.[1]?.replace(/,/g, ''),
+    /of ([\d,]+) events shown/
+      .exec((await shownStatus(page).textContent()) ?? '')?.[1]
+      ?.replace(/,/g, ''),
   );
   const [download] = await Promise.all([
     page.waitForEvent('download'),
     page.getByRole('link', { name: 'Export CSV' }).click(),
   ]);
-  expect(download.suggestedFilename()).toBe(
-    `collection-${busiest.address.slice(0, 10)}_mint.csv`,
-  );
+  expect(download.suggestedFilename()).toBe(`collection-${busiest.address.slice(0, 10)}_mint.csv`);
   const text = readFileSync((await download.path())!, 'utf8');
   const [header, ...lines] = text.trim().split('\r\n');
   const columns = header!.split(',');
@@ -196,4 +198,67 @@ test('opening a collection moves nothing once drawn (layout shift ≤ 0.05)', as
   await page.waitForLoadState('networkidle');
   const shift = await page.evaluate(() => (window as unknown as { shift: number }).shift);
   expect(shift).toBeLessThanOrEqual(0.05);
+});
+
+test('when the service cannot be asked, the page shows what is stored and says why', async ({
+  page,
+  sample,
+  servers,
+  consoleWatch,
+}) => {
+  const contract = servers.contracts.forFaults[0]!;
+  await openIndexed(page, `/contracts/${contract.address}`);
+  const shown = await signatures(rows(page));
+  consoleWatch.allowApiFailures(502, 503);
+  await sample.setFaults({
+    fault: { type: 'status', status: 500 },
+    pathIncludes: `/v1/events/${contract.address}`,
+  });
+  try {
+    // The head is read again at most every few seconds, when a page asks.
+    await expect(async () => {
+      await page.reload();
+      await expect(page.getByRole('alert').filter({ hasText: /could not be asked/ })).toBeVisible({
+        timeout: 1500,
+      });
+    }).toPass({ timeout: 25_000 });
+    await expect(
+      page.getByRole('alert').filter({ hasText: /come from stored data/ }),
+    ).toBeVisible();
+    await expect(rows(page).first()).toBeVisible();
+    expect(await signatures(rows(page))).toEqual(shown);
+  } finally {
+    await sample.setFaults(null);
+  }
+});
+
+test('our own server failing is said as ours, and Retry brings the rows', async ({
+  page,
+  servers,
+  consoleWatch,
+}) => {
+  const busiest = servers.contracts.deep[0]!;
+  consoleWatch.allowApiFailures(503);
+  let failing = true;
+  await page.route('**/api/collections/*/events?*limit=100*', (route) =>
+    failing
+      ? route.fulfill({
+          status: 503,
+          contentType: 'application/json',
+          body: JSON.stringify({
+            error: { kind: 'database', message: 'The dashboard’s database is not answering.' },
+          }),
+        })
+      : route.fallback(),
+  );
+  await page.goto(`/contracts/${busiest.address}`);
+  const alert = page
+    .getByRole('main')
+    .getByRole('alert')
+    .filter({ hasText: /database/ });
+  await expect(alert).toBeVisible({ timeout: 20_000 });
+  await expect(alert).not.toContainText('Token Events Service failed');
+  failing = false;
+  await alert.getByRole('button', { name: 'Retry' }).click();
+  await expect(rows(page).first()).toBeVisible();
 });

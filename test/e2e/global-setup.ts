@@ -110,9 +110,7 @@ export default async function globalSetup(_config: FullConfig) {
 
 async function stopLeftDatabases() {
   for (const profile of PROFILES) {
-    for (const dir of [join(STORE_DIR, profile), join(STORE_DIR, `${profile}-direct`)]) {
-      await stopLeftPostgres(dir);
-    }
+    await stopLeftPostgres(join(STORE_DIR, profile));
   }
 }
 
@@ -204,27 +202,18 @@ async function startApp(
   children: ChildProcess[],
 ): Promise<Omit<ProfileServers, 'contracts' | 'token' | 'longToken'>> {
   const dataDir = join(STORE_DIR, profile);
-  const directDataDir = join(STORE_DIR, `${profile}-direct`);
   // As root the embedded PostgreSQL runs as the postgres user, who must reach DATA_DIR:
   // under the temporary folder, not wherever the clone is.
   mkdirSync(STORE_DIR, { recursive: true, mode: 0o755 });
   chmodSync(STORE_DIR, 0o755);
-  for (const dir of [dataDir, directDataDir]) {
-    // A run killed before its teardown leaves its servers' PostgreSQL running.
-    await stopLeftPostgres(dir);
-    rmSync(dir, { recursive: true, force: true });
-  }
-  const [appUrl, directUrl] = await Promise.all([
-    startAppServer(`app-${profile}`, appPort, { DATA_DIR: dataDir }),
-    startAppServer(`app-${profile}-no-store`, 0, {
-      DATA_DIR: directDataDir,
-      TEST_WITHOUT_STORE: 'true',
-    }),
-  ]);
+  // A run killed before its teardown leaves its servers' PostgreSQL running.
+  await stopLeftPostgres(dataDir);
+  rmSync(dataDir, { recursive: true, force: true });
+  const appUrl = await startAppServer(`app-${profile}`, appPort, { DATA_DIR: dataDir });
   if (new URL(appUrl).port !== String(appPort)) {
     throw new Error(`The ${profile} server listens on ${appUrl}, not on port ${appPort}.`);
   }
-  return { profile, appUrl, directUrl, sampleUrl, apiKey };
+  return { profile, appUrl, sampleUrl, apiKey };
 
   async function startAppServer(name: string, port: number, env: Record<string, string>) {
     const app = launch(
@@ -243,8 +232,8 @@ async function startApp(
         RATE_LIMIT_PER_MINUTE: '0',
         UPSTREAM_RATE_PER_SECOND: '0',
         SHUTDOWN_TIMEOUT_MS: '2000',
-        // The browser tests read the service's own lists (/api/v1); indexing every contract
-        // in the background would only compete with them for the machine's two cores.
+        // A collection is indexed when a page first asks about it; indexing every contract
+        // in the background would only compete with the tests for the machine's two cores.
         INDEX_BACKGROUND_SHARE: '0',
       },
       children,

@@ -34,8 +34,6 @@ export interface ProfileServers {
   profile: Profile;
   /** The production server, with its event store. */
   appUrl: string;
-  /** The same with the store off: each page is one upstream request (the fault tests). */
-  directUrl: string;
   sampleUrl: string;
   apiKey: string;
   contracts: {

@@ -12,7 +12,9 @@ export const loadStatus = (page: Page): Locator =>
 
 export async function loadedCount(page: Page): Promise<number> {
   const text = (await loadStatus(page).textContent()) ?? '';
-  const match = /([\d,]+) (?:of [\d,]+ )?(?:events?|contracts?|collections?) (?:loaded|shown)/.exec(text);
+  const match = /([\d,]+) (?:of [\d,]+ )?(?:events?|contracts?|collections?) (?:loaded|shown)/.exec(
+    text,
+  );
   if (!match?.[1]) throw new Error(`No loaded count in "${text}"`);
   return Number(match[1].replace(/,/g, ''));
 }
