@@ -18,7 +18,7 @@ export function LoadStatus({ noun, plural: nouns, list, total, order }: LoadStat
   const parts = [
     !list.hasMore
       ? `${loaded === 1 ? 'the one' : `all ${formatCount(loaded)}`} ${loaded === 1 ? noun : (nouns ?? `${noun}s`)} shown`
-      : total != null
+      : total !== null && total !== undefined
         ? `${formatCount(loaded)} of ${plural(total, noun, nouns)} shown`
         : `${plural(loaded, noun, nouns)} shown · more follow`,
   ];

@@ -11,7 +11,7 @@ import {
   renderAt,
   smallDataset,
 } from './harness';
-import { useIndexedApi } from './indexed-api';
+import { indexedApiForTests } from './indexed-api';
 
 /*
  * The dashboard as a person uses it: what they type, the keys they press, what each page
@@ -22,7 +22,7 @@ afterEach(() => {
   localStorage.clear();
 });
 
-const installIndexed = useIndexedApi();
+const installIndexed = indexedApiForTests();
 
 const lookup = () => screen.getByRole('textbox', { name: /^Go to a contract/ });
 
@@ -202,7 +202,7 @@ describe('the activity chart', () => {
       const time = Date.parse(row.querySelector('time')!.dateTime);
       expect(time >= from && time < to).toBe(true);
     }
-        await userEvent.click(screen.getByRole('button', { name: /^Remove the time filter/ }));
+    await userEvent.click(screen.getByRole('button', { name: /^Remove the time filter/ }));
     expect(router.state.location.search).toBe('');
   });
 });

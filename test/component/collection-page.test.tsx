@@ -2,14 +2,14 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { busiestContract, dataRows, renderAt, statusText } from './harness';
-import { useIndexedApi } from './indexed-api';
+import { indexedApiForTests } from './indexed-api';
 
 /**
  * A collection's page over the query API: every row, figure, filter and sort is the
  * server's answer over the whole indexed history, paged by the server's cursor, and the
  * URL holds the view so the same URL shows the same rows in the same order.
  */
-const install = useIndexedApi();
+const install = indexedApiForTests();
 const contract = busiestContract();
 const page = `/contracts/${contract.address}`;
 

@@ -11,7 +11,7 @@ import { smallDataset } from './harness';
  * the query API. The browser code's `fetch` of `/api/...` is answered by it, so a
  * component test covers the whole path from the records to the cells.
  */
-export function useIndexedApi() {
+export function indexedApiForTests() {
   const databases = usePostgresDatabases();
   const cleanups: (() => Promise<unknown>)[] = [];
   afterEach(async () => {

@@ -74,7 +74,7 @@ export function EventTimeCell({ row }: EventCellProps) {
   const { display, nowMs, zone, freshSince } = useContext(EventViewContext);
   const seconds = row.original.timestamp;
   const time = <TimeCell seconds={seconds} display={display} nowMs={nowMs} zone={zone} />;
-  if (freshSince == null || seconds <= freshSince) return time;
+  if (freshSince === null || freshSince === undefined || seconds <= freshSince) return time;
   return (
     <>
       <Badge>New</Badge> {time}

@@ -1,9 +1,15 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { queryKeys } from '../../api/query-keys';
 import type { CollectionAnswer } from '../../lib/answers';
 import type { EventView } from '../../lib/event-view';
 import { EVENT_KINDS, type EventKind } from '../../lib/token-event';
+
+interface Baseline {
+  key: string;
+  count: number;
+  newest: number | null;
+}
 
 /**
  * New events at the head of the list, where they can belong: a newest-first view that
@@ -32,28 +38,27 @@ export function useNewEvents(
   const newest = collection?.coverage.newest ?? null;
 
   // What the loaded rows knew: the count and newest time when the view was (re)loaded,
-  // which it also is when the indexer finishes reading the history.
+  // which it also is when the indexer finishes reading the history. Kept as state and set
+  // during render when the view changes (React's way for state derived from a change).
   const key = `${apiSearch}|${collection?.coverage.complete ?? ''}`;
-  const baseline = useRef<{ key: string; count: number; newest: number | null } | null>(null);
-  if (count !== null && baseline.current?.key !== key) {
-    baseline.current = { key, count, newest };
-  }
-  const [freshSince, setFreshSince] = useState<number | null>(null);
-  useEffect(() => setFreshSince(null), [apiSearch]);
+  const [baseline, setBaseline] = useState<Baseline | null>(null);
+  if (count !== null && baseline?.key !== key) setBaseline({ key, count, newest });
+  const [marked, setMarked] = useState<{ search: string; since: number | null } | null>(null);
+  const freshSince = marked?.search === apiSearch ? marked.since : null;
 
   const fresh =
-    applies && collection?.coverage.complete && baseline.current && count !== null
-      ? Math.max(0, count - baseline.current.count)
+    applies && collection?.coverage.complete && baseline?.key === key && count !== null
+      ? Math.max(0, count - baseline.count)
       : 0;
 
   const show = useCallback(() => {
-    if (!baseline.current || count === null) return;
-    setFreshSince(baseline.current.newest);
-    baseline.current = { key, count, newest };
+    if (!baseline || count === null) return;
+    setMarked({ search: apiSearch, since: baseline.newest });
+    setBaseline({ key, count, newest });
     void queryClient.resetQueries({
       queryKey: queryKeys.collectionEvents(address, '').slice(0, 3),
     });
-  }, [address, key, count, newest, queryClient]);
+  }, [address, apiSearch, baseline, key, count, newest, queryClient]);
 
   return { fresh, show, freshSince };
 }
