@@ -6,6 +6,7 @@ import {
   type RankingWindow,
 } from '../../lib/answers';
 import { addressMatcher } from '../../lib/address-match';
+import { volumeIn } from '../../lib/ranking-view';
 import { volumesOf } from './figures';
 
 /**
@@ -93,7 +94,7 @@ export type RankingSort = { id: RankingSortId; desc: boolean };
 
 /**
  * Contracts in a ranking's order, ties by address. Volume is that of one currency, in its
- * exact base units (never another currency's, never rounded). Contracts with no activity
+ * exact base units (never another currency's, never rounded; see volumeIn for ETH). Contracts with no activity
  * in the window come after every active one whichever way a column is sorted: an
  * ascending sort means the least active collections, not the ones with nothing at all.
  */
@@ -114,10 +115,8 @@ export function rankedBy(
         return row.lastActivity ?? -1;
       case 'name':
         return (row.name ?? '').toLowerCase();
-      case 'volume': {
-        const entry = row.volume.find((v) => v.currency.address === currency);
-        return entry ? BigInt(entry.volume) : 0n;
-      }
+      case 'volume':
+        return volumeIn(row.volume, currency);
     }
   };
   const direction = sort.desc ? -1 : 1;
