@@ -124,7 +124,7 @@ describe('collections page', () => {
     await waitFor(() => expect(screen.getByText(/^Sample data/)).toBeInTheDocument());
     expect(rankingRequests()[0]).toBe('/api/collections?limit=50');
     expect(statusText()).toContain('50 collections loaded · more available');
-    expect(statusText()).toContain('by events over the last 7 d');
+    expect(statusText()).toContain('by events in the last 7 days');
     // The server's order: most events in the window first.
     const expected = rankedBy(
       Array.from({ length: 70 }, (_, i) => collection(i, '7d')),

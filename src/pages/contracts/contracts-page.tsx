@@ -10,7 +10,7 @@ import { useSettings } from '../../components/settings';
 import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../components/states';
 import { useNow } from '../../components/use-now';
 import { useTitle } from '../../components/use-title';
-import type { RankedContract, RankingSortId } from '../../lib/answers';
+import type { RankedContract, RankingSortId, RankingWindow } from '../../lib/answers';
 import { formatCount } from '../../lib/format';
 import { CURRENCIES } from '../../lib/price';
 import {
@@ -25,7 +25,7 @@ import type { SortState } from '../../lib/view-state';
 import { RankingCellContext } from './ranking-cells';
 import { rankingColumns, rankingTableClass } from './ranking-columns';
 import { RankingIntro } from './ranking-intro';
-import { RankingToolbar, WINDOW_NAMES } from './ranking-toolbar';
+import { RankingToolbar } from './ranking-toolbar';
 import button from '../../components/button.module.css';
 import status from '../../components/load-status.module.css';
 
@@ -40,6 +40,14 @@ export function ContractsPage() {
 const contractKey = (contract: RankedContract) => contract.address;
 // The server sorts: the table shows its order as it comes.
 const asSent = (rows: readonly RankedContract[]) => rows;
+
+/** The window in the status line's words. */
+const WINDOW_PHRASES: Record<RankingWindow, string> = {
+  '24h': 'in the last 24 hours',
+  '7d': 'in the last 7 days',
+  '30d': 'in the last 30 days',
+  all: 'over their whole history',
+};
 
 /** The words of a sort for the status line. */
 const SORT_NAMES: Record<RankingSortId, string> = {
@@ -106,10 +114,7 @@ function RankingPage() {
     [view.currency, timeDisplay, timeZone, nowMs],
   );
   const count = list.items.length;
-  const windowText =
-    view.window === 'all'
-      ? 'over their whole history'
-      : `over the last ${WINDOW_NAMES[view.window]}`;
+  const windowText = WINDOW_PHRASES[view.window];
 
   return (
     <section aria-labelledby="contracts-title">

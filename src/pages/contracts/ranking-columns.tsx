@@ -19,7 +19,7 @@ export function rankingColumns(currency: Currency): ListColumn<RankedContract>[]
       id: 'rank',
       header: '#',
       enableSorting: false,
-      meta: { className: styles.rank, width: 3.5, priority: 1, cardLabel: false },
+      meta: { className: styles.rank, width: 4, priority: 1, cardLabel: false },
       cell: RankCell,
     },
     {
@@ -42,7 +42,7 @@ export function rankingColumns(currency: Currency): ListColumn<RankedContract>[]
       header: 'Sales',
       accessorFn: (row) => row.sales,
       sortDescFirst: true,
-      meta: { className: styles.sales, width: 6, priority: 4 },
+      meta: { className: styles.sales, width: 6.5, priority: 4 },
       cell: countCell('sales'),
     },
     {
@@ -58,7 +58,7 @@ export function rankingColumns(currency: Currency): ListColumn<RankedContract>[]
       header: 'Holders',
       accessorFn: (row) => row.holders,
       sortDescFirst: true,
-      meta: { className: styles.holders, width: 6.5, priority: 3 },
+      meta: { className: styles.holders, width: 7.5, priority: 3 },
       cell: countCell('holders'),
     },
     {
@@ -66,7 +66,7 @@ export function rankingColumns(currency: Currency): ListColumn<RankedContract>[]
       header: 'Last activity',
       accessorFn: (row) => row.lastActivity ?? 0,
       sortDescFirst: true,
-      meta: { className: styles.last, width: 11, priority: 2 },
+      meta: { className: styles.last, width: 12, priority: 2 },
       cell: LastActivityCell,
     },
   ];

@@ -6,7 +6,7 @@ import field from '../../components/field.module.css';
 import toolbar from '../../components/toolbar.module.css';
 import styles from './ranking-toolbar.module.css';
 
-export const WINDOW_NAMES: Record<RankingWindow, string> = {
+const WINDOW_NAMES: Record<RankingWindow, string> = {
   '24h': '24 h',
   '7d': '7 d',
   '30d': '30 d',

@@ -94,11 +94,15 @@ export function createQueryApi(options: QueryApiOptions) {
   // The contracts list, read when due (the store says when) by one request for everyone:
   // without it a server with no background work would rank only what visitors opened.
   let listing: Promise<unknown> | null = null;
+  let listedOnce = false;
   const readListing = () =>
     (listing ??= indexer
       .listed()
       .catch(() => undefined)
-      .finally(() => (listing = null)));
+      .finally(() => {
+        listing = null;
+        listedOnce = true;
+      }));
 
   app.get('/collections', async (c) => {
     const params = parse(c, rankingParams);
@@ -107,10 +111,9 @@ export function createQueryApi(options: QueryApiOptions) {
     const cursor = decodeCursor(key, params.cursor);
     if (cursor.error) return cursor.error;
     const reading = readListing();
-    const rank = () => rankings(pool, params.window, Math.floor(now() / 1000));
-    let all = await rank();
-    // Nothing listed yet (a new database): the first answer waits a little for the list.
-    if (all.length === 0 && (await settlesWithin(reading, LISTING_WAIT_MS))) all = await rank();
+    // The server's first answers wait a little for the list (a new database has none).
+    if (!listedOnce) await settlesWithin(reading, LISTING_WAIT_MS);
+    const all = await rankings(pool, params.window, Math.floor(now() / 1000));
     const sorted = rankedBy(matchingRanking(all, params.q), params.sort, params.currency);
     let start = 0;
     if (cursor.after) {
@@ -359,13 +362,9 @@ function exportName(address: string, params: Params<typeof exportParams>): strin
   return parts.join('_');
 }
 
-/** Whether the promise settles within `ms` (it goes on either way). */
-async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+/** Waits for the promise, `ms` at most (it goes on either way). */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const settled = await Promise.race([
-    promise.then(() => true),
-    new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms))),
-  ]);
+  await Promise.race([promise, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
   clearTimeout(timer);
-  return settled;
 }
