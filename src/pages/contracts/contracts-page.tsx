@@ -2,7 +2,7 @@ import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, type MouseEvent } from 'react';
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { rankingsQueryOptions } from '../../api/rankings';
-import { useServerList } from '../../api/use-server-list';
+import { useServerList, type ServerList } from '../../api/use-server-list';
 import { DataTable } from '../../components/data-table';
 import { isPlainClick } from '../../components/plain-click';
 import { ServerListFooter } from '../../components/server-list-footer';
@@ -59,6 +59,16 @@ const SORT_NAMES: Record<RankingSortId, string> = {
   name: 'name',
 };
 
+/** "50 collections loaded · more available · by sales in the last 7 days · matching “x”". */
+function loadedText(list: ServerList<RankedContract>, view: RankingView): string {
+  const count = formatCount(list.items.length);
+  const loaded = list.hasMore
+    ? `${count} collections loaded · ${list.isLoadingMore ? 'loading more…' : 'more available'}`
+    : `all ${count} collections`;
+  const matching = view.q ? ` · matching “${view.q}”` : '';
+  return `${loaded} · by ${SORT_NAMES[view.sort.id]} ${WINDOW_PHRASES[view.window]}${matching}`;
+}
+
 /**
  * Collections ranked by the query API over the whole index: the server sorts and filters,
  * the page asks for one page of the ranking at a time as the table nears its end.
@@ -114,7 +124,6 @@ function RankingPage() {
     [view.currency, timeDisplay, timeZone, nowMs],
   );
   const count = list.items.length;
-  const windowText = WINDOW_PHRASES[view.window];
 
   return (
     <section aria-labelledby="contracts-title">
@@ -142,11 +151,7 @@ function RankingPage() {
       ) : (
         <>
           <p className={status.status} role="status" aria-live="polite">
-            {updating
-              ? 'Loading the ranking…'
-              : `${list.hasMore ? `${formatCount(count)} collections loaded · ${list.isLoadingMore ? 'loading more…' : 'more available'}` : `all ${formatCount(count)} collections`}` +
-                ` · by ${SORT_NAMES[view.sort.id]} ${windowText}` +
-                (view.q ? ` · matching “${view.q}”` : '')}
+            {updating ? 'Loading the ranking…' : loadedText(list, view)}
           </p>
           <RankingCellContext.Provider value={cells}>
             {/* A click on a row is a mouse's shortcut to the link the row holds. */}
