@@ -1,4 +1,3 @@
-import type { Contract } from '../lib/contract';
 import type { TokenEvent } from '../lib/token-event';
 import { joinTwins, twinKey } from '../lib/twins';
 import type { ListShape } from './flatten';
@@ -10,5 +9,3 @@ export const contractEventRows: ListShape<TokenEvent> = {
   join: joinTwins,
   timeOf: (event) => event.timestamp,
 };
-
-export const contractRows: ListShape<Contract> = { keyOf: (contract) => contract.address };

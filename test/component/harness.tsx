@@ -75,6 +75,8 @@ export function installSampleApi(
     requests.push(path);
     const intercepted = api.intercept?.(path);
     if (intercepted) return intercepted;
+    if (url.pathname === '/api/collections')
+      return Response.json(unindexedRanking(service.dataset));
     const response = await proxy.request(path, {
       ...init,
       headers: { 'accept-encoding': 'identity' },
@@ -83,6 +85,33 @@ export function installSampleApi(
     return Response.json(api.rewrite(path, (await response.json()) as Record<string, unknown>));
   });
   return api;
+}
+
+/**
+ * The collections page's ranking as a server with nothing indexed yet answers it: the
+ * proxy here has no event index (no database), so the page that opens the app has its
+ * rows for the tests that start there. The ranking's own tests answer it themselves.
+ */
+function unindexedRanking(dataset: Dataset) {
+  return {
+    window: '7d',
+    sort: '-events',
+    collections: dataset.contracts.map((contract) => ({
+      address: contract.address,
+      name: contract.name,
+      symbol: contract.symbol || null,
+      image: contract.image || null,
+      type: contract.type,
+      events: 0,
+      sales: 0,
+      volume: [],
+      holders: 0,
+      lastActivity: null,
+      complete: false,
+      indexedBack: null,
+    })),
+    next: null,
+  };
 }
 
 export function renderAt(url: string, queryClient = createQueryClient()) {

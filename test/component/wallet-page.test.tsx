@@ -9,8 +9,8 @@ import { byEventCount, dataRows, installSampleApi, renderAt, statusText } from '
 /*
  * The wallet page over the query API. The harness's proxy has no event index (no
  * database), so `/api/wallets/…` is answered here with small answers in the server's
- * shape (src/server/api/query-api.ts, src/server/index/wallet.ts, event-rows.ts); the
- * contract list (names, images) comes from the real proxy over the sample service.
+ * shape (src/server/api/query-api.ts, src/server/index/wallet.ts, event-rows.ts). The
+ * collections' names are the wallet answer's: the page reads no list of the service.
  */
 afterEach(() => vi.restoreAllMocks());
 
@@ -91,22 +91,38 @@ function eventRow(index: number, contract: string, extra: Record<string, string>
 }
 
 /** Answers /api/wallets/… in the index's stead: two pages of events, then the end. */
-function installWalletApi(options: { empty?: boolean; failFirst?: boolean } = {}) {
+function installWalletApi(
+  options: {
+    empty?: boolean;
+    failFirst?: boolean;
+    failSecondPage?: boolean;
+    /** The wallet answer without its collections: not one the page can read. */
+    unreadable?: boolean;
+  } = {},
+) {
   const api = installSampleApi({ profile: 'documented' });
   const answer = walletAnswer();
   const { first, second } = answer;
   let failures = options.failFirst ? 1 : 0;
+  let secondPageFailures = options.failSecondPage ? 1 : 0;
   const page1 = [
     eventRow(0, first.address, { price: '500000000000000000', currencyAddress: ETH!.address }),
     ...Array.from({ length: 5 }, (_, index) => eventRow(index + 1, first.address)),
     eventRow(6, second.address, { price: '12500', currencyAddress: UNKNOWN_CURRENCY }),
   ];
-  const page2 = [eventRow(7, first.address), eventRow(8, second.address)];
+  const page2 = [
+    eventRow(7, first.address),
+    eventRow(8, second.address),
+    // A price that is no number in either format: shown as sent.
+    eventRow(9, first.address, { priceText: 'twelve ETH' }),
+  ];
   api.intercept = (path) => {
     const url = new URL(path, 'http://localhost');
     if (!url.pathname.startsWith('/api/wallets/')) return null;
-    if (failures > 0) {
-      failures -= 1;
+    const failSecond = url.searchParams.has('cursor') && secondPageFailures > 0;
+    if (failures > 0 || failSecond) {
+      if (failSecond) secondPageFailures -= 1;
+      else failures -= 1;
       return errorResponse({
         kind: 'internal',
         status: 500,
@@ -114,6 +130,7 @@ function installWalletApi(options: { empty?: boolean; failFirst?: boolean } = {}
       });
     }
     if (url.pathname === `/api/wallets/${WALLET}`) {
+      if (options.unreadable) return Response.json({ address: WALLET });
       return Response.json(options.empty ? { ...answer.body, collections: [] } : answer.body);
     }
     if (url.pathname === `/api/wallets/${WALLET}/events`) {
@@ -174,11 +191,14 @@ describe('wallet page', () => {
     expect(within(table).getByRole('columnheader', { name: 'Collection' })).toBeInTheDocument();
     expect(dataRows()[0]).toHaveTextContent(first.name!);
     expect(dataRows()[0]).toHaveTextContent('0.5 ETH');
-    await waitFor(() => expect(statusText()).toContain('all 9 events loaded'));
+    await waitFor(() => expect(statusText()).toContain('all 10 events loaded'));
     expect(screen.getByText('End of the list.')).toBeInTheDocument();
     expect(api.requests).toContain(
       `/api/wallets/${WALLET}/events?limit=100&cursor=signed-cursor-1`,
     );
+    expect(within(table).getByText('twelve ETH')).toBeInTheDocument();
+    // Names come with the wallet: the service's contract list is never read for them.
+    expect(api.requests.filter((path) => path.startsWith('/api/v1/contracts'))).toEqual([]);
     // Other addresses open as wallets.
     expect(within(table).getAllByTitle(/open this address as a wallet/)[0]).toHaveAttribute(
       'href',
@@ -218,6 +238,24 @@ describe('wallet page', () => {
     expect(alert).toHaveTextContent('The dashboard’s server failed');
     await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
     expect(await screen.findByRole('list', { name: 'Collections' })).toBeInTheDocument();
+  });
+
+  it('keeps the loaded events when the next page fails, and Retry continues', async () => {
+    installWalletApi({ failSecondPage: true });
+    renderAt(`/addresses/${WALLET}`);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('The 7 events already loaded are kept');
+    expect(dataRows()).toHaveLength(7);
+    await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(statusText()).toContain('all 10 events loaded'));
+  });
+
+  it('says so when the server’s answer cannot be read, instead of failing in a cell', async () => {
+    installWalletApi({ unreadable: true });
+    renderAt(`/addresses/${WALLET}`);
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'The dashboard’s server sent an answer it could not read.',
+    );
   });
 
   it('says what is wrong with a malformed address', async () => {

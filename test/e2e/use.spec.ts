@@ -11,7 +11,6 @@ import {
 import { imagesInViewDecoded } from './support/pages';
 import { SCREENSHOTS_DIR, type ProfileServers } from './support/servers';
 import { contractsTable, dataRows, eventsTable, loadStatus, offerTwoNewEvents } from './support/ui';
-import { indexedWallet } from './support/wallet';
 
 /*
  * The dashboard as a person uses it: every width from a small phone to a large screen,
@@ -109,80 +108,6 @@ for (const width of [390, 768, 1024, 1440]) {
       }
       await screenshot(page, `token-${width}-${scheme}`);
       expect.soft(await seriousViolations(page), where('axe, token')).toEqual([]);
-    }
-  });
-}
-
-const walletTable = (page: Page) => page.getByRole('table', { name: 'Events of this wallet' });
-const shortWallet = (address: string) => {
-  const digits = address.slice(2).replace(/^0+/, '');
-  return `0x${digits.slice(0, 4)}…${digits.slice(-4)}`;
-};
-
-test('a wallet from the lookup box: its collections and its events', async ({ page, servers }) => {
-  test.setTimeout(150_000);
-  const contract = servers.contracts.forWallet;
-  const wallet = await indexedWallet(page.request, contract);
-  await page.goto('/contracts');
-  await expect(dataRows(contractsTable(page)).first()).toBeVisible();
-  const box = page.getByRole('textbox', { name: /^Go to a contract/ });
-  await box.fill(wallet.toUpperCase().replace('0X', '0x'));
-  await box.press('Enter');
-  const answer = page.getByRole('search').getByRole('alert');
-  await expect(answer).toContainText('it may be a wallet or a transaction');
-  await answer.getByRole('link', { name: 'Open as a wallet' }).click();
-  await expect(page).toHaveURL(`/addresses/${wallet}`);
-  await expect(page).toHaveTitle(`Wallet ${shortWallet(wallet)}`);
-  await expect(heading(page)).toHaveText(`Wallet ${shortWallet(wallet)}`);
-  const collections = page.getByRole('list', { name: 'Collections' });
-  await expect(collections.getByRole('link', { name: contract.name, exact: true })).toBeVisible();
-  await expect(collections).toContainText(/Bought\d+ sales? · /);
-  const table = walletTable(page);
-  await expect(dataRows(table).first()).toBeVisible();
-  // Each row names its collection, a link to its page.
-  await expect(dataRows(table).first().locator('a[href^="/contracts/0x"]').nth(1)).toBeVisible();
-  // Newest first, and the wallet on every row.
-  const times = await dataRows(table)
-    .locator('time')
-    .evaluateAll((nodes) => nodes.map((node) => Date.parse(node.getAttribute('datetime')!)));
-  expect(times.length).toBeGreaterThan(0);
-  expect([...times].sort((a, b) => b - a)).toEqual(times);
-  for (const row of await dataRows(table).all())
-    await expect(row.locator(`[data-address="${wallet}"]`).first()).toBeAttached();
-
-  // One collection: the filter's choice in the URL; the way back to all of them.
-  await page.getByRole('combobox', { name: 'Collection' }).selectOption({ label: contract.name });
-  await expect(page).toHaveURL(`/addresses/${wallet}?collection=${contract.address}`);
-  await expect(table.getByRole('columnheader', { name: 'Collection' })).toHaveCount(0);
-  await expect(dataRows(table).first().locator('a[href*="/tokens/"]')).toHaveAttribute(
-    'href',
-    new RegExp(`^/contracts/${contract.address}/tokens/`),
-  );
-  // The collection's page is one click away.
-  await collections.getByRole('link', { name: contract.name, exact: true }).click();
-  await expect(page).toHaveURL(`/contracts/${contract.address}`);
-});
-
-for (const width of [390, 768, 1024, 1440]) {
-  test(`wallet at ${width} px, light and dark`, async ({ page, servers }) => {
-    test.setTimeout(150_000);
-    const contract = servers.contracts.forWallet;
-    const wallet = await indexedWallet(page.request, contract);
-    for (const scheme of ['light', 'dark'] as const) {
-      const where = (name: string) => `${name} at ${width} px, ${scheme}`;
-      await page.setViewportSize({ width, height: 900 });
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.goto(`/addresses/${wallet}`);
-      await expect(page).toHaveTitle(`Wallet ${shortWallet(wallet)}`);
-      await expect(page.getByRole('list', { name: 'Collections' })).toBeVisible();
-      await expect(dataRows(walletTable(page)).first()).toBeVisible();
-      // Nothing moves once the events are in: the table stays where it was drawn.
-      const before = (await walletTable(page).boundingBox())!.y;
-      await page.waitForTimeout(300);
-      expect((await walletTable(page).boundingBox())!.y).toBe(before);
-      await expectLayout(page, where('wallet'));
-      await screenshot(page, `wallet-${width}-${scheme}`);
-      expect.soft(await seriousViolations(page), where('axe, wallet')).toEqual([]);
     }
   });
 }

@@ -1,107 +1,177 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
-import { useCallback, useMemo } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
-import { contractsQueryOptions } from '../../api/contracts';
-import { contractRows } from '../../api/list-shapes';
-import { useInfiniteList } from '../../api/use-infinite-list';
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { useCallback, useMemo, type MouseEvent } from 'react';
+import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { rankingsQueryOptions } from '../../api/rankings';
+import { useServerList, type ServerList } from '../../api/use-server-list';
 import { DataTable } from '../../components/data-table';
-import { ListFooter } from '../../components/list-footer';
-import { LoadStatus } from '../../components/load-status';
+import { isPlainClick } from '../../components/plain-click';
+import { ServerListFooter } from '../../components/server-list-footer';
+import { useSettings } from '../../components/settings';
 import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../components/states';
+import { useNow } from '../../components/use-now';
 import { useTitle } from '../../components/use-title';
-import type { Contract } from '../../lib/contract';
+import type { RankedContract, RankingSortId, RankingWindow } from '../../lib/answers';
+import { formatCount } from '../../lib/format';
+import { CURRENCIES } from '../../lib/price';
 import {
-  CONTRACT_SORTS,
-  filterContracts,
-  sortContracts,
-  type ContractSort,
-} from '../../lib/contract-list';
+  canonicalRankingSearch,
+  DEFAULT_RANKING,
+  parseRankingView,
+  rankingSearch,
+  type RankingView,
+} from '../../lib/ranking-view';
 import { hrefs } from '../../lib/routes';
-import { formatSort, parseSort, updateSearch, type SortState } from '../../lib/view-state';
-import { contractColumns, contractTableClass } from './contracts-columns';
+import type { SortState } from '../../lib/view-state';
+import { RankingCellContext } from './ranking-cells';
+import { rankingColumns, rankingTableClass } from './ranking-columns';
+import { RankingIntro } from './ranking-intro';
+import { RankingToolbar } from './ranking-toolbar';
 import button from '../../components/button.module.css';
-import field from '../../components/field.module.css';
-import toolbar from '../../components/toolbar.module.css';
+import status from '../../components/load-status.module.css';
 
-const contractKey = (contract: Contract) => contract.address;
-
+/** `/contracts`: the canonical URL first (known values only, defaults left out). */
 export function ContractsPage() {
+  const location = useLocation();
+  const canonical = canonicalRankingSearch(new URLSearchParams(location.search));
+  if (canonical !== location.search) return <Navigate replace to={hrefs.contracts(canonical)} />;
+  return <RankingPage />;
+}
+
+const contractKey = (contract: RankedContract) => contract.address;
+// The server sorts: the table shows its order as it comes.
+const asSent = (rows: readonly RankedContract[]) => rows;
+
+/** The window in the status line's words. */
+const WINDOW_PHRASES: Record<RankingWindow, string> = {
+  '24h': 'in the last 24 hours',
+  '7d': 'in the last 7 days',
+  '30d': 'in the last 30 days',
+  all: 'over their whole history',
+};
+
+/** The words of a sort for the status line. */
+const SORT_NAMES: Record<RankingSortId, string> = {
+  events: 'events',
+  sales: 'sales',
+  volume: 'volume',
+  holders: 'holders',
+  last: 'last activity',
+  name: 'name',
+};
+
+/** "50 collections loaded · more available · by sales in the last 7 days · matching “x”". */
+function loadedText(list: ServerList<RankedContract>, view: RankingView): string {
+  const count = formatCount(list.items.length);
+  const loaded = list.hasMore
+    ? `${count} collections loaded · ${list.isLoadingMore ? 'loading more…' : 'more available'}`
+    : `all ${count} collections`;
+  const matching = view.q ? ` · matching “${view.q}”` : '';
+  return `${loaded} · by ${SORT_NAMES[view.sort.id]} ${WINDOW_PHRASES[view.window]}${matching}`;
+}
+
+/**
+ * Collections ranked by the query API over the whole index: the server sorts and filters,
+ * the page asks for one page of the ranking at a time as the table nears its end.
+ */
+function RankingPage() {
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
-  const openContract = useCallback(
-    (contract: Contract) => void navigate(hrefs.contractEvents(contract.address)),
+  const { timeZone, timeDisplay } = useSettings();
+  const nowMs = useNow();
+  const view = useMemo(() => parseRankingView(params), [params]);
+  const search = rankingSearch(view);
+  useTitle('Collections · NFT activity on Starknet');
+
+  // The rows of the previous view stay while the next loads: the table (and the sort
+  // header just pressed, with the focus) is not replaced by placeholders.
+  const query = useInfiniteQuery({
+    ...rankingsQueryOptions(search),
+    placeholderData: keepPreviousData,
+  });
+  const list = useServerList(query);
+  const updating = query.isPlaceholderData;
+
+  const setView = useCallback(
+    (changes: Partial<RankingView>) =>
+      setParams(new URLSearchParams(rankingSearch({ ...view, ...changes })), { replace: true }),
+    [setParams, view],
+  );
+  const setSort = useCallback(
+    (sort: SortState<RankingSortId> | null) => setView({ sort: sort ?? DEFAULT_RANKING.sort }),
+    [setView],
+  );
+  const open = useCallback(
+    (contract: RankedContract) => void navigate(hrefs.contractEvents(contract.address)),
     [navigate],
   );
-  useTitle('Token contracts');
-  const query = useInfiniteQuery(contractsQueryOptions());
-  const list = useInfiniteList(query, contractRows);
-  const text = params.get('q') ?? '';
-  const sort = parseSort(params.get('sort'), CONTRACT_SORTS);
-  const rows = useMemo(() => filterContracts(list.items, text), [list.items, text]);
-
-  const setSort = useCallback(
-    (next: SortState<ContractSort> | null) =>
-      setParams((old) => updateSearch(old, { sort: formatSort(next) }), { replace: true }),
-    [setParams],
+  // A click anywhere on a row follows its link (a real one, for middle-click and copy).
+  const openRowOf = useCallback(
+    (event: MouseEvent<HTMLDivElement>) => {
+      if (!isPlainClick(event) || !(event.target instanceof Element)) return;
+      const row = event.target.closest('tbody tr[data-index]');
+      // A control of the row (its link, a copy button) does its own thing.
+      const control = event.target.closest('a, button, input, select, label, [tabindex="0"]');
+      if (!row || (control && row.contains(control))) return;
+      const href = row.querySelector('a[data-row-link]')?.getAttribute('href');
+      if (href) void navigate(href);
+    },
+    [navigate],
   );
-  const setText = (value: string) =>
-    setParams((old) => updateSearch(old, { q: value || null }), { replace: true });
+
+  const columns = useMemo(() => rankingColumns(view.currency), [view.currency]);
+  const cells = useMemo(
+    () => ({ currency: view.currency, display: timeDisplay, zone: timeZone, nowMs }),
+    [view.currency, timeDisplay, timeZone, nowMs],
+  );
+  const count = list.items.length;
 
   return (
     <section aria-labelledby="contracts-title">
-      <div>
-        <h1 id="contracts-title">Token contracts</h1>
-        <p className="muted">Collections indexed by the Token Events Service, oldest first.</p>
-      </div>
-      <div className={toolbar.toolbar}>
-        <label className={field.field}>
-          <span>Filter loaded contracts</span>
-          <input
-            type="search"
-            value={text}
-            placeholder="Name, symbol, address…"
-            onChange={(event) => setText(event.target.value)}
-          />
-        </label>
-      </div>
+      <RankingIntro assumedEth={view.currency === CURRENCIES[0]} />
+      <RankingToolbar view={view} onChange={setView} />
       <RetryingNotice error={query.failureReason} failureCount={query.failureCount} />
       {query.isPending ? (
-        <SkeletonRows columns={4} />
-      ) : query.isError && list.items.length === 0 ? (
+        <SkeletonRows columns={6} />
+      ) : query.isError && count === 0 ? (
         <ErrorState error={query.error} onRetry={() => void query.refetch()} />
-      ) : list.items.length === 0 && !list.hasMore ? (
-        <EmptyState title="No contracts yet">The service lists no token contracts.</EmptyState>
+      ) : count === 0 && !list.hasMore ? (
+        view.q ? (
+          <EmptyState title={`No collection matches “${view.q}”`}>
+            <span>The search looks through every collection’s name, symbol and address.</span>
+            <button type="button" className={button.button} onClick={() => setView({ q: '' })}>
+              Clear the search
+            </button>
+          </EmptyState>
+        ) : (
+          <EmptyState title="No collections yet">
+            The index lists no collection yet: the service’s list of collections has not been read.
+            Try again in a moment.
+          </EmptyState>
+        )
       ) : (
         <>
-          <LoadStatus
-            noun="contracts"
-            list={list}
-            shown={text ? rows.length : undefined}
-            sortedBy={sort?.id}
-          />
-          {rows.length === 0 && text ? (
-            <EmptyState title="No loaded contract matches">
-              <button type="button" className={button.button} onClick={() => setText('')}>
-                Clear the filter
-              </button>
-            </EmptyState>
-          ) : null}
-          {rows.length > 0 && (
-            <DataTable
-              caption="Token contracts"
-              rows={rows}
-              columns={contractColumns}
-              getRowKey={contractKey}
-              sort={sort}
-              onSortChange={setSort}
-              sortRows={sortContracts}
-              rowHeight={56}
-              className={contractTableClass}
-              onRowOpen={openContract}
-              onNearEnd={text ? undefined : list.loadMoreAuto}
-            />
-          )}
-          <ListFooter noun="contracts" list={list} />
+          <p className={status.status} role="status" aria-live="polite">
+            {updating ? 'Loading the ranking…' : loadedText(list, view)}
+          </p>
+          <RankingCellContext.Provider value={cells}>
+            {/* A click on a row is a mouse's shortcut to the link the row holds. */}
+            <div onClick={openRowOf} aria-busy={updating || undefined}>
+              <DataTable
+                caption={`Collections ranked by ${SORT_NAMES[view.sort.id]}`}
+                rows={list.items}
+                columns={columns}
+                getRowKey={contractKey}
+                sort={view.sort}
+                onSortChange={setSort}
+                sortRows={asSent}
+                rowHeight={56}
+                className={rankingTableClass}
+                onRowOpen={open}
+                onNearEnd={updating ? undefined : list.loadMoreAuto}
+              />
+            </div>
+          </RankingCellContext.Provider>
+          {!updating && <ServerListFooter noun="collections" list={list} />}
         </>
       )}
     </section>

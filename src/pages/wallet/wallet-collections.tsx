@@ -1,10 +1,9 @@
 import { Link } from 'react-router';
-import type { WalletCollection, WalletTrade } from '../../api/wallets';
 import { ContractImage } from '../../components/contract-image';
 import { Price } from '../../components/price';
 import { TimeCell } from '../../components/time-cell';
 import { shortenHex } from '../../lib/address';
-import type { Contract } from '../../lib/contract';
+import type { WalletCollection } from '../../lib/answers';
 import { formatCount, plural } from '../../lib/format';
 import { hrefs } from '../../lib/routes';
 import type { TimeZoneChoice } from '../../lib/time';
@@ -13,8 +12,6 @@ import styles from './wallet-page.module.css';
 
 interface WalletCollectionsProps {
   collections: readonly WalletCollection[];
-  /** The contract list as loaded, for images. */
-  contracts: ReadonlyMap<string, Contract>;
   display: TimeDisplay;
   zone: TimeZoneChoice;
   nowMs: number;
@@ -22,13 +19,15 @@ interface WalletCollectionsProps {
   eventsSearch: (collection: string) => string;
 }
 
-/** The name a collection goes by: its own, the contract list's, or its short address. */
+/** Sales on one side (bought or sold) in one currency: never summed across currencies. */
+type Trade = WalletCollection['bought'][number];
+
+/** The name a collection goes by: its own (the wallet answer's), or its short address. */
 export function collectionName(
-  collection: Pick<WalletCollection, 'address' | 'name'> | undefined,
-  contract: Contract | undefined,
+  collection: Pick<WalletCollection, 'name'> | undefined,
   address: string,
 ): string {
-  return collection?.name ?? contract?.name ?? `Contract ${shortenHex(address)}`;
+  return collection?.name || `Contract ${shortenHex(address)}`;
 }
 
 /**
@@ -36,16 +35,15 @@ export function collectionName(
  * each currency, never summed across currencies) and when it last moved a token there.
  */
 export function WalletCollections(props: WalletCollectionsProps) {
-  const { collections, contracts, display, zone, nowMs, eventsSearch } = props;
+  const { collections, display, zone, nowMs, eventsSearch } = props;
   return (
     <ul className={styles.collections} aria-label="Collections">
       {collections.map((collection) => {
-        const contract = contracts.get(collection.address);
-        const name = collectionName(collection, contract, collection.address);
+        const name = collectionName(collection, collection.address);
         return (
           <li key={collection.address} className={styles.card}>
             <div className={styles.cardHead}>
-              <ContractImage image={contract?.image} name={name} size={40} />
+              <ContractImage image={undefined} name={name} size={40} />
               <div className={styles.cardName}>
                 <Link to={hrefs.contractEvents(collection.address)}>{name}</Link>
                 {collection.symbol && <span className="muted small">{collection.symbol}</span>}
@@ -97,7 +95,7 @@ export function WalletCollections(props: WalletCollectionsProps) {
 }
 
 /** "2 sales · 1.25 ETH", one line per currency; "none" when there were none. */
-function Trades({ trades }: { trades: readonly WalletTrade[] }) {
+function Trades({ trades }: { trades: readonly Trade[] }) {
   if (trades.length === 0) return <span className="muted">none</span>;
   return (
     <ul className={styles.trades}>

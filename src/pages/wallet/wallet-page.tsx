@@ -1,17 +1,14 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useId, useMemo, type MouseEvent } from 'react';
 import { Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
-import { contractsQueryOptions } from '../../api/contracts';
-import {
-  walletEventsQueryOptions,
-  walletQueryOptions,
-  type WalletCollection,
-} from '../../api/wallets';
+import { useServerList } from '../../api/use-server-list';
+import { walletEventsQueryOptions, walletQueryOptions } from '../../api/wallets';
 import type { AddressFilter } from '../../components/address';
 import { BadParam } from '../../components/bad-param';
 import { contractEventColumns } from '../../components/event-table/event-columns';
 import { EventTable } from '../../components/event-table/event-table';
 import { isPlainClick } from '../../components/plain-click';
+import { ServerListFooter } from '../../components/server-list-footer';
 import { useSettings } from '../../components/settings';
 import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../components/states';
 import type { ListColumn } from '../../components/table-features';
@@ -19,7 +16,7 @@ import { TimeDisplayToggle } from '../../components/time-display-toggle';
 import { useNow } from '../../components/use-now';
 import { useTitle } from '../../components/use-title';
 import { canonicalAddress, parseAddress, shortenHex } from '../../lib/address';
-import type { Contract } from '../../lib/contract';
+import type { WalletCollection } from '../../lib/answers';
 import { EVENT_SORTS, type EventSort } from '../../lib/event-list';
 import { formatCount } from '../../lib/format';
 import { hrefs } from '../../lib/routes';
@@ -34,9 +31,7 @@ import {
 } from '../../lib/view-state';
 import { collectionName, WalletCollections } from './wallet-collections';
 import { WalletHeader } from './wallet-header';
-import button from '../../components/button.module.css';
 import field from '../../components/field.module.css';
-import footer from '../../components/list-footer.module.css';
 import status from '../../components/load-status.module.css';
 import toolbar from '../../components/toolbar.module.css';
 import styles from './wallet-page.module.css';
@@ -74,22 +69,20 @@ export function WalletRoute() {
   return <WalletPage key={address.value} address={address.value} />;
 }
 
-/** What the collection cells read: names and the way into the app. */
+/** What the collection cells read: names (the wallet answer's) and the way into the app. */
 interface CollectionsView {
   collections: ReadonlyMap<string, WalletCollection>;
-  contracts: ReadonlyMap<string, Contract>;
   open: (href: string) => void;
 }
 const CollectionsContext = createContext<CollectionsView>({
   collections: new Map(),
-  contracts: new Map(),
   open: () => {},
 });
 
 function CollectionCell({ row }: { row: { original: TokenEvent } }) {
-  const { collections, contracts, open } = useContext(CollectionsContext);
+  const { collections, open } = useContext(CollectionsContext);
   const address = row.original.contractAddress;
-  const name = collectionName(collections.get(address), contracts.get(address), address);
+  const name = collectionName(collections.get(address), address);
   const href = hrefs.contractEvents(address);
   const follow = (event: MouseEvent<HTMLAnchorElement>) => {
     if (!isPlainClick(event)) return;
@@ -131,23 +124,11 @@ export function WalletPage({ address }: { address: string }) {
 
   const wallet = useQuery(walletQueryOptions(address));
   const events = useInfiniteQuery(walletEventsQueryOptions(address, collection));
-  const contractList = useInfiniteQuery(contractsQueryOptions());
-  const contracts = useMemo(
-    () =>
-      new Map(
-        (contractList.data?.pages ?? [])
-          .flatMap((page) => page.items)
-          .map((contract) => [contract.address, contract]),
-      ),
-    [contractList.data],
-  );
+  const list = useServerList(events);
+  const rows = list.items;
   const collections = useMemo(
     () => new Map((wallet.data?.collections ?? []).map((item) => [item.address, item])),
     [wallet.data],
-  );
-  const rows = useMemo(
-    () => events.data?.pages.flatMap((page) => page.events) ?? [],
-    [events.data],
   );
 
   const set = useCallback(
@@ -188,15 +169,7 @@ export function WalletPage({ address }: { address: string }) {
     }),
     [display, timeZone, nowMs, addressFilter, openToken],
   );
-  const cells = useMemo(() => ({ collections, contracts, open }), [collections, contracts, open]);
-
-  const { hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = events;
-  // The one place that decides when the next page is read: the table nearing its end.
-  const loadMoreAuto = useCallback(() => {
-    if (hasNextPage && !isFetchingNextPage && !isFetchNextPageError)
-      void fetchNextPage({ cancelRefetch: false });
-  }, [hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage]);
-  const loadMore = useCallback(() => void fetchNextPage({ cancelRefetch: false }), [fetchNextPage]);
+  const cells = useMemo(() => ({ collections, open }), [collections, open]);
 
   const empty = wallet.data?.collections.length === 0;
   const selectId = useId();
@@ -221,7 +194,6 @@ export function WalletPage({ address }: { address: string }) {
         <>
           <WalletCollections
             collections={wallet.data.collections}
-            contracts={contracts}
             display={display}
             zone={timeZone}
             nowMs={nowMs}
@@ -249,7 +221,7 @@ export function WalletPage({ address }: { address: string }) {
                 )}
                 {options.map((item) => (
                   <option key={item.address} value={item.address}>
-                    {collectionName(item, contracts.get(item.address), item.address)}
+                    {collectionName(item, item.address)}
                   </option>
                 ))}
               </select>
@@ -273,10 +245,10 @@ export function WalletPage({ address }: { address: string }) {
           ) : (
             <>
               <p className={status.status} role="status" aria-live="polite">
-                {hasNextPage
-                  ? `${formatCount(rows.length)} events loaded · ${isFetchingNextPage ? 'loading more…' : 'more available'}`
+                {list.hasMore
+                  ? `${formatCount(rows.length)} events loaded · ${list.isLoadingMore ? 'loading more…' : 'more available'}`
                   : `all ${formatCount(rows.length)} events loaded`}
-                {sort && hasNextPage
+                {sort && list.hasMore
                   ? ` · sorted by ${sort.id} among ${formatCount(rows.length)} loaded events`
                   : ''}
               </p>
@@ -287,32 +259,12 @@ export function WalletPage({ address }: { address: string }) {
                   columns={collection ? contractEventColumns : allCollectionsColumns}
                   sort={sort}
                   onSortChange={setSort}
-                  onNearEnd={loadMoreAuto}
+                  onNearEnd={list.loadMoreAuto}
                   onRowOpen={openToken}
                   view={view}
                 />
               </CollectionsContext.Provider>
-              {isFetchNextPageError && hasNextPage ? (
-                <ErrorState
-                  compact
-                  error={events.error}
-                  onRetry={loadMore}
-                  context={`The ${formatCount(rows.length)} events already loaded are kept; Retry continues from the same page.`}
-                />
-              ) : hasNextPage ? (
-                <div className={footer.more}>
-                  <button
-                    type="button"
-                    className={button.button}
-                    onClick={loadMore}
-                    disabled={isFetchingNextPage}
-                  >
-                    {isFetchingNextPage ? 'Loading…' : 'Load more'}
-                  </button>
-                </div>
-              ) : (
-                <p className={`${footer.end} muted`}>End of the list.</p>
-              )}
+              <ServerListFooter noun="events" list={list} />
             </>
           )}
         </>

@@ -188,6 +188,11 @@ export const rankingParams = z.strictObject({
     })
     .default({ id: 'events', desc: true }),
   currency: currency.default(CURRENCIES[0]!.address),
+  q: z
+    .string()
+    .max(200, 'q must be at most 200 characters: part of a name, a symbol or an address.')
+    .transform((value) => value.trim() || undefined)
+    .optional(),
   limit: limit(500, 100),
   cursor,
 });

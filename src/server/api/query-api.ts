@@ -9,7 +9,7 @@ import { eventsPage, orderStatement } from '../index/events-query';
 import { overview } from '../index/figures';
 import { holders } from '../index/holders';
 import type { Keyset } from '../index/keyset';
-import { rankedBy, rankings } from '../index/rankings';
+import { matchingRanking, rankedBy, rankings } from '../index/rankings';
 import { series } from '../index/series';
 import { tokenHistory } from '../index/token';
 import { walletCollections } from '../index/wallet';
@@ -47,6 +47,8 @@ export interface QueryApiOptions {
 const EXPORT_BATCH = 2_000;
 // Newest-first pages read this many upstream pages deeper at most before answering.
 const BROWSE_DEEPER_PAGES = 3;
+// How long the first ranking of a new database waits for the contracts list.
+const LISTING_WAIT_MS = 10_000;
 
 type Params<S extends z.ZodType> = z.infer<S>;
 
@@ -90,14 +92,30 @@ export function createQueryApi(options: QueryApiOptions) {
     return { address: address.data, id, coverage };
   }
 
+  // The contracts list, read when due (the store says when) by one request for everyone:
+  // without it a server with no background work would rank only what visitors opened.
+  let listing: Promise<unknown> | null = null;
+  let listedOnce = false;
+  const readListing = () =>
+    (listing ??= indexer
+      .listed()
+      .catch(() => undefined)
+      .finally(() => {
+        listing = null;
+        listedOnce = true;
+      }));
+
   app.get('/collections', async (c) => {
     const params = parse(c, rankingParams);
     if (params instanceof Response) return params;
     const key = queryKey('collections', params);
     const cursor = decodeCursor(key, params.cursor);
     if (cursor.error) return cursor.error;
+    const reading = readListing();
+    // The server's first answers wait a little for the list (a new database has none).
+    if (!listedOnce) await settlesWithin(reading, LISTING_WAIT_MS);
     const all = await rankings(pool, params.window, Math.floor(now() / 1000));
-    const sorted = rankedBy(all, params.sort, params.currency);
+    const sorted = rankedBy(matchingRanking(all, params.q), params.sort, params.currency);
     let start = 0;
     if (cursor.after) {
       const address = cursor.after[0];
@@ -350,4 +368,11 @@ function exportName(address: string, params: Params<typeof exportParams>): strin
   if (params.to !== undefined)
     parts.push(`to-${new Date(params.to * 1000).toISOString().slice(0, 10)}`);
   return parts.join('_');
+}
+
+/** Waits for the promise, `ms` at most (it goes on either way). */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([promise, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }

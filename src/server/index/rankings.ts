@@ -5,6 +5,8 @@ import {
   type RankingSortId,
   type RankingWindow,
 } from '../../lib/answers';
+import { addressMatcher } from '../../lib/address-match';
+import { volumeIn } from '../../lib/ranking-view';
 import { volumesOf } from './figures';
 
 /**
@@ -92,7 +94,9 @@ export type RankingSort = { id: RankingSortId; desc: boolean };
 
 /**
  * Contracts in a ranking's order, ties by address. Volume is that of one currency, in its
- * exact base units (never another currency's, never rounded).
+ * exact base units (never another currency's, never rounded; see volumeIn for ETH). Contracts with no activity
+ * in the window come after every active one whichever way a column is sorted: an
+ * ascending sort means the least active collections, not the ones with nothing at all.
  */
 export function rankedBy(
   rows: readonly RankedContract[],
@@ -111,16 +115,36 @@ export function rankedBy(
         return row.lastActivity ?? -1;
       case 'name':
         return (row.name ?? '').toLowerCase();
-      case 'volume': {
-        const entry = row.volume.find((v) => v.currency.address === currency);
-        return entry ? BigInt(entry.volume) : 0n;
-      }
+      case 'volume':
+        return volumeIn(row.volume, currency);
     }
   };
   const direction = sort.desc ? -1 : 1;
+  const empty = (row: RankedContract) => (row.events === 0 ? 1 : 0);
   return [...rows].sort((a, b) => {
+    const emptiness = empty(a) - empty(b);
+    if (emptiness !== 0) return emptiness;
     const [va, vb] = [value(a), value(b)];
     const order = va < vb ? -1 : va > vb ? 1 : 0;
     return order !== 0 ? order * direction : a.address < b.address ? -1 : 1;
   });
+}
+
+/**
+ * The contracts whose name, symbol or address contains the text, ignoring case; an
+ * address also as people type it: its first digits with or without leading zeros, or the
+ * app's short form ("0x6058…44b8", see address-match.ts). Blank text keeps them all.
+ */
+export function matchingRanking(
+  rows: readonly RankedContract[],
+  text: string | undefined,
+): readonly RankedContract[] {
+  const needle = text?.trim().toLowerCase() ?? '';
+  if (!needle) return rows;
+  const address = addressMatcher(needle);
+  return rows.filter(
+    (row) =>
+      address?.(row.address) ||
+      [row.name, row.symbol, row.address].some((field) => field?.toLowerCase().includes(needle)),
+  );
 }

@@ -1,0 +1,42 @@
+import { infiniteQueryOptions } from '@tanstack/react-query';
+import type { RankedContract, RankingAnswer } from '../lib/answers';
+import { getAnswer } from './client';
+import { queryKeys } from './query-keys';
+import type { ServerPage } from './use-server-list';
+
+/** Collections a page of the ranking asks for. */
+export const RANKING_PAGE_SIZE = 50;
+
+/** `/api/collections?…&limit=…&cursor=…`: the view's search (see ranking-view.ts) and the page. */
+export function rankingPath(search: string, cursor: string | null): string {
+  const params = new URLSearchParams(search);
+  params.set('limit', String(RANKING_PAGE_SIZE));
+  if (cursor) params.set('cursor', cursor);
+  return `/api/collections?${params}`;
+}
+
+export async function fetchRankingPage(
+  search: string,
+  cursor: string | null,
+  signal?: AbortSignal,
+): Promise<ServerPage<RankedContract>> {
+  const answer = await getAnswer<RankingAnswer>(rankingPath(search, cursor), signal, [
+    'collections',
+    'next',
+  ]);
+  return { items: answer.collections, next: answer.next };
+}
+
+/**
+ * The collections ranked under a view, a page per server cursor (its cursors never die:
+ * each page's param is the cursor the page before gave). Figures move as the indexer
+ * reads, so a ranking is fresh for a minute.
+ */
+export const rankingsQueryOptions = (search: string) =>
+  infiniteQueryOptions({
+    queryKey: queryKeys.rankings(search),
+    queryFn: ({ pageParam, signal }) => fetchRankingPage(search, pageParam, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => page.next ?? undefined,
+    staleTime: 60_000,
+  });

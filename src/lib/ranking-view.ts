@@ -1,0 +1,82 @@
+import {
+  RANKING_SORTS,
+  WINDOWS,
+  type RankingSortId,
+  type RankingWindow,
+  type Volume,
+} from './answers';
+import { CURRENCIES, type Currency } from './price';
+import { formatSort, parseSort, type SortState } from './view-state';
+
+/**
+ * The collections ranking as a view: its window, its sort, the currency of its volumes and
+ * its search text, read from the page's URL and written back to it and to the query API
+ * (`GET /api/collections`). Defaults are left out of both, so equal views have equal
+ * URLs and share one cache entry; unknown values fall back to the defaults.
+ */
+export interface RankingView {
+  window: RankingWindow;
+  sort: SortState<RankingSortId>;
+  currency: Currency;
+  q: string;
+}
+
+export const RANKING_WINDOWS = Object.keys(WINDOWS) as RankingWindow[];
+
+/** The window, sort and currency the query API ranks by when none is named. */
+export const DEFAULT_RANKING: Omit<RankingView, 'q'> = {
+  window: '7d',
+  sort: { id: 'events', desc: true },
+  currency: CURRENCIES[0]!,
+};
+
+/** The longest search text sent (the server refuses longer). */
+export const SEARCH_MAX = 200;
+
+export function parseRankingView(params: URLSearchParams): RankingView {
+  const window = RANKING_WINDOWS.find((w) => w === params.get('window')?.toLowerCase());
+  const currency = CURRENCIES.find((c) => c.symbol === params.get('currency')?.toUpperCase());
+  return {
+    window: window ?? DEFAULT_RANKING.window,
+    sort: parseSort(params.get('sort'), RANKING_SORTS) ?? DEFAULT_RANKING.sort,
+    currency: currency ?? DEFAULT_RANKING.currency,
+    q: (params.get('q') ?? '').trim().slice(0, SEARCH_MAX),
+  };
+}
+
+/** The view's parameters, defaults left out, in a fixed order. */
+function rankingParams(view: RankingView): URLSearchParams {
+  const params = new URLSearchParams();
+  const sort = formatSort(view.sort);
+  if (view.currency !== DEFAULT_RANKING.currency) params.set('currency', view.currency.symbol);
+  if (view.q) params.set('q', view.q);
+  if (sort !== formatSort(DEFAULT_RANKING.sort)) params.set('sort', sort!);
+  if (view.window !== DEFAULT_RANKING.window) params.set('window', view.window);
+  return params;
+}
+
+/** The page's canonical search ("?sort=-volume&window=all", or "" for the defaults). */
+export function rankingSearch(view: RankingView): string {
+  const text = rankingParams(view).toString();
+  return text ? `?${text}` : '';
+}
+
+/** The canonical search of whatever the URL says: a URL whose search differs is replaced. */
+export function canonicalRankingSearch(params: URLSearchParams): string {
+  return rankingSearch(parseRankingView(params));
+}
+
+/**
+ * A collection's volume in one currency, exact base units: ETH counts the sales whose
+ * marketplace named no currency too, as the service assumes ETH for them. The server
+ * ranks by this sum and the page shows it, so the order and the figures agree.
+ */
+export function volumeIn(volumes: readonly Volume[], currency: string): bigint {
+  const eth = currency === CURRENCIES[0]!.address;
+  return volumes
+    .filter(
+      (volume) =>
+        volume.currency.address === currency || (eth && volume.currency.state === 'assumed'),
+    )
+    .reduce((sum, volume) => sum + BigInt(volume.volume), 0n);
+}

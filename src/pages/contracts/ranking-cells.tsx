@@ -1,0 +1,123 @@
+import { createContext, useContext } from 'react';
+import { Link } from 'react-router';
+import { ContractImage } from '../../components/contract-image';
+import { TimeCell } from '../../components/time-cell';
+import { shortenHex } from '../../lib/address';
+import type { RankedContract } from '../../lib/answers';
+import { formatCount } from '../../lib/format';
+import { exactAmount, formatAmount, type Currency } from '../../lib/price';
+import { volumeIn } from '../../lib/ranking-view';
+import { hrefs } from '../../lib/routes';
+import { formatDay, type TimeZoneChoice } from '../../lib/time';
+import type { TimeDisplay } from '../../lib/view-state';
+import styles from './ranking-columns.module.css';
+
+/** What the cells read of the page: the currency of volumes and how times are shown. */
+export interface RankingCellView {
+  currency: Currency;
+  display: TimeDisplay;
+  zone: TimeZoneChoice;
+  nowMs: number;
+}
+
+export const RankingCellContext = createContext<RankingCellView | null>(null);
+
+function useCellView(): RankingCellView {
+  const view = useContext(RankingCellContext);
+  if (!view) throw new Error('Ranking cells are rendered inside RankingCellContext.');
+  return view;
+}
+
+interface CellProps {
+  row: { original: RankedContract; index: number };
+}
+
+/** The name a collection goes by: its own, else its short address. */
+export const collectionName = (row: RankedContract) =>
+  row.name || `Contract ${shortenHex(row.address)}`;
+
+/** Nothing of the collection is indexed yet: its figures are unknown, not zero. */
+export const notIndexed = (row: RankedContract) => !row.complete && row.indexedBack === null;
+
+/** How much of the collection's history its figures cover, when not the whole of it. */
+export function coverageText(row: RankedContract): string | null {
+  if (row.complete) return null;
+  return row.indexedBack === null
+    ? 'not indexed yet'
+    : `indexing · back to ${formatDay(row.indexedBack)}`;
+}
+
+const COVERAGE_NOTE =
+  'The index has not read this collection’s whole history yet: its figures cover only what is read so far.';
+
+/** Image, name (the link that opens the collection), symbol and how far it is indexed. */
+export function CollectionCell({ row }: CellProps) {
+  const contract = row.original;
+  const name = collectionName(contract);
+  const coverage = coverageText(contract);
+  return (
+    <div className={styles.collection}>
+      <ContractImage image={contract.image ?? undefined} name={name} />
+      <div className={styles.names}>
+        <Link
+          className={styles.link}
+          to={hrefs.contractEvents(contract.address)}
+          title={name}
+          data-row-link=""
+        >
+          <span className={contract.name ? undefined : 'muted'}>{name}</span>
+        </Link>
+        <span className={`${styles.sub} small`}>
+          {contract.symbol && <span className="muted">{contract.symbol}</span>}
+          {contract.symbol && coverage && <span className="muted"> · </span>}
+          {coverage && (
+            <span className={styles.coverage} title={COVERAGE_NOTE}>
+              {coverage}
+            </span>
+          )}
+        </span>
+      </div>
+    </div>
+  );
+}
+
+const Unknown = () => (
+  <span className="muted" title="Not indexed yet">
+    —
+  </span>
+);
+
+/** A count of the window, or "—" while nothing of the collection is indexed. */
+export function countCell(figure: 'events' | 'sales' | 'holders') {
+  return function CountCell({ row }: CellProps) {
+    if (notIndexed(row.original)) return <Unknown />;
+    const value = row.original[figure];
+    return <span className={value === 0 ? 'muted' : undefined}>{formatCount(value)}</span>;
+  };
+}
+
+/** The window's volume in the chosen currency, exact in the tooltip. */
+export function VolumeCell({ row }: CellProps) {
+  const { currency } = useCellView();
+  if (notIndexed(row.original)) return <Unknown />;
+  const units = volumeIn(row.original.volume, currency.address);
+  if (units === 0n) return <span className="muted">0</span>;
+  return (
+    <span title={`${exactAmount(units, currency.decimals)} ${currency.symbol}`}>
+      {formatAmount(units, currency.decimals, 3)} {currency.symbol}
+    </span>
+  );
+}
+
+export function LastActivityCell({ row }: CellProps) {
+  const { display, zone, nowMs } = useCellView();
+  const seconds = row.original.lastActivity;
+  if (seconds === null)
+    return notIndexed(row.original) ? <Unknown /> : <span className="muted">—</span>;
+  return <TimeCell seconds={seconds} display={display} nowMs={nowMs} zone={zone} />;
+}
+
+/** The place in the ranking; none for a collection with no activity in the window. */
+export function RankCell({ row }: CellProps) {
+  return row.original.events > 0 ? <>{row.index + 1}</> : <span className="muted">–</span>;
+}

@@ -1,0 +1,73 @@
+import type { ListColumn } from '../../components/table-features';
+import type { RankedContract } from '../../lib/answers';
+import type { Currency } from '../../lib/price';
+import { CollectionCell, countCell, LastActivityCell, RankCell, VolumeCell } from './ranking-cells';
+import styles from './ranking-columns.module.css';
+
+/** The class of the ranking's table: its cards' layout on a phone. */
+export const rankingTableClass = styles.cards;
+
+/**
+ * The ranking's columns. The ids of the sortable ones are the query API's sorts
+ * (`RANKING_SORTS`): the server orders the rows, the table only shows the sort. Numbers
+ * sort largest first on a first click. On a narrow table the rank, last activity,
+ * holders and sales give way, in that order (see column-fit.ts).
+ */
+export function rankingColumns(currency: Currency): ListColumn<RankedContract>[] {
+  return [
+    {
+      id: 'rank',
+      header: '#',
+      enableSorting: false,
+      meta: { className: styles.rank, width: 4, priority: 1, cardLabel: false },
+      cell: RankCell,
+    },
+    {
+      id: 'name',
+      header: 'Collection',
+      accessorFn: (row) => row.name ?? '',
+      meta: { className: styles.name, minWidth: 14, cardLabel: false },
+      cell: CollectionCell,
+    },
+    {
+      id: 'events',
+      header: 'Events',
+      accessorFn: (row) => row.events,
+      sortDescFirst: true,
+      meta: { className: styles.events, width: 6.5 },
+      cell: countCell('events'),
+    },
+    {
+      id: 'sales',
+      header: 'Sales',
+      accessorFn: (row) => row.sales,
+      sortDescFirst: true,
+      meta: { className: styles.sales, width: 6.5, priority: 4 },
+      cell: countCell('sales'),
+    },
+    {
+      id: 'volume',
+      header: `Volume (${currency.symbol})`,
+      accessorFn: (row) => row.volume.length,
+      sortDescFirst: true,
+      meta: { className: styles.volume, width: 11 },
+      cell: VolumeCell,
+    },
+    {
+      id: 'holders',
+      header: 'Holders',
+      accessorFn: (row) => row.holders,
+      sortDescFirst: true,
+      meta: { className: styles.holders, width: 7.5, priority: 3 },
+      cell: countCell('holders'),
+    },
+    {
+      id: 'last',
+      header: 'Last activity',
+      accessorFn: (row) => row.lastActivity ?? 0,
+      sortDescFirst: true,
+      meta: { className: styles.last, width: 12, priority: 2 },
+      cell: LastActivityCell,
+    },
+  ];
+}
