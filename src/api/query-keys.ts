@@ -26,12 +26,6 @@ export const queryKeys = {
   /** A wallet's changes of hands, newest first, in one collection or all (null). */
   walletEvents: (address: string, collection: string | null) =>
     ['wallet', address, 'events', collection] as const,
-  // The service's own lists, read by the pages not yet on the query API.
-  contracts: () => ['contracts', 'list'] as const,
-  contractEvents: (address: string, limit: number) =>
-    ['events', 'contract', address, 'list', limit] as const,
-  contractHead: (address: string, limit: number) =>
-    ['events', 'contract', address, 'head', limit] as const,
-  tokenEvents: (address: string, tokenId: string) =>
-    ['events', 'token', address, tokenId, 'list'] as const,
+  /** Every collection the server knows, by name (the lookup box's directory). */
+  contracts: () => ['collections', 'directory'] as const,
 };

@@ -3,18 +3,15 @@ import './styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
-import { indexedDbPersister, keepLists } from './persistence';
 import { createQueryClient } from './query-client';
 import { createRouter, routerReady } from './router';
 
 async function start(root: HTMLElement) {
   const queryClient = createQueryClient();
-  // The router starts loading the page's code at once, while the lists loaded before a
-  // reload come back from IndexedDB. Both are in before the first render, so the page
-  // shows the same rows at once, as tall as they were, and the router's scroll
-  // restoration (which runs on that render) can give the position back.
+  // The router starts loading the page's code at once; the first render waits for it
+  // (for a moment at most), so the page appears whole rather than as a placeholder.
   const router = createRouter();
-  await Promise.all([keepLists(queryClient, indexedDbPersister()), routerReady(router)]);
+  await routerReady(router);
   createRoot(root).render(
     <StrictMode>
       <App queryClient={queryClient} router={router} />

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { forwardRef, useState, type FormEvent } from 'react';
 import { Link, useLocation, useMatch, useNavigate } from 'react-router';
-import { contractsQueryOptions } from '../api/contracts';
+import { collectionDirectoryQueryOptions } from '../api/contracts';
 import { canonicalAddress, shortenHex } from '../lib/address';
 import type { Contract } from '../lib/contract';
 import {
@@ -12,18 +12,14 @@ import {
 } from '../lib/lookup';
 import { hrefs, routePatterns } from '../lib/routes';
 import { ContractImage } from './contract-image';
-import { contractName } from './use-contract';
+import { collectionTitle } from '../lib/collection-title';
 import button from './button.module.css';
 import styles from './lookup-box.module.css';
 
-/** The contract list as loaded so far (the first page at least), to recognise names and short forms. */
+/** The collections the server knows, to recognise names and short forms. */
 async function knownContracts(client: ReturnType<typeof useQueryClient>): Promise<KnownContracts> {
   try {
-    const data = await client.infiniteQuery({ ...contractsQueryOptions(), staleTime: 'static' });
-    return {
-      contracts: data.pages.flatMap((page) => page.items),
-      complete: data.pages[data.pages.length - 1]?.cursor === null,
-    };
+    return await client.fetchQuery(collectionDirectoryQueryOptions());
   } catch {
     return { contracts: [], complete: false };
   }
@@ -178,7 +174,7 @@ function LookupPanel({
             to={hrefs.contractEvents(current, `?address=${address}`)}
             onClick={onDone}
           >
-            Show {contractName(currentContract, current)}’s events with this address
+            Show {collectionTitle(currentContract, current)}’s events with this address
           </Link>
         )}
         <Link

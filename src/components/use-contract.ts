@@ -1,24 +1,9 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
-import { contractsQueryOptions } from '../api/contracts';
-import { shortenHex } from '../lib/address';
+import { useQuery } from '@tanstack/react-query';
+import { collectionDirectoryQueryOptions } from '../api/contracts';
 import type { Contract } from '../lib/contract';
 
-/**
- * A contract's name, image, symbol and type. The service has no "one contract" endpoint,
- * so they come from the contract list (usually cached from the list page); undefined
- * until it is found there.
- */
+/** A collection's name, image, symbol and type from the directory; undefined until found. */
 export function useContract(address: string): Contract | undefined {
-  const contracts = useInfiniteQuery(contractsQueryOptions());
-  return useMemo(
-    () =>
-      contracts.data?.pages.flatMap((page) => page.items).find((item) => item.address === address),
-    [contracts.data, address],
-  );
-}
-
-/** "StarkVerse Gallery", or "Contract 0x6058…44b8" while the name is not known. */
-export function contractName(contract: Contract | undefined, address: string): string {
-  return contract?.name ?? `Contract ${shortenHex(address)}`;
+  const directory = useQuery(collectionDirectoryQueryOptions());
+  return directory.data?.contracts.find((item) => item.address === address);
 }

@@ -1,3 +1,4 @@
+import { cleanup } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import { createSampleService, type Profile } from '../../src/server/sample-service';
 import { indexedProxy } from '../support/indexed-proxy';
@@ -14,8 +15,13 @@ import { smallDataset } from './harness';
 export function indexedApiForTests() {
   const databases = usePostgresDatabases();
   const cleanups: (() => Promise<unknown>)[] = [];
+  const inFlight = new Set<Promise<unknown>>();
   afterEach(async () => {
+    // The pages first (they poll), then the fetch they used and the answers it was
+    // waiting for, then the server's pools.
+    cleanup();
     vi.restoreAllMocks();
+    await Promise.allSettled([...inFlight]);
     for (const close of cleanups.splice(0).reverse()) await close();
   });
 
@@ -52,7 +58,10 @@ export function indexedApiForTests() {
       const url = new URL(input instanceof Request ? input.url : String(input), 'http://localhost');
       const path = url.pathname + url.search;
       api.requests.push(path);
-      return api.intercept?.(path) ?? proxy.app.request(path, init);
+      const answer = api.intercept?.(path) ?? proxy.app.request(path, init);
+      const settled = Promise.resolve(answer).finally(() => inFlight.delete(settled));
+      inFlight.add(settled);
+      return answer;
     });
     return api;
   };

@@ -5,7 +5,7 @@ import { rankingsQueryOptions } from '../../api/rankings';
 import { useServerList, type ServerList } from '../../api/use-server-list';
 import { DataTable } from '../../components/data-table';
 import { isPlainClick } from '../../components/plain-click';
-import { ServerListFooter } from '../../components/server-list-footer';
+import { ListFooter } from '../../components/list-footer';
 import { useSettings } from '../../components/settings';
 import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../components/states';
 import { useNow } from '../../components/use-now';
@@ -171,7 +171,7 @@ function RankingPage() {
               />
             </div>
           </RankingCellContext.Provider>
-          {!updating && <ServerListFooter noun="collections" list={list} />}
+          {!updating && <ListFooter noun="collections" list={list} />}
         </>
       )}
     </section>

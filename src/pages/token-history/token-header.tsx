@@ -3,7 +3,7 @@ import { Badge } from '../../components/badge';
 import { ContractImage } from '../../components/contract-image';
 import { CopyButton } from '../../components/copy-button';
 import { ExplorerLink } from '../../components/explorer-link';
-import { contractName } from '../../components/use-contract';
+import { collectionTitle } from '../../lib/collection-title';
 import type { Contract } from '../../lib/contract';
 import { hrefs } from '../../lib/routes';
 import { tokenIdToHex } from '../../lib/token-id';
@@ -28,7 +28,7 @@ export function TokenHeader({
   tokenId: string;
   type: string | undefined;
 }) {
-  const name = contractName(contract, address);
+  const name = collectionTitle(contract, address);
   const hex = tokenIdToHex(BigInt(tokenId));
   return (
     <header className={styles.header}>

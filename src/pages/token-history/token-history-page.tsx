@@ -10,7 +10,8 @@ import { ExportButtons } from '../../components/export-buttons';
 import { useSettings } from '../../components/settings';
 import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../components/states';
 import { TimeDisplayToggle } from '../../components/time-display-toggle';
-import { contractName, useContract } from '../../components/use-contract';
+import { useContract } from '../../components/use-contract';
+import { collectionTitle } from '../../lib/collection-title';
 import { useNow } from '../../components/use-now';
 import { useTitle } from '../../components/use-title';
 import { parseAddress } from '../../lib/address';
@@ -81,7 +82,7 @@ export function TokenHistoryPage({ address, tokenId }: { address: string; tokenI
   const contract = useContract(address);
   const answer = query.data;
   const type = contract?.type ?? answer?.events[0]?.contractType;
-  useTitle(`Token ${shortTokenId(tokenId)} · ${contractName(contract, address)}`);
+  useTitle(`Token ${shortTokenId(tokenId)} · ${collectionTitle(contract, address)}`);
 
   return (
     <section aria-labelledby="token-title">

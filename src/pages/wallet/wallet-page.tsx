@@ -8,7 +8,7 @@ import { BadParam } from '../../components/bad-param';
 import { contractEventColumns } from '../../components/event-table/event-columns';
 import { EventTable } from '../../components/event-table/event-table';
 import { isPlainClick } from '../../components/plain-click';
-import { ServerListFooter } from '../../components/server-list-footer';
+import { ListFooter } from '../../components/list-footer';
 import { useSettings } from '../../components/settings';
 import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../components/states';
 import type { ListColumn } from '../../components/table-features';
@@ -264,7 +264,7 @@ export function WalletPage({ address }: { address: string }) {
                   view={view}
                 />
               </CollectionsContext.Provider>
-              <ServerListFooter noun="events" list={list} />
+              <ListFooter noun="events" list={list} />
             </>
           )}
         </>
