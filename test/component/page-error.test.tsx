@@ -65,7 +65,7 @@ describe('the pages’ error screen', () => {
   it('shows inside the layout when a page’s code cannot be had after the reload', async () => {
     sessionStorage.setItem(RELOADED, '1');
     renderPage({ lazy: failedCode });
-    const alert = await screen.findByRole('alert');
+    const alert = await screen.findByRole('alert', {}, { timeout: 10_000 });
     expect(within(alert).getByRole('heading')).toHaveTextContent('This page could not be loaded');
     expect(alert).toHaveTextContent('Retry loads the page again.');
     expect(within(alert).getByRole('button', { name: 'Retry' })).toBeInTheDocument();
@@ -77,7 +77,7 @@ describe('the pages’ error screen', () => {
   it('says what a page that could not load means offline', async () => {
     vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
     renderPage({ lazy: failedCode });
-    const alert = await screen.findByRole('alert');
+    const alert = await screen.findByRole('alert', {}, { timeout: 10_000 });
     expect(screen.getByRole('status')).toHaveTextContent(/^The connection is gone\./);
     expect(alert).toHaveTextContent('could not be fetched without a connection');
     expect(alert).toHaveTextContent('It opens by itself when the connection is back.');
@@ -107,7 +107,7 @@ describe('the pages’ error screen', () => {
         throw new Error('A bug of ours.');
       },
     });
-    const alert = await screen.findByRole('alert');
+    const alert = await screen.findByRole('alert', {}, { timeout: 10_000 });
     expect(within(alert).getByRole('heading')).toHaveTextContent('This page failed');
     expect(alert).toHaveTextContent('A bug of ours.');
     expect(screen.queryByText(/Unexpected Application Error/)).toBeNull();

@@ -81,9 +81,10 @@ describe('prices', () => {
       currency_address: STRK,
       currency_assumed: 'no',
       price_base_units: '1234567890123456789',
-      price_as_sent: hex(1_234_567_890_123_456_789n),
       quantity: '3',
     });
+    // The price as sent only where it is no number: otherwise the base units say it.
+    expect(priceExport(priced('12 ETH'))).toEqual({ price_as_sent: '12 ETH', quantity: undefined });
     expect(priceExport(priced('20000000000000000'))).toMatchObject({
       price_amount: '0.02',
       price_symbol: 'ETH',
