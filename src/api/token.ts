@@ -39,7 +39,7 @@ export const tokenQueryOptions = (address: string, tokenId: string) =>
  * is shown as sent.
  */
 export function eventOfRow(row: EventRow): TokenEvent {
-  const { records, id, tokenIdHex, priceText, washFlags, ...event } = row;
+  const { records, id, tokenIdHex, priceText, ...event } = row;
   if (event.price === undefined && priceText !== undefined) event.price = priceText;
   return event;
 }

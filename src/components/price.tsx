@@ -6,7 +6,10 @@ import { Hint } from './hint';
 const QUANTITY_NOTE =
   'Copies sold. Whether the price is per copy or for all of them, the service does not say.';
 
-type PricedEvent = Pick<TokenEvent, 'price' | 'currencyAddress' | 'quantity'>;
+type PricedEvent = Pick<TokenEvent, 'price' | 'currencyAddress' | 'quantity'> & {
+  /** The index's word for a price that is no number in either format: shown as sent. */
+  priceText?: string;
+};
 
 /**
  * A sale's price in its currency ("1.25 STRK", the exact amount in `title`); ETH marked
@@ -15,7 +18,11 @@ type PricedEvent = Pick<TokenEvent, 'price' | 'currencyAddress' | 'quantity'>;
  * when more than one copy changed hands (per copy or for all, the service does not say).
  */
 export function Price({ event }: { event: PricedEvent }) {
-  const price = readPrice(event);
+  const price = readPrice(
+    event.price === undefined && event.priceText !== undefined
+      ? { ...event, price: event.priceText }
+      : event,
+  );
   if (price === null) return <span className="muted">—</span>;
   const quantity = shownQuantity(event.quantity);
   return (

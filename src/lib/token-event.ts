@@ -47,9 +47,6 @@ export interface TokenEvent {
   marketplaceName?: string;
   marketplaceAddress?: string;
   currencyAddress?: string;
-  /**
-   * The records this row was made of, when more than one: a sale's transfer and sale
-   * records (see twins.ts). Kept so the export can give them as they came.
-   */
-  records?: readonly TokenEvent[];
+  /** Why a sale looks like a wash trade, one reason each rule that fired (the index says). */
+  washFlags?: readonly string[];
 }

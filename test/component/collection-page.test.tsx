@@ -175,4 +175,24 @@ describe('the collection page', () => {
     );
     expect(screen.queryByRole('button', { name: /new event/ })).toBeNull();
   });
+
+  it('marks a sale the index flags as a possible wash trade, with its reasons', async () => {
+    const api = await install({ indexed: [contract.address] });
+    const real = (await api.answer(
+      `/api/collections/${contract.address}/events?kind=sale&limit=100`,
+    )) as { events: Record<string, unknown>[]; next: string | null };
+    api.intercept = (path) => {
+      if (!path.includes('/events?') || !path.includes('limit=100')) return null;
+      const answer = structuredClone(real);
+      answer.events[0]!.washFlags = ['The buyer is the seller.'];
+      delete answer.events[1]!.washFlags;
+      return Response.json(answer);
+    };
+    renderAt(`${page}?kind=sale`);
+    await screen.findByRole('table');
+    const [first, second] = dataRows();
+    expect(within(first!).getByText('wash?')).toBeInTheDocument();
+    expect(first).toHaveTextContent('Possible wash trade: The buyer is the seller.');
+    expect(within(second!).queryByText('wash?')).toBeNull();
+  });
 });

@@ -3,6 +3,7 @@ import type { TimeDisplay } from '../../lib/view-state';
 import { EventKindBadge } from '../event-kind-badge';
 import { Hash } from '../hash';
 import { Price } from '../price';
+import { WashFlag } from '../wash-flag';
 import type { ListColumn } from '../table-features';
 import { EventTimeCell, FromCell, TimeHeader, TokenCell, ToCell } from './event-cells';
 import styles from './event-columns.module.css';
@@ -69,7 +70,12 @@ const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
     accessorFn: (row) => row.price ?? '',
     sortDescFirst: true,
     meta: { className: styles.price, width: 9.5, priority: 3 },
-    cell: ({ row }) => <Price event={row.original} />,
+    cell: ({ row }) => (
+      <>
+        <Price event={row.original} />
+        {row.original.washFlags && <WashFlag reasons={row.original.washFlags} />}
+      </>
+    ),
   },
   {
     id: 'market',

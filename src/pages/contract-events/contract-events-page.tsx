@@ -27,7 +27,6 @@ import {
 } from '../../lib/event-view';
 import { hrefs } from '../../lib/routes';
 import { formatSpanEnd } from '../../lib/time-span';
-import type { TokenEvent } from '../../lib/token-event';
 import {
   formatSort,
   formatTimeDisplay,
@@ -222,7 +221,7 @@ export function ContractEventsPage({ address }: { address: string }) {
           />
           <EventTable
             caption="Events of this collection"
-            rows={list.items as unknown as TokenEvent[]}
+            rows={list.items}
             columns={contractEventColumns}
             sort={view.sort}
             onSortChange={(next) => set({ sort: next && formatSort(next) })}

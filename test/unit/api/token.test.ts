@@ -22,7 +22,7 @@ const row: EventRow = {
 };
 
 describe('the token answer’s rows as the table reads events', () => {
-  it('keeps the event’s fields and leaves out what only the index knows', () => {
+  it('keeps the event’s fields and its wash flags, and leaves out the index’s own', () => {
     const event = eventOfRow({ ...row, price: '5', currencyAddress: A('e7') });
     expect(event).toEqual({
       key: '42',
@@ -37,9 +37,11 @@ describe('the token answer’s rows as the table reads events', () => {
       transactionHash: A('feed'),
       price: '5',
       currencyAddress: A('e7'),
+      // The rows of a token's history show their flags as a collection's rows do.
+      washFlags: ['buyer is the seller'],
     });
-    // `records` names the records joined; the table's `records` holds them, so it is left out.
-    expect(event.records).toBeUndefined();
+    // `records` names the records joined: not part of the app's event shape.
+    expect(event).not.toHaveProperty('records');
   });
 
   it('shows a price that is no number as sent', () => {
