@@ -123,7 +123,11 @@ export function DataTable<T extends RowData, S extends string>(props: DataTableP
                   <th
                     key={header.id}
                     scope="col"
-                    className={meta?.className}
+                    className={
+                      column.getCanSort()
+                        ? `${meta?.className ?? ''} ${styles.sortable}`.trim()
+                        : meta?.className
+                    }
                     style={width === undefined || phone ? undefined : { width: `${width}rem` }}
                     aria-sort={
                       direction === 'asc'

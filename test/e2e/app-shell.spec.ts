@@ -81,7 +81,9 @@ test('offline: says the connection is gone, and a page that could not open opens
   await context.setOffline(true);
   await lookUp(page, busiest.address);
 
-  await expect(page.getByRole('main').getByRole('status')).toHaveText(
+  await expect(
+    page.getByRole('main').getByRole('status').filter({ hasText: 'connection is gone' }),
+  ).toHaveText(
     'The connection is gone. What is shown stays; the dashboard carries on by itself when the connection is back.',
   );
   const alert = page.getByRole('main').getByRole('alert');

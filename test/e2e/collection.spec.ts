@@ -110,7 +110,7 @@ test('scrolling reads the next page from the server, and filters narrow the whol
 
   const newest = await rows(page).first().locator('time').getAttribute('datetime');
   const day = newest!.slice(0, 10);
-  await page.getByLabel('From').fill(day);
+  await page.getByLabel('From', { exact: true }).fill(day);
   await expect(page).toHaveURL(new RegExp(`from=${day}&to=`));
   await expect(rows(page).first()).toBeVisible();
   for (const time of await rows(page)
@@ -194,7 +194,7 @@ test('opening a collection moves nothing once drawn (layout shift ≤ 0.05)', as
   });
   await page.goto(`/contracts/${busiest.address}`);
   await expect(rows(page).first()).toBeVisible();
-  await expect(page.getByRole('img', { name: /Activity/i }).first()).toBeVisible();
+  await expect(page.getByRole('slider', { name: /^Bars, one per/ })).toBeVisible();
   await page.waitForLoadState('networkidle');
   const shift = await page.evaluate(() => (window as unknown as { shift: number }).shift);
   expect(shift).toBeLessThanOrEqual(0.05);

@@ -200,7 +200,7 @@ async function startApp(
   sampleUrl: string,
   appPort: number,
   children: ChildProcess[],
-): Promise<Omit<ProfileServers, 'contracts' | 'token' | 'longToken'>> {
+): Promise<Omit<ProfileServers, 'contracts' | 'token' | 'longToken' | 'unopenedToken'>> {
   const dataDir = join(STORE_DIR, profile);
   // As root the embedded PostgreSQL runs as the postgres user, who must reach DATA_DIR:
   // under the temporary folder, not wherever the clone is.
@@ -324,7 +324,7 @@ async function waitForReady(url: string): Promise<void> {
 function pickData(
   dataset: Dataset,
   profile: Profile,
-): Pick<ProfileServers, 'contracts' | 'token' | 'longToken'> {
+): Pick<ProfileServers, 'contracts' | 'token' | 'longToken' | 'unopenedToken'> {
   const info = (contract: Dataset['contracts'][number]): ContractInfo => ({
     address: contract.address,
     name: contract.name,
@@ -356,6 +356,7 @@ function pickData(
     },
     token: tokenInfo(token),
     longToken: tokenInfo(longHistory(dataset, busiest)),
+    unopenedToken: tokenInfo(longHistory(dataset, deep[2]!)),
   };
 
   function tokenInfo(of: NonNullable<ReturnType<Dataset['findToken']>>): TokenInfo {

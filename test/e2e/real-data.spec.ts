@@ -30,7 +30,16 @@ test('each sale is one row, its price in its currency', async ({ page, servers }
   // A sale's transfer and sale records are one row: no transaction twice.
   const transactions = rows.map((row) => row.transaction);
   expect(new Set(transactions).size).toBe(transactions.length);
-  const prices = rows.filter((row) => row.kind === 'Sale').map((row) => row.price);
+  // Prices, on the view of sales.
+  await page.goto(`/contracts/${contract.address}?kind=sale`);
+  await expect(dataRows(table).first()).toContainText('Sale');
+  const prices = await dataRows(table).evaluateAll((elements) =>
+    elements.map((row) => {
+      const cell = row.children[5]!.cloneNode(true) as HTMLElement;
+      cell.querySelectorAll('[role="tooltip"]').forEach((note) => note.remove());
+      return cell.textContent?.trim() ?? '';
+    }),
+  );
   expect(prices.length).toBeGreaterThan(0);
   for (const text of prices) {
     expect(text).toMatch(

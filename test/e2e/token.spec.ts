@@ -132,9 +132,9 @@ test('a token page needs no indexed collection: the server reads the token’s o
   page,
   servers,
 }) => {
-  // The busiest collection: tens of thousands of events, which nothing here indexes whole
-  // (no background indexing; a token's route reads only the collection's newest page).
-  const { contract, id, rows } = servers.longToken;
+  // Tens of thousands of events, which nothing here indexes whole (no background
+  // indexing; a token's route reads only the collection's newest page).
+  const { contract, id, rows } = servers.unopenedToken;
   const answered = tokenAnswer(page, contract, id);
   await page.goto(`/contracts/${contract}/tokens/${id}`);
   const answer = await answered;
@@ -232,6 +232,7 @@ test('screenshots at four widths, light and dark; no sideways scroll, axe clean'
   page,
   servers,
 }, testInfo) => {
+  test.setTimeout(90_000);
   test.skip(testInfo.project.name !== 'deployed', 'the layout does not depend on the profile');
   const { contract, id, rows } = servers.longToken;
   await page.goto(`/contracts/${contract}/tokens/${id}`);

@@ -58,6 +58,12 @@ export interface ProfileServers {
   token: TokenInfo;
   /** A token of the busiest contract with ten events or more, sales among them. */
   longToken: TokenInfo;
+  /**
+   * A token with a long history in the third deep contract, whose collection page no test
+   * opens (a collection's page starts reading its whole history): its token page meets a
+   * collection the index has barely read.
+   */
+  unopenedToken: TokenInfo;
 }
 
 /** A token, and how many records and rows (a sale's two records one) the profile serves for it. */
