@@ -19,7 +19,13 @@ import styles from './lookup-box.module.css';
 /** The collections the server knows, to recognise names and short forms. */
 async function knownContracts(client: ReturnType<typeof useQueryClient>): Promise<KnownContracts> {
   try {
-    return await client.fetchQuery(collectionDirectoryQueryOptions());
+    // Asked once, at once: offline or failing, the lookup goes on with what it can read
+    // from the input alone rather than wait for the connection.
+    return await client.fetchQuery({
+      ...collectionDirectoryQueryOptions(),
+      retry: false,
+      networkMode: 'always',
+    });
   } catch {
     return { contracts: [], complete: false };
   }

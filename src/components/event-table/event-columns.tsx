@@ -20,7 +20,7 @@ import styles from './event-columns.module.css';
  */
 /** The time column's width for each way of showing times: exact times are longer. */
 const TIME_WIDTHS: Record<TimeDisplay, { time: number }> = {
-  relative: { time: 9.25 },
+  relative: { time: 9 },
   absolute: { time: 13.5 },
 };
 export const eventColumnWidths = (display: TimeDisplay) => TIME_WIDTHS[display];
@@ -37,7 +37,7 @@ const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
     id: 'token',
     header: 'Token',
     accessorFn: (row) => row.tokenId,
-    meta: { className: styles.token, width: 6.25 },
+    meta: { className: styles.token, width: 6 },
     cell: TokenCell,
   },
   {
@@ -45,7 +45,7 @@ const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
     header: 'From',
     accessorFn: (row) => row.from,
     enableSorting: false,
-    meta: { className: styles.from, minWidth: 7 },
+    meta: { className: styles.from, minWidth: 7.4 },
     cell: FromCell,
   },
   {
@@ -53,7 +53,7 @@ const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
     header: 'To',
     accessorFn: (row) => row.to,
     enableSorting: false,
-    meta: { className: styles.to, minWidth: 7 },
+    meta: { className: styles.to, minWidth: 7.4 },
     cell: ToCell,
   },
   {
@@ -69,7 +69,7 @@ const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
     header: 'Price',
     accessorFn: (row) => row.price ?? '',
     sortDescFirst: true,
-    meta: { className: styles.price, width: 9.5, priority: 3 },
+    meta: { className: styles.price, width: 9.4, priority: 3 },
     cell: ({ row }) => (
       <>
         <Price event={row.original} />

@@ -44,7 +44,7 @@ export function CollectionHeader({
             '—'
           ) : (
             <span className={styles.volumes}>
-              {known.slice(0, 4).map((v) => (
+              {known.slice(0, SHOWN_CURRENCIES).map((v) => (
                 <span
                   key={v.currency.address ?? 'none'}
                   title={formatCurrencyAmount(v.volume, v.currency)}
@@ -52,10 +52,10 @@ export function CollectionHeader({
                   {formatCurrencyAmount(v.volume, v.currency, 2)}
                 </span>
               ))}
-              {known.length > 4 || unknown > 0 ? (
+              {known.length > SHOWN_CURRENCIES || unknown > 0 ? (
                 <span className="muted">
                   {plural(
-                    volumes.length - Math.min(known.length, 4),
+                    volumes.length - Math.min(known.length, SHOWN_CURRENCIES),
                     'other currency',
                     'other currencies',
                   )}
@@ -95,11 +95,9 @@ export function CollectionHeader({
   );
 }
 
-const PLACEHOLDER: [string, string][] = [
-  'Events',
-  'Sales',
-  'Volume',
-  'Holders',
-  'Tokens',
-  'Active',
-].map((label) => [label, '…']);
+/** Currencies the volume names; the others are counted (the export and filters have all). */
+const SHOWN_CURRENCIES = 3;
+
+const PLACEHOLDER: [string, ReactNode][] = (
+  ['Events', 'Sales', 'Holders', 'Tokens', 'Active', 'Volume'] as const
+).map((label) => [label, '…']);

@@ -106,42 +106,42 @@ export function EventFilters({ view, onChange, figures, ...props }: EventFilters
         )}
       </form>
       <DateRange span={view.span} onChange={(from, to) => onChange({ from, to })} />
-      {(marketplaces.length > 0 || view.marketplace) && (
-        <label className={field.field}>
-          <span>Marketplace</span>
-          <select
-            value={view.marketplace ?? ''}
-            onChange={(event) => onChange({ marketplace: event.target.value || null })}
-          >
-            <option value="">Any</option>
-            {[...new Set([...(view.marketplace ? [view.marketplace] : []), ...marketplaces])].map(
-              (name) => (
-                <option key={name} value={name}>
-                  {name}
-                </option>
-              ),
-            )}
-          </select>
-        </label>
-      )}
-      {(currencies.length > 0 || view.currency) && (
-        <label className={field.field}>
-          <span>Currency</span>
-          <select
-            value={view.currency ?? ''}
-            onChange={(event) => onChange({ currency: event.target.value || null })}
-          >
-            <option value="">Any</option>
-            {[...new Set([...(view.currency ? [view.currency] : []), ...currencies])].map(
-              (currency) => (
-                <option key={currency} value={currency}>
-                  {currency === 'none' ? 'None named (ETH assumed)' : shortName(currency)}
-                </option>
-              ),
-            )}
-          </select>
-        </label>
-      )}
+      {/* Both choices are there from the start (Any until the figures name the rest), so
+          the row keeps its height when they come. */}
+      <label className={field.field}>
+        <span>Marketplace</span>
+        <select
+          className={styles.select}
+          value={view.marketplace ?? ''}
+          onChange={(event) => onChange({ marketplace: event.target.value || null })}
+        >
+          <option value="">Any</option>
+          {[...new Set([...(view.marketplace ? [view.marketplace] : []), ...marketplaces])].map(
+            (name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ),
+          )}
+        </select>
+      </label>
+      <label className={field.field}>
+        <span>Currency</span>
+        <select
+          className={styles.select}
+          value={view.currency ?? ''}
+          onChange={(event) => onChange({ currency: event.target.value || null })}
+        >
+          <option value="">Any</option>
+          {[...new Set([...(view.currency ? [view.currency] : []), ...currencies])].map(
+            (currency) => (
+              <option key={currency} value={currency}>
+                {currency === 'none' ? 'None named (ETH assumed)' : shortName(currency)}
+              </option>
+            ),
+          )}
+        </select>
+      </label>
       {view.address && (
         <span className={styles.active}>
           <span title={view.address}>Address {shortenHex(view.address)}</span>
