@@ -19,11 +19,6 @@ export interface BenchContext {
   vite: Running;
   /** Bench 1's floor: bare node:http over `sample` that reads and parses each page. */
   validatingFloor: Running;
-  /**
-   * The production server (cache on, 256MB) over a second sample service with 143,000
-   * events, whose busiest contract has ~50,000: for loading a whole contract.
-   */
-  wholeContractProxy: Running;
   log: (line: string) => void;
 }
 
