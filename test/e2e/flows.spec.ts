@@ -141,7 +141,7 @@ test('back keeps the loaded rows and the place in them; a reload the same rows',
   const top = await rowSignatures(eventsTable(page));
   await page.reload();
   await expect(rows.first()).toBeVisible();
-  expect(await rowSignatures(eventsTable(page))).toEqual(top);
+  await expect.poll(() => rowSignatures(eventsTable(page))).toEqual(top);
 });
 
 test('clicking a column header sorts the rows', async ({ page, servers }) => {

@@ -372,6 +372,8 @@ test('a bar of the chart shows its time in the table, by click and by key', asyn
   // A click on a bar does the same.
   await page.getByRole('button', { name: /Remove the time filter/ }).click();
   await expect(page).not.toHaveURL(/from=/);
+  // The chart draws the whole history again once its series has come.
+  await page.waitForLoadState('networkidle');
   // A quarter of the way along: well inside the history (the range runs on to today).
   const area = (await slider.boundingBox())!;
   await page.mouse.click(area.x + area.width / 4, area.y + area.height - 5);

@@ -100,7 +100,7 @@ const collectionColumn: ListColumn<TokenEvent> = {
   id: 'collection',
   header: 'Collection',
   enableSorting: false,
-  meta: { className: styles.collectionCell, width: 10, priority: 3, cardLabel: false },
+  meta: { className: styles.collectionCell, width: 11.5, priority: 3, cardLabel: false },
   cell: CollectionCell,
 };
 
