@@ -43,6 +43,20 @@ export async function startServer(
     console.log(`Data: ${running.upstream.description}`);
     console.log(`Store: ${services.description}`);
   });
+  // One line that says what is wrong, not a stack trace.
+  running.server.once('error', (error: NodeJS.ErrnoException) => {
+    const where = `${config.host}:${config.port}`;
+    console.error(
+      error.code === 'EADDRINUSE'
+        ? `Port ${config.port} is taken (${where}): another program listens there. Stop it or set PORT to another port.`
+        : error.code === 'EACCES'
+          ? `The server may not listen on ${where}: permission denied. Choose a PORT above 1023.`
+          : `The server cannot listen on ${where}: ${error.message}`,
+    );
+    void Promise.resolve(running.proxy.indexer?.stop())
+      .then(() => services.close())
+      .finally(() => process.exit(1));
+  });
 
   const { shutdownTimeoutMs } = config;
   const shutdown = (signal: string) => {

@@ -455,5 +455,6 @@ function reason(error: unknown): string {
   const { code, message } = error as NodeJS.ErrnoException;
   if (code === 'EACCES' || code === 'EPERM') return `permission denied (${message})`;
   if (code === 'ENOSPC') return `no space left on the disk (${message})`;
+  if (code === 'EEXIST' || code === 'ENOTDIR') return 'a file is in the way of the folder';
   return message;
 }

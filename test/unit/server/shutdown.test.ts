@@ -212,8 +212,20 @@ describe('production server process', { timeout: 20_000 }, () => {
     const server = startChild({ DATA_DIR: join(notAFolder, 'data') });
     expect(await server.exited).toBe(1);
     expect(server.stderr()).toMatch(
-      /^The database cannot be opened: cannot create DATA_DIR \S+: .+\n$/,
+      /^The database cannot be opened: cannot create DATA_DIR \S+: a file is in the way of the folder\n$/,
     );
+  });
+
+  it('says in one line that its port is taken, and exits', async () => {
+    const first = startChild({});
+    const [, port] = await first.output(/on http:\/\/127\.0\.0\.1:(\d+)\//);
+    const second = startChild({ PORT: port! });
+    expect(await second.exited).toBe(1);
+    expect(second.stderr()).toMatch(
+      new RegExp(`^Port ${port} is taken \\(127\\.0\\.0\\.1:${port}\\): .+\\n$`),
+    );
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
   });
 
   it('refuses to start with a malformed URL', async () => {
