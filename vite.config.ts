@@ -12,7 +12,14 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node' },
+        // Tests wait for events; the timeout only bounds a hang, and a machine busy with
+        // other work may take seconds to start a PostgreSQL.
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 20_000,
+        },
       },
       {
         extends: true,
