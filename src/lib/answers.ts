@@ -11,6 +11,9 @@ import type { EventKind, TokenEvent } from './token-event';
 export const EVENT_SORTS = ['time', 'price', 'token', 'kind'] as const;
 export type EventSortId = (typeof EVENT_SORTS)[number];
 
+/** The most rows one page of any list of the query API holds (`limit`). */
+export const MAX_PAGE_SIZE = 500;
+
 /** The buckets of a time series. */
 export const INTERVALS = ['hour', 'day', 'week', 'month'] as const;
 export type Interval = (typeof INTERVALS)[number];

@@ -18,6 +18,7 @@ import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../comp
 import { useNow } from '../../components/use-now';
 import { useTitle } from '../../components/use-title';
 import { parseAddress } from '../../lib/address';
+import { MAX_PAGE_SIZE } from '../../lib/answers';
 import { collectionTitle } from '../../lib/collection-title';
 import {
   canonicalEventSearch,
@@ -41,9 +42,6 @@ import { EventsToolbar } from './events-toolbar';
 import { useIndexRefresh } from './use-index-refresh';
 import { useNewEvents } from './use-new-events';
 import button from '../../components/button.module.css';
-
-/** The largest page the query API serves. */
-const MAX_PAGE = 500;
 
 /** `/contracts/:address`: validates and canonicalises the URL, then shows the collection. */
 export function ContractEventsRoute() {
@@ -80,7 +78,7 @@ export function ContractEventsPage({ address }: { address: string }) {
   const collectionQuery = useQuery(collectionQueryOptions(address));
   const collection = collectionQuery.data;
   const eventsQuery = useInfiniteQuery(
-    collectionEventsQueryOptions(address, apiSearch, Math.min(pageSize, MAX_PAGE)),
+    collectionEventsQueryOptions(address, apiSearch, Math.min(pageSize, MAX_PAGE_SIZE)),
   );
   const list = useServerList(eventsQuery);
   const range = chartRange(view.span, collection?.figures?.firstActivity ?? null, nowSeconds);

@@ -6,6 +6,7 @@ import { EVENT_KINDS, type EventKind } from '../../lib/token-event';
 import {
   EVENT_SORTS,
   INTERVALS,
+  MAX_PAGE_SIZE,
   RANKING_SORTS,
   WINDOWS,
   type EventSortId,
@@ -147,7 +148,7 @@ const withPriceRule = <T extends z.ZodRawShape>(shape: T) =>
 export const eventsParams = withPriceRule({
   ...filterShape,
   sort: sort.default({ id: 'time', desc: true }),
-  limit: limit(500, 50),
+  limit: limit(MAX_PAGE_SIZE, 50),
   cursor,
 });
 export const exportParams = withPriceRule({
@@ -164,7 +165,7 @@ export const seriesParams = withPriceRule({
 export const holdersParams = z.strictObject({
   asOf: time('asOf').optional(),
   owner: address('owner').optional(),
-  limit: limit(500, 50),
+  limit: limit(MAX_PAGE_SIZE, 50),
   cursor,
 });
 export const rankingParams = z.strictObject({
@@ -193,13 +194,13 @@ export const rankingParams = z.strictObject({
     .max(200, 'q must be at most 200 characters: part of a name, a symbol or an address.')
     .transform((value) => value.trim() || undefined)
     .optional(),
-  limit: limit(500, 100),
+  limit: limit(MAX_PAGE_SIZE, 100),
   cursor,
 });
 export const walletEventsParams = z.strictObject({
   collection: address('collection').optional(),
   kind: kinds.optional(),
-  limit: limit(500, 50),
+  limit: limit(MAX_PAGE_SIZE, 50),
   cursor,
 });
 export const emptyParams = z.strictObject({});
