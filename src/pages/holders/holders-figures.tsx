@@ -28,58 +28,60 @@ export function HoldersFigures({ answer, when }: { answer: Figures | undefined; 
     : PLACEHOLDER;
   const total = answer?.totalHolders ?? 0;
   return (
-    <div className={styles.figuresArea}>
-      <dl
-        className={styles.figures}
-        aria-busy={answer === undefined}
-        aria-label={`Holders ${when}`}
-      >
-        {items.map(([label, value]) => (
-          <div key={label}>
-            <dt>{label}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
+    <>
+      <div className={styles.figuresArea}>
+        <dl
+          className={styles.figures}
+          aria-busy={answer === undefined}
+          aria-label={`Holders ${when}`}
+        >
+          {items.map(([label, value]) => (
+            <div key={label}>
+              <dt>{label}</dt>
+              <dd>{value}</dd>
+            </div>
+          ))}
+        </dl>
+        {answer && (
+          <table className={styles.distribution}>
+            <caption>Holders by tokens held, {when}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Tokens held</th>
+                <th scope="col" className={styles.number}>
+                  Holders
+                </th>
+                <th scope="col" className={styles.shareHead}>
+                  Share of holders
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {answer.distribution.map(({ range, holders }) => {
+                const share = total > 0 ? holders / total : 0;
+                return (
+                  <tr key={range}>
+                    <th scope="row">{range}</th>
+                    <td className={styles.number}>{formatCount(holders)}</td>
+                    <td>
+                      <span className={styles.bar} aria-hidden="true">
+                        <span style={{ width: `${share * 100}%` }} />
+                      </span>
+                      <span className={styles.shareText}>{formatShare(share)}</span>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        )}
+      </div>
       {answer && (
-        <table className={styles.distribution}>
-          <caption>Holders by tokens held, {when}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Tokens held</th>
-              <th scope="col" className={styles.number}>
-                Holders
-              </th>
-              <th scope="col" className={styles.shareHead}>
-                Share of holders
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {answer.distribution.map(({ range, holders }) => {
-              const share = total > 0 ? holders / total : 0;
-              return (
-                <tr key={range}>
-                  <th scope="row">{range}</th>
-                  <td className={styles.number}>{formatCount(holders)}</td>
-                  <td>
-                    <span className={styles.bar} aria-hidden="true">
-                      <span style={{ width: `${share * 100}%` }} />
-                    </span>
-                    <span className={styles.shareText}>{formatShare(share)}</span>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      )}
-      {answer && (
-        <p className="muted small">
+        <p className={`${styles.counted} muted small`}>
           {answer.counted} {answer.coverage.statement}
         </p>
       )}
-    </div>
+    </>
   );
 }
 

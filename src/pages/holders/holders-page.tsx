@@ -65,6 +65,10 @@ export function HoldersRoute() {
   return <HoldersPage key={parsed.value} address={parsed.value} />;
 }
 
+const DAY = 86_400;
+/** "now", or "at the end of 29 Jun 2025" for a day's UTC midnight. */
+const whenOf = (day: number | null) => (day === null ? 'now' : `at the end of ${formatDay(day)}`);
+
 const holderKey = (holder: Holder) => holder.owner;
 // The server orders the holders: the table shows them as they come, and sorts nothing.
 const asSent = (rows: readonly Holder[]) => rows;
@@ -97,7 +101,10 @@ export function HoldersPage({ address }: { address: string }) {
   const coverage = collection?.coverage ?? query.data?.pages[0]?.answer.coverage;
   useHoldersRefresh(address, coverage?.complete);
   const name = collectionTitle(collection, address);
-  const when = day === null ? 'now' : `at the end of ${formatDay(day)}`;
+  const when = whenOf(day);
+  // The rows on screen may still be the day before's while the new day's come.
+  const shownAsOf = query.data?.pages[0]?.answer.asOf;
+  const rowsWhen = shownAsOf === undefined ? when : whenOf(shownAsOf && shownAsOf - DAY);
   useTitle(`${name} · holders${day === null ? '' : ` as of ${formatDayParam(day)}`}`);
 
   const set = useCallback(
@@ -170,7 +177,7 @@ export function HoldersPage({ address }: { address: string }) {
           <HolderCellContext.Provider value={cells}>
             <div aria-busy={updating || undefined}>
               <DataTable
-                caption={`Holders ${when}, largest first`}
+                caption={`Holders ${rowsWhen}, largest first`}
                 rows={list.items}
                 columns={columns}
                 getRowKey={holderKey}
