@@ -60,6 +60,13 @@ export const routes: RouteObject[] = [
             }),
           },
           {
+            path: routePatterns.holders,
+            lazy: async () => ({
+              Component: (await loadPage(() => import('../pages/holders/holders-page')))
+                .HoldersRoute,
+            }),
+          },
+          {
             path: routePatterns.wallet,
             lazy: async () => ({
               Component: (await loadPage(() => import('../pages/wallet/wallet-page'))).WalletRoute,

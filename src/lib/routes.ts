@@ -7,6 +7,7 @@ export const routePatterns = {
   contracts: '/contracts',
   contractEvents: '/contracts/:address',
   tokenHistory: '/contracts/:address/tokens/:tokenId',
+  holders: '/contracts/:address/holders',
   wallet: '/addresses/:address',
 } as const;
 
@@ -15,6 +16,7 @@ export const hrefs = {
   contractEvents: (address: string, search = '') => `/contracts/${address}${search}`,
   tokenHistory: (address: string, tokenId: string, search = '') =>
     `/contracts/${address}/tokens/${tokenId}${search}`,
+  holders: (address: string, search = '') => `/contracts/${address}/holders${search}`,
   wallet: (address: string, search = '') => `/addresses/${address}${search}`,
 };
 

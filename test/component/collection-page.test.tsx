@@ -37,7 +37,7 @@ describe('the collection page', () => {
     await screen.findByRole('table', { name: 'Events of this collection' });
     const figures = screen.getByText('Events').closest('div')!;
     expect(figures).toHaveTextContent(overview.figures.events.toLocaleString('en'));
-    expect(screen.getByText('Holders').closest('div')).toHaveTextContent(
+    expect(screen.getByText('Holders', { selector: 'dt' }).closest('div')).toHaveTextContent(
       overview.figures.holders.toLocaleString('en'),
     );
     await waitFor(() => expect(statusText()).toContain('Whole history indexed'));

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 import { Address } from '../../components/address';
 import { Badge } from '../../components/badge';
 import { ContractImage } from '../../components/contract-image';
@@ -6,6 +7,7 @@ import type { CollectionAnswer } from '../../lib/answers';
 import { collectionTitle } from '../../lib/collection-title';
 import { formatCurrencyAmount } from '../../lib/currency-amount';
 import { formatCount, plural } from '../../lib/format';
+import { hrefs } from '../../lib/routes';
 import { formatDay } from '../../lib/time';
 import styles from './collection-header.module.css';
 
@@ -80,6 +82,7 @@ export function CollectionHeader({
           <p className={styles.meta}>
             {collection?.type && <Badge>{collection.type}</Badge>}
             <Address value={address} copy explore />
+            <Link to={hrefs.holders(address)}>Holders</Link>
           </p>
         </div>
       </div>

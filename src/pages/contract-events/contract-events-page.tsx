@@ -9,6 +9,7 @@ import {
 import { useServerList } from '../../api/use-server-list';
 import type { AddressFilter } from '../../components/address';
 import { BadParam } from '../../components/bad-param';
+import { CoverageNote } from '../../components/coverage-note';
 import { contractEventColumns } from '../../components/event-table/event-columns';
 import { EventTable } from '../../components/event-table/event-table';
 import { ListFooter } from '../../components/list-footer';
@@ -36,7 +37,6 @@ import {
 } from '../../lib/view-state';
 import { CollectionCharts, chartRange } from './collection-charts';
 import { CollectionHeader } from './collection-header';
-import { CoverageNote } from './coverage-note';
 import { EventFilters } from './event-filters';
 import { EventsToolbar } from './events-toolbar';
 import { useIndexRefresh } from './use-index-refresh';

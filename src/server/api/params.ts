@@ -168,6 +168,9 @@ export const holdersParams = z.strictObject({
   limit: limit(MAX_PAGE_SIZE, 50),
   cursor,
 });
+export const holdersExportParams = z.strictObject({
+  asOf: time('asOf').optional(),
+});
 export const rankingParams = z.strictObject({
   window: z
     .enum(Object.keys(WINDOWS) as [keyof typeof WINDOWS], {

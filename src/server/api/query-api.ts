@@ -1,13 +1,14 @@
 import { Hono, type Context } from 'hono';
 import type pg from 'pg';
 import type { z } from 'zod';
+import type { HoldersFigures } from '../../lib/answers';
 import { custodyChain } from '../../lib/custody';
 import { csvHeader, csvRows } from '../../lib/export';
 import { CURRENCIES } from '../../lib/price';
 import { eventExportColumns, eventExportRow } from '../../lib/event-export';
 import { eventsPage, orderStatement } from '../index/events-query';
 import { overview } from '../index/figures';
-import { holders } from '../index/holders';
+import { everyHolder, holders } from '../index/holders';
 import type { Keyset } from '../index/keyset';
 import { matchingRanking, rankedBy, rankings } from '../index/rankings';
 import { series } from '../index/series';
@@ -16,12 +17,14 @@ import { walletCollections } from '../index/wallet';
 import type { Indexer } from '../indexer/indexer';
 import { errorResponse } from '../proxy/error-response';
 import { coverageOf } from './coverage';
+import { holderExportColumns, holderExportName, holderExportRow } from './holders-export';
 import {
   contractAddress,
   emptyParams,
   eventsParams,
   exportParams,
   filtersOf,
+  holdersExportParams,
   holdersParams,
   problemOf,
   rankingParams,
@@ -45,6 +48,13 @@ export interface QueryApiOptions {
 }
 
 const EXPORT_BATCH = 2_000;
+const NO_HOLDERS: HoldersFigures = {
+  totalHolders: 0,
+  tokensHeld: 0,
+  knownBurned: 0,
+  distribution: ['1', '2–5', '6–10', '11–25', '26+'].map((range) => ({ range, holders: 0 })),
+  top10Share: 0,
+};
 // Newest-first pages read this many upstream pages deeper at most before answering.
 const BROWSE_DEEPER_PAGES = 3;
 // How long the first ranking of a new database waits for the contracts list.
@@ -209,14 +219,16 @@ export function createQueryApi(options: QueryApiOptions) {
     const key = queryKey(`holders:${found.address}`, params);
     const cursor = decodeCursor(key, params.cursor);
     if (cursor.error) return cursor.error;
-    if (found.id === undefined)
-      return c.json({ holders: [], next: null, coverage: found.coverage });
-    const answer = await holders(pool, found.id, {
-      ...(params.asOf !== undefined && { asOf: params.asOf }),
-      ...(params.owner !== undefined && { owner: params.owner }),
-      limit: params.limit,
-      after: cursor.after,
-    });
+    // A collection nothing of which is indexed yet has no holders so far: the same shape.
+    const answer =
+      found.id === undefined
+        ? { ...NO_HOLDERS, holders: [], next: null }
+        : await holders(pool, found.id, {
+            ...(params.asOf !== undefined && { asOf: params.asOf }),
+            ...(params.owner !== undefined && { owner: params.owner }),
+            limit: params.limit,
+            after: cursor.after,
+          });
     return c.json({
       ...answer,
       asOf: params.asOf ?? null,
@@ -224,6 +236,41 @@ export function createQueryApi(options: QueryApiOptions) {
       counted:
         'Tokens held, not copies: the records carry no ERC1155 balances. A token burned without the index seeing it (contract lists carry no burns) still counts for its last holder.',
       coverage: found.coverage,
+    });
+  });
+
+  // Every holder in one file, as the holders answer orders them, streamed a batch at a time.
+  app.get('/collections/:address/holders/export', async (c) => {
+    const params = parse(c, holdersExportParams);
+    if (params instanceof Response) return params;
+    const found = await collection(c, true);
+    if (found.error) return found.error;
+    // A snapshot of now says on each line when it was taken.
+    const asOf = params.asOf ?? Math.floor(now() / 1000);
+    const id = found.id;
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        try {
+          controller.enqueue(encoder.encode(csvHeader(holderExportColumns)));
+          if (id !== undefined) {
+            for await (const batch of everyHolder(pool, id, params.asOf, EXPORT_BATCH)) {
+              const rows = batch.map((holder) => holderExportRow(holder, asOf));
+              controller.enqueue(encoder.encode(csvRows(rows, holderExportColumns)));
+            }
+          }
+          controller.close();
+        } catch (error) {
+          controller.error(error);
+        }
+      },
+    });
+    return new Response(body, {
+      headers: {
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': `attachment; filename="${holderExportName(found.address, params.asOf)}.csv"`,
+        'cache-control': 'no-store',
+      },
     });
   });
 

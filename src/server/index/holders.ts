@@ -49,21 +49,8 @@ async function holdersNow(
   contractId: number,
   options: { limit: number; after: KeysetValues | null; owner?: string },
 ): Promise<HoldersAnswer> {
-  const sql = new Sql();
-  const where = [`contract_id = ${sql.param(contractId)}`];
-  if (options.owner !== undefined) where.push(`owner = ${sql.param(addressBytes(options.owner))}`);
-  if (options.after) {
-    const [count, owner] = options.after;
-    where.push(
-      `(tokens, owner) < (${sql.param(count)}::integer, ${sql.param(Buffer.from(String(owner), 'hex'))})`,
-    );
-  }
   const [page, figures, burned] = await Promise.all([
-    pool.query<{ owner: Buffer; tokens: number }>(
-      `SELECT owner, tokens FROM idx_owners WHERE ${where.join(' AND ')}
-       ORDER BY tokens DESC, owner DESC LIMIT ${sql.param(options.limit + 1)}`,
-      sql.values,
-    ),
+    ownersPage(pool, contractId, options),
     pool.query<Record<string, string | null>>(
       `SELECT count(*) AS holders, coalesce(sum(tokens), 0) AS held,
          (SELECT coalesce(sum(tokens), 0) FROM (SELECT tokens FROM idx_owners WHERE contract_id = $1
@@ -77,14 +64,44 @@ async function holdersNow(
       [contractId],
     ),
   ]);
+  const f = figures.rows[0]!;
+  const held = Number(f.held);
+  return {
+    ...page,
+    totalHolders: Number(f.holders),
+    tokensHeld: held,
+    knownBurned: Number(burned.rows[0]!.burned),
+    distribution: RANGES.map(([range], index) => ({ range, holders: Number(f[`r${index}`]) })),
+    top10Share: held > 0 ? Number(f.top10) / held : 0,
+  };
+}
+
+/** A page of the holders now, each with since when: a keyset range of `idx_owners`. */
+async function ownersPage(
+  pool: pg.Pool,
+  contractId: number,
+  options: { limit: number; after: KeysetValues | null; owner?: string },
+): Promise<{ holders: Holder[]; next: KeysetValues | null }> {
+  const sql = new Sql();
+  const where = [`contract_id = ${sql.param(contractId)}`];
+  if (options.owner !== undefined) where.push(`owner = ${sql.param(addressBytes(options.owner))}`);
+  if (options.after) {
+    const [count, owner] = options.after;
+    where.push(
+      `(tokens, owner) < (${sql.param(count)}::integer, ${sql.param(Buffer.from(String(owner), 'hex'))})`,
+    );
+  }
+  const page = await pool.query<{ owner: Buffer; tokens: number }>(
+    `SELECT owner, tokens FROM idx_owners WHERE ${where.join(' AND ')}
+     ORDER BY tokens DESC, owner DESC LIMIT ${sql.param(options.limit + 1)}`,
+    sql.values,
+  );
   const shown = page.rows.slice(0, options.limit);
   const since = await sinceOf(
     pool,
     contractId,
     shown.map((row) => row.owner),
   );
-  const f = figures.rows[0]!;
-  const held = Number(f.held);
   const last = shown.at(-1);
   return {
     holders: shown.map((row) => ({
@@ -94,12 +111,35 @@ async function holdersNow(
     })),
     next:
       page.rows.length > options.limit && last ? [last.tokens, last.owner.toString('hex')] : null,
-    totalHolders: Number(f.holders),
-    tokensHeld: held,
-    knownBurned: Number(burned.rows[0]!.burned),
-    distribution: RANGES.map(([range], index) => ({ range, holders: Number(f[`r${index}`]) })),
-    top10Share: held > 0 ? Number(f.top10) / held : 0,
   };
+}
+
+/**
+ * Every holder, in the answer's order, a batch at a time (the snapshot's file): now, a
+ * keyset walk of `idx_owners` without the figures; as of a moment, one replay.
+ */
+export async function* everyHolder(
+  pool: pg.Pool,
+  contractId: number,
+  asOf: number | undefined,
+  batch: number,
+): AsyncGenerator<Holder[]> {
+  if (asOf !== undefined) {
+    const all = await holdersAsOf(pool, contractId, {
+      asOf,
+      limit: Number.MAX_SAFE_INTEGER,
+      after: null,
+    });
+    for (let start = 0; start < all.holders.length; start += batch)
+      yield all.holders.slice(start, start + batch);
+    return;
+  }
+  let after: KeysetValues | null = null;
+  do {
+    const page = await ownersPage(pool, contractId, { limit: batch, after });
+    if (page.holders.length > 0) yield page.holders;
+    after = page.next;
+  } while (after);
 }
 
 /** When each of these owners' latest token came to it. */

@@ -1,6 +1,6 @@
-import type { Coverage } from '../../lib/answers';
-import { formatCount } from '../../lib/format';
-import { formatDay, formatRelative } from '../../lib/time';
+import type { Coverage } from '../lib/answers';
+import { formatCount } from '../lib/format';
+import { formatDay, formatRelative } from '../lib/time';
 import styles from './coverage-note.module.css';
 
 /**

@@ -1,0 +1,215 @@
+import {
+  keepPreviousData,
+  useInfiniteQuery,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { Link, Navigate, useLocation, useParams, useSearchParams } from 'react-router';
+import { collectionQueryOptions } from '../../api/collection';
+import { collectionHoldersQueryOptions, holdersExportHref } from '../../api/holders';
+import { queryKeys } from '../../api/query-keys';
+import { useServerList } from '../../api/use-server-list';
+import { BadParam } from '../../components/bad-param';
+import { CoverageNote } from '../../components/coverage-note';
+import { DataTable } from '../../components/data-table';
+import { ListFooter } from '../../components/list-footer';
+import { LoadStatus } from '../../components/load-status';
+import { useSettings } from '../../components/settings';
+import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../components/states';
+import { TimeDisplayToggle } from '../../components/time-display-toggle';
+import { useNow } from '../../components/use-now';
+import { useTitle } from '../../components/use-title';
+import { parseAddress } from '../../lib/address';
+import type { Holder } from '../../lib/answers';
+import { collectionTitle } from '../../lib/collection-title';
+import {
+  canonicalHoldersSearch,
+  formatDayParam,
+  holdersApiSearch,
+  parseAsOfDay,
+} from '../../lib/holders-view';
+import { hrefs } from '../../lib/routes';
+import { formatDay } from '../../lib/time';
+import {
+  formatTimeDisplay,
+  parseTimeDisplay,
+  updateSearch,
+  type SortState,
+} from '../../lib/view-state';
+import { AsOfField } from './as-of-field';
+import { HolderCellContext, holderColumns } from './holder-columns';
+import { HoldersFigures } from './holders-figures';
+import button from '../../components/button.module.css';
+import toolbar from '../../components/toolbar.module.css';
+import styles from './holders-page.module.css';
+
+/** `/contracts/:address/holders`: validates and canonicalises the URL, then shows the holders. */
+export function HoldersRoute() {
+  const { address: raw = '' } = useParams();
+  const location = useLocation();
+  const nowMs = useNow();
+  const parsed = parseAddress(raw);
+  if (!parsed.ok) {
+    return (
+      <BadParam
+        title="This is not a contract address"
+        message={`“${raw.slice(0, 100)}”: ${parsed.error}`}
+      />
+    );
+  }
+  const search = canonicalHoldersSearch(new URLSearchParams(location.search), nowMs);
+  if (parsed.value !== raw || search !== location.search) {
+    return <Navigate replace to={hrefs.holders(parsed.value, search)} />;
+  }
+  return <HoldersPage key={parsed.value} address={parsed.value} />;
+}
+
+const DAY = 86_400;
+/** "now", or "at the end of 29 Jun 2025" for a day's UTC midnight. */
+const whenOf = (day: number | null) => (day === null ? 'now' : `at the end of ${formatDay(day)}`);
+
+const holderKey = (holder: Holder) => holder.owner;
+// The server orders the holders: the table shows them as they come, and sorts nothing.
+const asSent = (rows: readonly Holder[]) => rows;
+const noSort = (_sort: SortState<never> | null) => {};
+
+/**
+ * A collection's holders, now or as of the end of a UTC day: the figures and spread of
+ * the whole answer, every holder largest first (paged by the server's cursor), and the
+ * same snapshot as a CSV file. The URL holds the day, so a reload or a shared link shows
+ * the same rows.
+ */
+export function HoldersPage({ address }: { address: string }) {
+  const [params, setParams] = useSearchParams();
+  const { timeZone, timeDisplay } = useSettings();
+  const nowMs = useNow();
+  const day = parseAsOfDay(params.get('asOf'), nowMs);
+  const display = parseTimeDisplay(params.get('time')) ?? timeDisplay;
+  const apiSearch = holdersApiSearch(day);
+
+  const collectionQuery = useQuery(collectionQueryOptions(address));
+  const collection = collectionQuery.data;
+  // The previous day's rows stay while the next day's come: nothing jumps, the focus stays.
+  const query = useInfiniteQuery({
+    ...collectionHoldersQueryOptions(address, apiSearch),
+    placeholderData: keepPreviousData,
+  });
+  const list = useServerList(query);
+  const updating = query.isPlaceholderData;
+  const answer = updating ? undefined : query.data?.pages[0]?.answer;
+  const coverage = collection?.coverage ?? query.data?.pages[0]?.answer.coverage;
+  useHoldersRefresh(address, coverage?.complete);
+  const name = collectionTitle(collection, address);
+  const when = whenOf(day);
+  // The rows on screen may still be the day before's while the new day's come.
+  const shownAsOf = query.data?.pages[0]?.answer.asOf;
+  const rowsWhen = shownAsOf === undefined ? when : whenOf(shownAsOf && shownAsOf - DAY);
+  useTitle(`${name} · holders${day === null ? '' : ` as of ${formatDayParam(day)}`}`);
+
+  const set = useCallback(
+    (changes: Record<string, string | null>) =>
+      setParams((old) => updateSearch(old, changes), { replace: true }),
+    [setParams],
+  );
+  const columns = useMemo(() => holderColumns(display, timeZone), [display, timeZone]);
+  const cells = useMemo(
+    () => ({ tokensHeld: answer?.tokensHeld ?? 0, display, zone: timeZone, nowMs }),
+    [answer?.tokensHeld, display, timeZone, nowMs],
+  );
+  const count = list.items.length;
+
+  return (
+    <section aria-labelledby="holders-title">
+      <header className={styles.header}>
+        <nav aria-label="Breadcrumb" className={styles.breadcrumb}>
+          <Link to={hrefs.contracts()}>Contracts</Link> ›{' '}
+          <Link to={hrefs.contractEvents(address)}>{name}</Link> › Holders
+        </nav>
+        <h1 id="holders-title" className={styles.title}>
+          Holders of {name}
+        </h1>
+        <p className={styles.back}>
+          <Link to={hrefs.contractEvents(address)}>‹ Back to the collection’s events</Link>
+        </p>
+      </header>
+      <CoverageNote coverage={coverage} nowMs={nowMs} />
+      <div className={toolbar.toolbar}>
+        <AsOfField
+          day={day}
+          nowMs={nowMs}
+          onChange={(next) => set({ asOf: next === null ? null : formatDayParam(next) })}
+        />
+        <a className={button.secondary} href={holdersExportHref(address, apiSearch)} download>
+          Download CSV snapshot
+        </a>
+        <TimeDisplayToggle
+          display={display}
+          onChange={(next) => set({ time: formatTimeDisplay(next) })}
+        />
+      </div>
+      <RetryingNotice error={query.failureReason} failureCount={query.failureCount} />
+      {query.isError && count === 0 ? (
+        <ErrorState error={query.error} onRetry={() => void query.refetch()} />
+      ) : (
+        <HoldersFigures answer={answer} when={when} />
+      )}
+      <h2 className={styles.heading}>Holders, largest first</h2>
+      {query.isPending ? (
+        <SkeletonRows columns={5} />
+      ) : query.isError && count === 0 ? null : count === 0 && !list.hasMore ? (
+        <EmptyState title={`No holders ${when}`}>
+          {coverage?.complete
+            ? day === null
+              ? 'No token of this collection is held by anyone.'
+              : 'No token of this collection was held by anyone at that moment.'
+            : 'None indexed yet: the indexer is reading this collection’s history.'}
+        </EmptyState>
+      ) : (
+        <>
+          {updating ? (
+            <p className={styles.status} role="status" aria-live="polite">
+              Loading the holders {when}…
+            </p>
+          ) : (
+            <LoadStatus noun="holder" list={list} total={answer?.totalHolders ?? null} />
+          )}
+          <HolderCellContext.Provider value={cells}>
+            <div aria-busy={updating || undefined}>
+              <DataTable
+                caption={`Holders ${rowsWhen}, largest first`}
+                rows={list.items}
+                columns={columns}
+                getRowKey={holderKey}
+                sort={null}
+                onSortChange={noSort}
+                sortRows={asSent}
+                className={styles.cards}
+                onNearEnd={updating ? undefined : list.loadMoreAuto}
+              />
+            </div>
+          </HolderCellContext.Provider>
+          {!updating && <ListFooter noun="holders" list={list} />}
+        </>
+      )}
+    </section>
+  );
+}
+
+/**
+ * While the indexer reads the collection the answers cover part of its history; once
+ * the whole of it is in, the holders are asked again.
+ */
+function useHoldersRefresh(address: string, complete: boolean | undefined) {
+  const queryClient = useQueryClient();
+  const seen = useRef(complete);
+  useEffect(() => {
+    const before = seen.current;
+    seen.current = complete;
+    if (complete && before === false) {
+      void queryClient.invalidateQueries({
+        queryKey: queryKeys.collectionHolders(address, '').slice(0, 3),
+      });
+    }
+  }, [address, complete, queryClient]);
+}
