@@ -43,7 +43,8 @@ export async function coverageOf(
         ? 'Nothing of this collection is indexed yet.'
         : `Indexed back to ${day(indexedBack)}; older events are not counted yet.`,
   ];
-  if (reading) parts.push('The indexer is reading its history now.');
+  // A walk after the history is whole only reads what is new: not worth a word.
+  if (reading && !complete) parts.push('The indexer is reading its history now.');
   if (upstream) {
     parts.push(
       `The Token Events Service could not be asked (${upstream.failure}); this answer comes from stored data.`,
