@@ -154,24 +154,19 @@ export function createMonitoring(options: MonitoringOptions) {
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15],
     registers,
   });
-  new Gauge({
-    name: 'upstream_requests_this_hour',
-    help: 'Upstream requests in the current hour (UTC), by every server sharing the store.',
-    registers,
-    async collect() {
-      const used = await orNothing(usageSince(hourOf(now())));
-      if (used !== undefined) this.set(used);
-    },
-  });
-  new Gauge({
-    name: 'upstream_requests_this_month',
-    help: 'Upstream requests in the current month (UTC), by every server sharing the store.',
-    registers,
-    async collect() {
-      const used = await orNothing(usageSince(monthStartHour(now())));
-      if (used !== undefined) this.set(used);
-    },
-  });
+  /** Upstream requests since the start of the current hour or month, from the store. */
+  const usageGauge = (period: 'hour' | 'month', startHour: (time: number) => number) =>
+    new Gauge({
+      name: `upstream_requests_this_${period}`,
+      help: `Upstream requests in the current ${period} (UTC), by every server sharing the store.`,
+      registers,
+      async collect() {
+        const used = await orNothing(usageSince(startHour(now())));
+        if (used !== undefined) this.set(used);
+      },
+    });
+  usageGauge('hour', hourOf);
+  usageGauge('month', monthStartHour);
   new Gauge({
     name: 'upstream_monthly_quota',
     help: 'Upstream requests a month the API key may make (0: no quota set).',
