@@ -13,19 +13,12 @@ import { BURNS_NOT_LISTED } from '../lib/event-list';
 import { formatCount, plural } from '../lib/format';
 import { formatSpan, type TimeSpan } from '../lib/time-span';
 import { EVENT_KIND_NAMES, EVENT_KINDS, type EventKind } from '../lib/token-event';
+import { kindTones } from './badge';
 import { ChartFrame, CurrencyChoice, Grid, useShown, ValueAxis } from './chart-parts';
 import { useElementWidth } from './use-element-width';
 import chart from './chart.module.css';
 import styles from './activity-chart.module.css';
 
-/** Each kind's colour, for its bars and its swatch in the legend. */
-const KIND_CLASSES: Record<EventKind, string | undefined> = {
-  mint: styles.mint,
-  transfer: styles.transfer,
-  sale: styles.sale,
-  burn: styles.burn,
-  other: styles.other,
-};
 const HINT = 'Point at or tap a bar for its numbers; a click or Enter shows its events below.';
 const KEYS_HINT =
   'The arrow keys, Home and End move between bars; Enter shows the events of the bar in the table.';
@@ -158,7 +151,7 @@ export function ActivityChart({
       keysHint={KEYS_HINT}
       legend={EVENT_KINDS.map((kind) => (
         <li key={kind}>
-          <span className={`${styles.swatch} ${KIND_CLASSES[kind]}`} aria-hidden="true" />{' '}
+          <span className={`${styles.swatch} ${kindTones[kind]}`} aria-hidden="true" />{' '}
           {EVENT_KIND_NAMES[kind]} {loading ? '…' : formatCount(totals[kind])}
           {kind === 'burn' && burnsUnlisted && (
             <span className={chart.muted}> ({BURNS_NOT_LISTED})</span>
@@ -271,11 +264,11 @@ function Bar({ bar, top }: { bar: BarSlot; top: number }) {
   const scale = COUNTS_HEIGHT / (top || 1);
   const segments = stack(bar.bucket.counts);
   return (
-    <g>
+    <g className={styles.bar}>
       {segments.map(({ kind, below, count }) => (
         <rect
           key={kind}
-          className={KIND_CLASSES[kind]}
+          className={kindTones[kind]}
           x={bar.x}
           y={COUNTS_HEIGHT - (below + count) * scale}
           width={bar.width}
