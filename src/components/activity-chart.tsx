@@ -14,7 +14,7 @@ import { formatCount, plural } from '../lib/format';
 import { formatSpan, type TimeSpan } from '../lib/time-span';
 import { EVENT_KIND_NAMES, EVENT_KINDS, type EventKind } from '../lib/token-event';
 import { kindTones } from './badge';
-import { ChartFrame, CurrencyChoice, Grid, useShown, ValueAxis } from './chart-parts';
+import { ChartFrame, CurrencyChoice, Grid, usePlotSlider, ValueAxis } from './chart-parts';
 import { useElementWidth } from './use-element-width';
 import chart from './chart.module.css';
 import styles from './activity-chart.module.css';
@@ -81,7 +81,8 @@ export function ActivityChart({
   const currencies = useMemo(() => volumeCurrencies(bars), [bars]);
   const [chosenKey, setChosenKey] = useState<string | null>(null);
   const chosen = currencies.find((entry) => entry.currency.key === chosenKey) ?? currencies[0];
-  const [shown, setShown] = useShown(bars.length);
+  const slider = usePlotSlider(bars, describe);
+  const { shown } = slider;
 
   const countTicks = valueTicks(Math.max(0, ...bars.map((bar) => bar.total)), { whole: true });
   const volumes = chosen ? bars.map((bar) => volumeOf(bar, chosen.currency)) : [];
@@ -96,10 +97,7 @@ export function ActivityChart({
     const x = ((event.clientX - box.left) / box.width) * width;
     return barAt(bars, x, (REACH_PX * width) / box.width);
   };
-  const choose = (index: number | null) => {
-    const bar = index === null ? undefined : bars[index];
-    if (bar && onSelect) onSelect(bar.span);
-  };
+  const onChoose = onSelect && ((bar: BarSlot) => onSelect(bar.span));
 
   return (
     <ChartFrame
@@ -122,15 +120,7 @@ export function ActivityChart({
         </div>
       }
       areaRef={areaRef}
-      slider={{
-        label: `Bars, one per ${interval}`,
-        count: bars.length,
-        shown,
-        onShow: setShown,
-        onChoose: choose,
-        pointAt,
-        describe: (index) => describe(bars[index]!),
-      }}
+      slider={{ ...slider, label: `Bars, one per ${interval}`, pointAt, onChoose }}
       empty="No events in this span."
       time={{ range: span, step: time.step, ticks: time.ticks, width }}
       choice={

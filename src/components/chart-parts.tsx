@@ -11,6 +11,7 @@ import { LABEL_PX, type TickStep } from '../lib/chart-ticks';
 import { formatAxisTick } from '../lib/time';
 import type { TimeSpan } from '../lib/time-span';
 import styles from './chart.module.css';
+import states from './states.module.css';
 
 /**
  * What the activity and sales charts share: their frame (caption, plot, slider, readout,
@@ -169,34 +170,34 @@ export function sliderKey(key: string, current: number | null, count: number) {
 }
 
 /**
- * Which of `count` bars or dots is shown (pointed at, tapped or reached by key): an
- * index, or null for none. One that is no longer there (fewer of them now) is none.
+ * The state of a slider over a plot's `items` (bars or dots, oldest first): the one shown
+ * (pointed at, tapped or reached by key; null for none; one no longer there, as there are
+ * fewer now, is none) with its setter, and the words for any one of them.
  */
-export function useShown(count: number) {
+export function usePlotSlider<T>(items: readonly T[], describe: (item: T) => string) {
   const [active, setActive] = useState<number | null>(null);
-  const shown = active !== null && active < count ? active : null;
-  return [shown, setActive] as const;
+  const shown = active !== null && active < items.length ? active : null;
+  return { items, describe, shown, onShow: setActive };
 }
 
 /** The slider over a plot: what it reaches, and what a pointer or a key does there. */
-export interface PlotSlider {
+export interface PlotSlider<T> {
   /** Its name: "Bars, one per day". */
   label: string;
-  /** How many bars or dots it reaches, oldest first. */
-  count: number;
-  /** The one shown, or null, and its setter (`useShown`). */
+  /** The bars or dots it reaches, oldest first, and one's numbers in words (the readout). */
+  items: readonly T[];
+  describe: (item: T) => string;
+  /** The index of the one shown, or null, and its setter (`usePlotSlider`). */
   shown: number | null;
   onShow: Dispatch<SetStateAction<number | null>>;
-  /** The one chosen by a click, a tap or Enter (null: a click on none). */
-  onChoose: (index: number | null) => void;
-  /** The one under a pointer, or null. */
+  /** The index of the one under a pointer, or null. */
   pointAt: (event: {
     currentTarget: HTMLElement;
     clientX: number;
     clientY: number;
   }) => number | null;
-  /** One's numbers in words: the readout's text and the slider's value. */
-  describe: (index: number) => string;
+  /** Opens what one shows (a click, a tap or Enter on it). */
+  onChoose?: (item: T) => void;
 }
 
 /**
@@ -207,7 +208,7 @@ export interface PlotSlider {
  * of the one shown (a hint until then; the keys are told to screen readers) and the
  * legend. While `loading` the frame keeps its size, without bars or dots.
  */
-export function ChartFrame({
+export function ChartFrame<T>({
   loading,
   title,
   subtitle,
@@ -230,7 +231,7 @@ export function ChartFrame({
   axes: ReactNode;
   areaRef: (element: HTMLElement | null) => void;
   children: ReactNode;
-  slider: PlotSlider;
+  slider: PlotSlider<T>;
   empty: string;
   time: { range: TimeSpan; step: TickStep; ticks: readonly number[]; width: number };
   choice: ReactNode;
@@ -239,12 +240,18 @@ export function ChartFrame({
   legend: ReactNode;
 }) {
   const keysId = useId();
-  const { label, count, shown, onShow, onChoose, pointAt, describe } = slider;
+  const { label, items, describe, shown, onShow, pointAt } = slider;
+  const count = items.length;
+  const say = (index: number) => describe(items[index]!);
+  const choose = (index: number | null) => {
+    const item = index === null ? undefined : items[index];
+    if (item !== undefined) slider.onChoose?.(item);
+  };
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     const move = sliderKey(event.key, shown, count);
     if (move === null) return;
     event.preventDefault();
-    if (move === 'choose') onChoose(shown);
+    if (move === 'choose') choose(shown);
     else onShow(move);
   };
   return (
@@ -263,7 +270,7 @@ export function ChartFrame({
         <div className={styles.area} ref={areaRef}>
           {children}
           {loading ? (
-            <div className={`${styles.message} ${styles.loading}`} />
+            <div className={`${styles.message} ${styles.loading} ${states.pulse}`} />
           ) : count === 0 ? (
             <p className={styles.message}>{empty}</p>
           ) : (
@@ -275,7 +282,7 @@ export function ChartFrame({
               aria-valuemin={1}
               aria-valuemax={count}
               aria-valuenow={(shown ?? count - 1) + 1}
-              aria-valuetext={describe(shown ?? count - 1)}
+              aria-valuetext={say(shown ?? count - 1)}
               aria-describedby={keysId}
               onKeyDown={onKeyDown}
               onFocus={() => onShow((old) => old ?? count - 1)}
@@ -291,7 +298,7 @@ export function ChartFrame({
               onClick={(event) => {
                 const index = pointAt(event);
                 if (index !== null) onShow(index);
-                onChoose(index);
+                choose(index);
               }}
             />
           )}
@@ -300,7 +307,7 @@ export function ChartFrame({
       <TimeAxis {...time} />
       {choice}
       <p className={styles.readout}>
-        {shown === null ? <span className={styles.muted}>{hint}</span> : describe(shown)}
+        {shown === null ? <span className={styles.muted}>{hint}</span> : say(shown)}
       </p>
       <p id={keysId} className="visually-hidden">
         {keysHint}

@@ -8,7 +8,7 @@ import { medianWindow, rollingMedian } from '../lib/rolling-median';
 import { groupSales, priceAxisTop, type SalePoint } from '../lib/sale-points';
 import { formatMinute } from '../lib/time';
 import type { TimeSpan } from '../lib/time-span';
-import { ChartFrame, CurrencyChoice, Grid, useShown, ValueAxis } from './chart-parts';
+import { ChartFrame, CurrencyChoice, Grid, usePlotSlider, ValueAxis } from './chart-parts';
 import { useElementWidth } from './use-element-width';
 import styles from './sales-chart.module.css';
 
@@ -51,7 +51,8 @@ export function SalesChart({ sales, onOpen, caption, loading = false }: SalesCha
   const [chosenKey, setChosenKey] = useState<string | null>(null);
   const group = groups.find((entry) => entry.currency.key === chosenKey) ?? groups[0];
   const points = useMemo(() => group?.points ?? [], [group]);
-  const [shown, setShown] = useShown(points.length);
+  const slider = usePlotSlider(points, describe);
+  const { shown } = slider;
 
   const range = useMemo(
     () =>
@@ -88,10 +89,7 @@ export function SalesChart({ sales, onOpen, caption, loading = false }: SalesCha
     const y = ((event.clientY - box.top) / box.height) * HEIGHT;
     return nearest(points, x, y, xOf, yOf, REACH_PX);
   };
-  const open = (index: number | null) => {
-    const point = index === null ? undefined : points[index];
-    if (point && onOpen) onOpen(point.row);
-  };
+  const onChoose = onOpen && ((point: SalePoint) => onOpen(point.row));
   const note =
     unreadable > 0
       ? `${plural(unreadable, 'sale')} with a price that cannot be read ${unreadable === 1 ? 'is' : 'are'} not drawn.`
@@ -116,13 +114,10 @@ export function SalesChart({ sales, onOpen, caption, loading = false }: SalesCha
       }
       areaRef={areaRef}
       slider={{
+        ...slider,
         label: `Sales in ${group?.currency.label}, oldest to newest`,
-        count: points.length,
-        shown,
-        onShow: setShown,
-        onChoose: open,
         pointAt,
-        describe: (index) => describe(points[index]!),
+        onChoose,
       }}
       empty="No sales to draw."
       time={{ range, step: time.step, ticks: time.ticks, width }}
@@ -136,7 +131,7 @@ export function SalesChart({ sales, onOpen, caption, loading = false }: SalesCha
           chosen={group?.currency.key ?? null}
           onChoose={(key) => {
             setChosenKey(key);
-            setShown(null);
+            slider.onShow(null);
           }}
         />
       }
