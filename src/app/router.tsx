@@ -1,3 +1,4 @@
+import type { ComponentType } from 'react';
 import { createBrowserRouter, Link, Navigate, type RouteObject } from 'react-router';
 import { SkeletonRows } from '../components/states';
 import { useTitle } from '../components/use-title';
@@ -24,6 +25,14 @@ function PageLoading() {
   return <SkeletonRows columns={5} />;
 }
 
+/**
+ * A route whose page's code loads when it is first opened: `load` imports the page's
+ * module (a literal `import()`, so the page is a chunk of its own) and picks its component.
+ */
+function lazyPage(path: string, load: () => Promise<ComponentType>): RouteObject {
+  return { path, lazy: async () => ({ Component: await loadPage(load) }) };
+}
+
 export const routes: RouteObject[] = [
   {
     element: <Layout />,
@@ -37,41 +46,28 @@ export const routes: RouteObject[] = [
         ErrorBoundary: PageError,
         children: [
           { path: routePatterns.home, element: <Navigate replace to="/contracts" /> },
-          {
-            path: routePatterns.contracts,
-            lazy: async () => ({
-              Component: (await loadPage(() => import('../pages/contracts/contracts-page')))
-                .ContractsPage,
-            }),
-          },
-          {
-            path: routePatterns.contractEvents,
-            lazy: async () => ({
-              Component: (
-                await loadPage(() => import('../pages/contract-events/contract-events-page'))
-              ).ContractEventsRoute,
-            }),
-          },
-          {
-            path: routePatterns.tokenHistory,
-            lazy: async () => ({
-              Component: (await loadPage(() => import('../pages/token-history/token-history-page')))
-                .TokenHistoryRoute,
-            }),
-          },
-          {
-            path: routePatterns.holders,
-            lazy: async () => ({
-              Component: (await loadPage(() => import('../pages/holders/holders-page')))
-                .HoldersRoute,
-            }),
-          },
-          {
-            path: routePatterns.wallet,
-            lazy: async () => ({
-              Component: (await loadPage(() => import('../pages/wallet/wallet-page'))).WalletRoute,
-            }),
-          },
+          lazyPage(
+            routePatterns.contracts,
+            async () => (await import('../pages/contracts/contracts-page')).ContractsPage,
+          ),
+          lazyPage(
+            routePatterns.contractEvents,
+            async () =>
+              (await import('../pages/contract-events/contract-events-page')).ContractEventsRoute,
+          ),
+          lazyPage(
+            routePatterns.tokenHistory,
+            async () =>
+              (await import('../pages/token-history/token-history-page')).TokenHistoryRoute,
+          ),
+          lazyPage(
+            routePatterns.holders,
+            async () => (await import('../pages/holders/holders-page')).HoldersRoute,
+          ),
+          lazyPage(
+            routePatterns.wallet,
+            async () => (await import('../pages/wallet/wallet-page')).WalletRoute,
+          ),
           { path: '*', element: <NotFound /> },
         ],
       },

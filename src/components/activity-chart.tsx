@@ -1,4 +1,4 @@
-import { useId, useMemo, useState, type KeyboardEvent } from 'react';
+import { useMemo, useState } from 'react';
 import { barAt, kindTotals, layoutBars, type BarSlot } from '../lib/activity';
 import type { Interval, SeriesBucket } from '../lib/answers';
 import {
@@ -13,19 +13,12 @@ import { BURNS_NOT_LISTED } from '../lib/event-list';
 import { formatCount, plural } from '../lib/format';
 import { formatSpan, type TimeSpan } from '../lib/time-span';
 import { EVENT_KIND_NAMES, EVENT_KINDS, type EventKind } from '../lib/token-event';
-import { CurrencyChoice, Grid, sliderKey, TimeAxis, ValueAxis } from './chart-parts';
+import { kindTones } from './badge';
+import { ChartFrame, CurrencyChoice, Grid, usePlotSlider, ValueAxis } from './chart-parts';
 import { useElementWidth } from './use-element-width';
 import chart from './chart.module.css';
 import styles from './activity-chart.module.css';
 
-/** Each kind's colour, for its bars and its swatch in the legend. */
-const KIND_CLASSES: Record<EventKind, string | undefined> = {
-  mint: styles.mint,
-  transfer: styles.transfer,
-  sale: styles.sale,
-  burn: styles.burn,
-  other: styles.other,
-};
 const HINT = 'Point at or tap a bar for its numbers; a click or Enter shows its events below.';
 const KEYS_HINT =
   'The arrow keys, Home and End move between bars; Enter shows the events of the bar in the table.';
@@ -77,7 +70,6 @@ export function ActivityChart({
 }: ActivityChartProps) {
   const [areaRef, measured] = useElementWidth();
   const width = measured || FALLBACK_WIDTH;
-  const keysId = useId();
   const span = useMemo<TimeSpan>(
     () => ({ from: range.from, to: Math.max(range.to, range.from + 1) }),
     [range.from, range.to],
@@ -89,8 +81,8 @@ export function ActivityChart({
   const currencies = useMemo(() => volumeCurrencies(bars), [bars]);
   const [chosenKey, setChosenKey] = useState<string | null>(null);
   const chosen = currencies.find((entry) => entry.currency.key === chosenKey) ?? currencies[0];
-  const [active, setActive] = useState<number | null>(null);
-  const shown = active !== null && active < bars.length ? active : null;
+  const slider = usePlotSlider(bars, describe);
+  const { shown } = slider;
 
   const countTicks = valueTicks(Math.max(0, ...bars.map((bar) => bar.total)), { whole: true });
   const volumes = chosen ? bars.map((bar) => volumeOf(bar, chosen.currency)) : [];
@@ -98,7 +90,6 @@ export function ActivityChart({
   const time = timeTicks(span, width);
   const tickXs = time.ticks.map((tick) => ((tick - span.from) / (span.to - span.from)) * width);
   const totals = kindTotals(bars.map((bar) => bar.bucket));
-  const detail = shown === null ? null : describe(bars[shown]!);
 
   const pointAt = (event: { currentTarget: HTMLElement; clientX: number }) => {
     const box = event.currentTarget.getBoundingClientRect();
@@ -106,30 +97,15 @@ export function ActivityChart({
     const x = ((event.clientX - box.left) / box.width) * width;
     return barAt(bars, x, (REACH_PX * width) / box.width);
   };
-  const choose = (index: number | null) => {
-    const bar = index === null ? undefined : bars[index];
-    if (bar && onSelect) onSelect(bar.span);
-  };
-  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
-    const move = sliderKey(event.key, shown, bars.length);
-    if (move === null) return;
-    event.preventDefault();
-    if (move === 'choose') choose(shown);
-    else setActive(move);
-  };
+  const onChoose = onSelect && ((bar: BarSlot) => onSelect(bar.span));
 
   return (
-    <figure className={chart.frame} aria-busy={loading || undefined}>
-      <figcaption className={chart.head}>
-        <strong>Events per {interval}</strong>
-        <span>{formatSpan(span)} UTC</span>
-        {partial && (
-          <span className={chart.note} title={partial}>
-            {partial}
-          </span>
-        )}
-      </figcaption>
-      <div className={chart.plot}>
+    <ChartFrame
+      loading={loading}
+      title={`Events per ${interval}`}
+      subtitle={`${formatSpan(span)} UTC`}
+      note={partial}
+      axes={
         <div className={styles.axes}>
           <ValueAxis
             ticks={loading ? [] : countTicks}
@@ -142,108 +118,74 @@ export function ActivityChart({
             className={styles.volumeAxis}
           />
         </div>
-        <div className={chart.area} ref={areaRef}>
-          <svg
-            className={styles.counts}
-            viewBox={`0 0 ${width} ${COUNTS_HEIGHT}`}
-            preserveAspectRatio="none"
-            role="img"
-            aria-label={summary(bars, interval, span)}
-          >
-            <Grid width={width} height={COUNTS_HEIGHT} values={countTicks} xs={tickXs} />
-            {shown !== null && <Cursor bar={bars[shown]!} height={COUNTS_HEIGHT} />}
-            {bars.map((bar) => (
-              <Bar key={bar.bucket.start} bar={bar} top={countTicks[countTicks.length - 1]!} />
-            ))}
-          </svg>
-          <svg
-            className={styles.volume}
-            viewBox={`0 0 ${width} ${VOLUME_HEIGHT}`}
-            preserveAspectRatio="none"
-            aria-hidden="true"
-          >
-            <Grid width={width} height={VOLUME_HEIGHT} values={volumeTicks} xs={tickXs} />
-            {shown !== null && <Cursor bar={bars[shown]!} height={VOLUME_HEIGHT} />}
-            {chosen &&
-              bars.map((bar, index) => {
-                const height =
-                  (volumes[index]! / volumeTicks[volumeTicks.length - 1]!) * VOLUME_HEIGHT;
-                return height > 0 ? (
-                  <rect
-                    key={bar.bucket.start}
-                    className={styles.volumeBar}
-                    x={bar.x}
-                    y={VOLUME_HEIGHT - height}
-                    width={bar.width}
-                    height={height}
-                  />
-                ) : null;
-              })}
-          </svg>
-          {loading ? (
-            <div className={`${chart.message} ${chart.loading}`} />
-          ) : bars.length === 0 ? (
-            <p className={chart.message}>No events in this span.</p>
-          ) : (
-            <div
-              className={chart.slider}
-              role="slider"
-              tabIndex={0}
-              aria-label={`Bars, one per ${interval}`}
-              aria-valuemin={1}
-              aria-valuemax={bars.length}
-              aria-valuenow={(shown ?? bars.length - 1) + 1}
-              aria-valuetext={detail ?? describe(bars[bars.length - 1]!)}
-              aria-describedby={keysId}
-              onKeyDown={onKeyDown}
-              onFocus={() => setActive((old) => old ?? bars.length - 1)}
-              onBlur={() => setActive(null)}
-              onPointerMove={(event) => setActive(pointAt(event))}
-              onPointerDown={(event) => setActive(pointAt(event))}
-              onPointerLeave={(event) => {
-                // A finger leaves as it lifts, before the tap's focus and click: what it
-                // tapped stays shown.
-                if (event.pointerType !== 'touch' && document.activeElement !== event.currentTarget)
-                  setActive(null);
-              }}
-              onClick={(event) => {
-                const index = pointAt(event);
-                if (index !== null) setActive(index);
-                choose(index);
-              }}
-            />
+      }
+      areaRef={areaRef}
+      slider={{ ...slider, label: `Bars, one per ${interval}`, pointAt, onChoose }}
+      empty="No events in this span."
+      time={{ range: span, step: time.step, ticks: time.ticks, width }}
+      choice={
+        <CurrencyChoice
+          title={
+            loading
+              ? 'Sales volume'
+              : currencies.length === 0
+                ? 'No sales volume in this span'
+                : `Sales volume per ${interval}${currencies.length > 1 ? ' in' : ','}`
+          }
+          currencies={currencies}
+          chosen={chosen?.currency.key ?? null}
+          onChoose={setChosenKey}
+        />
+      }
+      hint={HINT}
+      keysHint={KEYS_HINT}
+      legend={EVENT_KINDS.map((kind) => (
+        <li key={kind}>
+          <span className={`${styles.swatch} ${kindTones[kind]}`} aria-hidden="true" />{' '}
+          {EVENT_KIND_NAMES[kind]} {loading ? '…' : formatCount(totals[kind])}
+          {kind === 'burn' && burnsUnlisted && (
+            <span className={chart.muted}> ({BURNS_NOT_LISTED})</span>
           )}
-        </div>
-      </div>
-      <TimeAxis range={span} step={time.step} ticks={time.ticks} width={width} />
-      <CurrencyChoice
-        title={
-          loading
-            ? 'Sales volume'
-            : currencies.length === 0
-              ? 'No sales volume in this span'
-              : `Sales volume per ${interval}${currencies.length > 1 ? ' in' : ','}`
-        }
-        currencies={currencies}
-        chosen={chosen?.currency.key ?? null}
-        onChoose={setChosenKey}
-      />
-      <p className={chart.readout}>{detail ?? <span className={chart.muted}>{HINT}</span>}</p>
-      <p id={keysId} className="visually-hidden">
-        {KEYS_HINT}
-      </p>
-      <ul className={chart.legend}>
-        {EVENT_KINDS.map((kind) => (
-          <li key={kind}>
-            <span className={`${styles.swatch} ${KIND_CLASSES[kind]}`} aria-hidden="true" />{' '}
-            {EVENT_KIND_NAMES[kind]} {loading ? '…' : formatCount(totals[kind])}
-            {kind === 'burn' && burnsUnlisted && (
-              <span className={chart.muted}> ({BURNS_NOT_LISTED})</span>
-            )}
-          </li>
+        </li>
+      ))}
+    >
+      <svg
+        className={styles.counts}
+        viewBox={`0 0 ${width} ${COUNTS_HEIGHT}`}
+        preserveAspectRatio="none"
+        role="img"
+        aria-label={summary(bars, interval, span)}
+      >
+        <Grid width={width} height={COUNTS_HEIGHT} values={countTicks} xs={tickXs} />
+        {shown !== null && <Cursor bar={bars[shown]!} height={COUNTS_HEIGHT} />}
+        {bars.map((bar) => (
+          <Bar key={bar.bucket.start} bar={bar} top={countTicks[countTicks.length - 1]!} />
         ))}
-      </ul>
-    </figure>
+      </svg>
+      <svg
+        className={styles.volume}
+        viewBox={`0 0 ${width} ${VOLUME_HEIGHT}`}
+        preserveAspectRatio="none"
+        aria-hidden="true"
+      >
+        <Grid width={width} height={VOLUME_HEIGHT} values={volumeTicks} xs={tickXs} />
+        {shown !== null && <Cursor bar={bars[shown]!} height={VOLUME_HEIGHT} />}
+        {chosen &&
+          bars.map((bar, index) => {
+            const height = (volumes[index]! / volumeTicks[volumeTicks.length - 1]!) * VOLUME_HEIGHT;
+            return height > 0 ? (
+              <rect
+                key={bar.bucket.start}
+                className={styles.volumeBar}
+                x={bar.x}
+                y={VOLUME_HEIGHT - height}
+                width={bar.width}
+                height={height}
+              />
+            ) : null;
+          })}
+      </svg>
+    </ChartFrame>
   );
 }
 
@@ -312,11 +254,11 @@ function Bar({ bar, top }: { bar: BarSlot; top: number }) {
   const scale = COUNTS_HEIGHT / (top || 1);
   const segments = stack(bar.bucket.counts);
   return (
-    <g>
+    <g className={styles.bar}>
       {segments.map(({ kind, below, count }) => (
         <rect
           key={kind}
-          className={KIND_CLASSES[kind]}
+          className={kindTones[kind]}
           x={bar.x}
           y={COUNTS_HEIGHT - (below + count) * scale}
           width={bar.width}

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import type { EventKind } from '../lib/token-event';
 import styles from './badge.module.css';
 
-/** The colours of each kind, as a class; transfer has the badge's own. */
+/** The tone of each kind (`--tone`, `--tone-bg`), as a class; transfer is the badge's own. */
 export const kindTones: Record<EventKind, string | undefined> = {
   mint: styles.mint,
   transfer: styles.transfer,

@@ -1,13 +1,22 @@
+import {
+  useId,
+  useState,
+  type Dispatch,
+  type KeyboardEvent,
+  type ReactNode,
+  type SetStateAction,
+} from 'react';
 import type { ChartCurrency } from '../lib/chart-currency';
 import { LABEL_PX, type TickStep } from '../lib/chart-ticks';
 import { formatAxisTick } from '../lib/time';
 import type { TimeSpan } from '../lib/time-span';
 import styles from './chart.module.css';
+import states from './states.module.css';
 
 /**
- * What the activity and sales charts share: the value axis up the side, the dates along
- * the bottom, the grid behind the plot, the choice of currency and the keys of the
- * slider that reaches every bar or dot.
+ * What the activity and sales charts share: their frame (caption, plot, slider, readout,
+ * legend), the value axis up the side, the dates along the bottom, the grid behind the
+ * plot, the choice of currency and the keys of the slider that reaches every bar or dot.
  */
 
 /** A label closer than this to an end of the axis is set inside it rather than centred. */
@@ -158,4 +167,152 @@ export function sliderKey(key: string, current: number | null, count: number) {
   if (key in moves) return Math.min(last, Math.max(0, moves[key]!));
   if ((key === 'Enter' || key === ' ') && current !== null) return 'choose' as const;
   return null;
+}
+
+/**
+ * The state of a slider over a plot's `items` (bars or dots, oldest first): the one shown
+ * (pointed at, tapped or reached by key; null for none; one no longer there, as there are
+ * fewer now, is none) with its setter, and the words for any one of them.
+ */
+export function usePlotSlider<T>(items: readonly T[], describe: (item: T) => string) {
+  const [active, setActive] = useState<number | null>(null);
+  const shown = active !== null && active < items.length ? active : null;
+  return { items, describe, shown, onShow: setActive };
+}
+
+/** The slider over a plot: what it reaches, and what a pointer or a key does there. */
+export interface PlotSlider<T> {
+  /** Its name: "Bars, one per day". */
+  label: string;
+  /** The bars or dots it reaches, oldest first, and one's numbers in words (the readout). */
+  items: readonly T[];
+  describe: (item: T) => string;
+  /** The index of the one shown, or null, and its setter (`usePlotSlider`). */
+  shown: number | null;
+  onShow: Dispatch<SetStateAction<number | null>>;
+  /** The index of the one under a pointer, or null. */
+  pointAt: (event: {
+    currentTarget: HTMLElement;
+    clientX: number;
+    clientY: number;
+  }) => number | null;
+  /** Opens what one shows (a click, a tap or Enter on it). */
+  onChoose?: (item: T) => void;
+}
+
+/**
+ * A chart's frame: its caption (the name, what it spans or draws, and a note cut to a
+ * line, whole in its title), the value axes beside the plot, the plot's SVGs in the area
+ * whose width is measured, over them the slider that reaches every bar or dot (or the
+ * loading placeholder, or `empty`), the dates below, the choice of currency, the readout
+ * of the one shown (a hint until then; the keys are told to screen readers) and the
+ * legend. While `loading` the frame keeps its size, without bars or dots.
+ */
+export function ChartFrame<T>({
+  loading,
+  title,
+  subtitle,
+  note,
+  axes,
+  areaRef,
+  children,
+  slider,
+  empty,
+  time,
+  choice,
+  hint,
+  keysHint,
+  legend,
+}: {
+  loading: boolean;
+  title: string;
+  subtitle: string;
+  note: string | null;
+  axes: ReactNode;
+  areaRef: (element: HTMLElement | null) => void;
+  children: ReactNode;
+  slider: PlotSlider<T>;
+  empty: string;
+  time: { range: TimeSpan; step: TickStep; ticks: readonly number[]; width: number };
+  choice: ReactNode;
+  hint: string;
+  keysHint: string;
+  legend: ReactNode;
+}) {
+  const keysId = useId();
+  const { label, items, describe, shown, onShow, pointAt } = slider;
+  const count = items.length;
+  const say = (index: number) => describe(items[index]!);
+  const choose = (index: number | null) => {
+    const item = index === null ? undefined : items[index];
+    if (item !== undefined) slider.onChoose?.(item);
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    const move = sliderKey(event.key, shown, count);
+    if (move === null) return;
+    event.preventDefault();
+    if (move === 'choose') choose(shown);
+    else onShow(move);
+  };
+  return (
+    <figure className={styles.frame} aria-busy={loading || undefined}>
+      <figcaption className={styles.head}>
+        <strong>{title}</strong>
+        <span>{subtitle}</span>
+        {note && (
+          <span className={styles.note} title={note}>
+            {note}
+          </span>
+        )}
+      </figcaption>
+      <div className={styles.plot}>
+        {axes}
+        <div className={styles.area} ref={areaRef}>
+          {children}
+          {loading ? (
+            <div className={`${styles.message} ${styles.loading} ${states.pulse}`} />
+          ) : count === 0 ? (
+            <p className={styles.message}>{empty}</p>
+          ) : (
+            <div
+              className={styles.slider}
+              role="slider"
+              tabIndex={0}
+              aria-label={label}
+              aria-valuemin={1}
+              aria-valuemax={count}
+              aria-valuenow={(shown ?? count - 1) + 1}
+              aria-valuetext={say(shown ?? count - 1)}
+              aria-describedby={keysId}
+              onKeyDown={onKeyDown}
+              onFocus={() => onShow((old) => old ?? count - 1)}
+              onBlur={() => onShow(null)}
+              onPointerMove={(event) => onShow(pointAt(event))}
+              onPointerDown={(event) => onShow(pointAt(event))}
+              onPointerLeave={(event) => {
+                // A finger leaves as it lifts, before the tap's focus and click: what it
+                // tapped stays shown.
+                if (event.pointerType !== 'touch' && document.activeElement !== event.currentTarget)
+                  onShow(null);
+              }}
+              onClick={(event) => {
+                const index = pointAt(event);
+                if (index !== null) onShow(index);
+                choose(index);
+              }}
+            />
+          )}
+        </div>
+      </div>
+      <TimeAxis {...time} />
+      {choice}
+      <p className={styles.readout}>
+        {shown === null ? <span className={styles.muted}>{hint}</span> : say(shown)}
+      </p>
+      <p id={keysId} className="visually-hidden">
+        {keysHint}
+      </p>
+      <ul className={styles.legend}>{legend}</ul>
+    </figure>
+  );
 }

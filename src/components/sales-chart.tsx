@@ -1,4 +1,4 @@
-import { useId, useMemo, useState, type KeyboardEvent } from 'react';
+import { useMemo, useState } from 'react';
 import type { EventRow } from '../lib/answers';
 import { formatAxisAmount } from '../lib/chart-currency';
 import { timeTicks, valueTicks } from '../lib/chart-ticks';
@@ -8,9 +8,8 @@ import { medianWindow, rollingMedian } from '../lib/rolling-median';
 import { groupSales, priceAxisTop, type SalePoint } from '../lib/sale-points';
 import { formatMinute } from '../lib/time';
 import type { TimeSpan } from '../lib/time-span';
-import { CurrencyChoice, Grid, sliderKey, TimeAxis, ValueAxis } from './chart-parts';
+import { ChartFrame, CurrencyChoice, Grid, usePlotSlider, ValueAxis } from './chart-parts';
 import { useElementWidth } from './use-element-width';
-import chart from './chart.module.css';
 import styles from './sales-chart.module.css';
 
 const FALLBACK_WIDTH = 800;
@@ -45,7 +44,6 @@ export interface SalesChartProps {
 export function SalesChart({ sales, onOpen, caption, loading = false }: SalesChartProps) {
   const [areaRef, measured] = useElementWidth();
   const width = measured || FALLBACK_WIDTH;
-  const keysId = useId();
   const { groups, unreadable } = useMemo(
     () => (loading ? { groups: [], unreadable: 0 } : groupSales(sales)),
     [loading, sales],
@@ -53,8 +51,8 @@ export function SalesChart({ sales, onOpen, caption, loading = false }: SalesCha
   const [chosenKey, setChosenKey] = useState<string | null>(null);
   const group = groups.find((entry) => entry.currency.key === chosenKey) ?? groups[0];
   const points = useMemo(() => group?.points ?? [], [group]);
-  const [active, setActive] = useState<number | null>(null);
-  const shown = active !== null && active < points.length ? active : null;
+  const slider = usePlotSlider(points, describe);
+  const { shown } = slider;
 
   const range = useMemo(
     () =>
@@ -91,162 +89,114 @@ export function SalesChart({ sales, onOpen, caption, loading = false }: SalesCha
     const y = ((event.clientY - box.top) / box.height) * HEIGHT;
     return nearest(points, x, y, xOf, yOf, REACH_PX);
   };
-  const open = (index: number | null) => {
-    const point = index === null ? undefined : points[index];
-    if (point && onOpen) onOpen(point.row);
-  };
-  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
-    const move = sliderKey(event.key, shown, points.length);
-    if (move === null) return;
-    event.preventDefault();
-    if (move === 'choose') open(shown);
-    else setActive(move);
-  };
-  const detail = shown === null ? null : describe(points[shown]!);
+  const onChoose = onOpen && ((point: SalePoint) => onOpen(point.row));
   const note =
     unreadable > 0
       ? `${plural(unreadable, 'sale')} with a price that cannot be read ${unreadable === 1 ? 'is' : 'are'} not drawn.`
       : null;
 
   return (
-    <figure className={chart.frame} aria-busy={loading || undefined}>
-      <figcaption className={chart.head}>
-        <strong>Sale prices</strong>
-        <span>
-          {loading
-            ? `Loading ${caption ?? 'sales'}…`
-            : `${plural(drawn, 'sale')} drawn${caption ? `: ${caption}` : ''}`}
-        </span>
-        {note && (
-          <span className={chart.note} title={note}>
-            {note}
-          </span>
-        )}
-      </figcaption>
-      <div className={chart.plot}>
+    <ChartFrame
+      loading={loading}
+      title="Sale prices"
+      subtitle={
+        loading
+          ? `Loading ${caption ?? 'sales'}…`
+          : `${plural(drawn, 'sale')} drawn${caption ? `: ${caption}` : ''}`
+      }
+      note={note}
+      axes={
         <ValueAxis
           ticks={group ? priceTicks : []}
           format={(value) => formatAxisAmount(value, priceTicks[1] ?? 1)}
           className={styles.axis}
         />
-        <div className={chart.area} ref={areaRef}>
-          <svg
-            className={styles.prices}
-            viewBox={`0 0 ${width} ${HEIGHT}`}
-            preserveAspectRatio="none"
-            role="img"
-            aria-label={summary(points, group?.currency.label, window)}
-          >
-            <Grid width={width} height={HEIGHT} values={priceTicks} xs={time.ticks.map(xOf)} />
-            {points.map((point) => {
-              const cut = point.value > top;
-              return (
-                <circle
-                  key={point.row.id}
-                  className={cut ? styles.cut : styles.dot}
-                  cx={xOf(point.time)}
-                  cy={yOf(point.value)}
-                  r={DOT_RADIUS}
-                />
-              );
-            })}
-            {window > 0 && (
-              <path className={styles.median} d={medianPath(points, medians, xOf, yOf)} />
-            )}
-            {shown !== null && (
-              <circle
-                className={styles.ring}
-                cx={xOf(points[shown]!.time)}
-                cy={yOf(points[shown]!.value)}
-                r={DOT_RADIUS * 2.2}
-              />
-            )}
-          </svg>
-          {loading ? (
-            <div className={`${chart.message} ${chart.loading}`} />
-          ) : points.length === 0 ? (
-            <p className={chart.message}>No sales to draw.</p>
-          ) : (
-            <div
-              className={chart.slider}
-              role="slider"
-              tabIndex={0}
-              aria-label={`Sales in ${group!.currency.label}, oldest to newest`}
-              aria-valuemin={1}
-              aria-valuemax={points.length}
-              aria-valuenow={(shown ?? points.length - 1) + 1}
-              aria-valuetext={detail ?? describe(points[points.length - 1]!)}
-              aria-describedby={keysId}
-              onKeyDown={onKeyDown}
-              onFocus={() => setActive((old) => old ?? points.length - 1)}
-              onBlur={() => setActive(null)}
-              onPointerMove={(event) => setActive(pointAt(event))}
-              onPointerDown={(event) => setActive(pointAt(event))}
-              onPointerLeave={(event) => {
-                // A finger leaves as it lifts, before the tap's focus and click: what it
-                // tapped stays shown.
-                if (event.pointerType !== 'touch' && document.activeElement !== event.currentTarget)
-                  setActive(null);
-              }}
-              onClick={(event) => {
-                const index = pointAt(event);
-                if (index !== null) setActive(index);
-                open(index);
-              }}
-            />
-          )}
-        </div>
-      </div>
-      <TimeAxis range={range} step={time.step} ticks={time.ticks} width={width} />
-      <CurrencyChoice
-        title={groups.length === 0 ? 'Prices' : 'Prices in'}
-        currencies={groups.map((entry) => ({
-          currency: entry.currency,
-          sales: entry.points.length,
-        }))}
-        chosen={group?.currency.key ?? null}
-        onChoose={(key) => {
-          setChosenKey(key);
-          setActive(null);
-        }}
-      />
-      <p className={chart.readout}>
-        {detail ?? (
-          <span className={chart.muted}>
-            Point at or tap a dot for its sale; a click or Enter opens its token.
-          </span>
-        )}
-      </p>
-      <p id={keysId} className="visually-hidden">
-        {KEYS_HINT}
-      </p>
-      <ul className={chart.legend}>
-        <li>
-          <svg className={styles.key} viewBox="-5 -5 10 10" aria-hidden="true">
-            <circle className={styles.dot} r={DOT_RADIUS} />
-          </svg>{' '}
-          A sale
-        </li>
-        <li>
-          <svg className={styles.key} viewBox="-8 -5 16 10" aria-hidden="true">
-            <line className={styles.median} x1={-8} x2={8} y1={0} y2={0} />
-          </svg>{' '}
-          {window > 0
-            ? `Median of the last ${window} sales`
-            : loading || points.length === 0
-              ? 'Median line'
-              : 'Too few sales for a median line'}
-        </li>
-        {above > 0 && (
+      }
+      areaRef={areaRef}
+      slider={{
+        ...slider,
+        label: `Sales in ${group?.currency.label}, oldest to newest`,
+        pointAt,
+        onChoose,
+      }}
+      empty="No sales to draw."
+      time={{ range, step: time.step, ticks: time.ticks, width }}
+      choice={
+        <CurrencyChoice
+          title={groups.length === 0 ? 'Prices' : 'Prices in'}
+          currencies={groups.map((entry) => ({
+            currency: entry.currency,
+            sales: entry.points.length,
+          }))}
+          chosen={group?.currency.key ?? null}
+          onChoose={(key) => {
+            setChosenKey(key);
+            slider.onShow(null);
+          }}
+        />
+      }
+      hint="Point at or tap a dot for its sale; a click or Enter opens its token."
+      keysHint={KEYS_HINT}
+      legend={
+        <>
           <li>
             <svg className={styles.key} viewBox="-5 -5 10 10" aria-hidden="true">
-              <circle className={styles.cut} r={DOT_RADIUS} />
+              <circle className={styles.dot} r={DOT_RADIUS} />
             </svg>{' '}
-            {plural(above, 'sale')} above the axis, drawn at its top
+            A sale
           </li>
+          <li>
+            <svg className={styles.key} viewBox="-8 -5 16 10" aria-hidden="true">
+              <line className={styles.median} x1={-8} x2={8} y1={0} y2={0} />
+            </svg>{' '}
+            {window > 0
+              ? `Median of the last ${window} sales`
+              : loading || points.length === 0
+                ? 'Median line'
+                : 'Too few sales for a median line'}
+          </li>
+          {above > 0 && (
+            <li>
+              <svg className={styles.key} viewBox="-5 -5 10 10" aria-hidden="true">
+                <circle className={styles.cut} r={DOT_RADIUS} />
+              </svg>{' '}
+              {plural(above, 'sale')} above the axis, drawn at its top
+            </li>
+          )}
+        </>
+      }
+    >
+      <svg
+        className={styles.prices}
+        viewBox={`0 0 ${width} ${HEIGHT}`}
+        preserveAspectRatio="none"
+        role="img"
+        aria-label={summary(points, group?.currency.label, window)}
+      >
+        <Grid width={width} height={HEIGHT} values={priceTicks} xs={time.ticks.map(xOf)} />
+        {points.map((point) => {
+          const cut = point.value > top;
+          return (
+            <circle
+              key={point.row.id}
+              className={cut ? styles.cut : styles.dot}
+              cx={xOf(point.time)}
+              cy={yOf(point.value)}
+              r={DOT_RADIUS}
+            />
+          );
+        })}
+        {window > 0 && <path className={styles.median} d={medianPath(points, medians, xOf, yOf)} />}
+        {shown !== null && (
+          <circle
+            className={styles.ring}
+            cx={xOf(points[shown]!.time)}
+            cy={yOf(points[shown]!.value)}
+            r={DOT_RADIUS * 2.2}
+          />
         )}
-      </ul>
-    </figure>
+      </svg>
+    </ChartFrame>
   );
 }
 

@@ -34,3 +34,26 @@ export interface ColumnMeta {
   /** False: the cell speaks for itself on a phone's card, without its column's name. */
   cardLabel?: boolean;
 }
+
+/**
+ * A column of one field of the row, named after it: its id, its sort value, and its class
+ * in the columns' module (alignment, the cell's place on a phone's card).
+ */
+export function fieldColumn<T extends RowData, K extends keyof T & string>(
+  field: K,
+  classes: Readonly<Record<string, string>>,
+  column: {
+    header: string;
+    cell: ListColumn<T>['cell'];
+    sortDescFirst?: boolean;
+    enableSorting?: boolean;
+    meta?: ColumnMeta;
+  },
+): ListColumn<T> {
+  return {
+    ...column,
+    id: field,
+    accessorFn: (row: T) => row[field],
+    meta: { className: classes[field], ...column.meta },
+  };
+}

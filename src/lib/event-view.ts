@@ -4,6 +4,7 @@ import { CURRENCIES } from './price';
 import { formatSpanEnd, parseTimeSpan, type TimeSpan } from './time-span';
 import type { EventKind } from './token-event';
 import {
+  canonicalSearch,
   formatKinds,
   formatSort,
   formatTimeDisplay,
@@ -81,12 +82,10 @@ function viewEntries(view: EventView): [string, string][] {
  * differs is replaced by this one.
  */
 export function canonicalEventSearch(params: URLSearchParams): string {
-  const next = new URLSearchParams(viewEntries(parseEventView(params)));
-  const time = formatTimeDisplay(parseTimeDisplay(params.get('time')));
-  if (time) next.set('time', time);
-  next.sort();
-  const text = next.toString();
-  return text ? `?${text}` : '';
+  return canonicalSearch([
+    ...viewEntries(parseEventView(params)),
+    ['time', formatTimeDisplay(parseTimeDisplay(params.get('time')))],
+  ]);
 }
 
 /** Whether the view narrows the events (any filter on). */

@@ -6,7 +6,7 @@ import {
   type Volume,
 } from './answers';
 import { CURRENCIES, type Currency } from './price';
-import { formatSort, parseSort, type SortState } from './view-state';
+import { formatSort, parseSort, searchText, type SortState } from './view-state';
 
 /**
  * The collections ranking as a view: its window, its sort, the currency of its volumes and
@@ -57,8 +57,7 @@ function rankingParams(view: RankingView): URLSearchParams {
 
 /** The page's canonical search ("?sort=-volume&window=all", or "" for the defaults). */
 export function rankingSearch(view: RankingView): string {
-  const text = rankingParams(view).toString();
-  return text ? `?${text}` : '';
+  return searchText(rankingParams(view));
 }
 
 /** The canonical search of whatever the URL says: a URL whose search differs is replaced. */

@@ -72,23 +72,35 @@ export function updateSearch(
   return next;
 }
 
+/** A search string: `?` and the params, or '' when there are none. */
+export function searchText(params: URLSearchParams): string {
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+/**
+ * The canonical search string of a view's URL entries, each a key and its canonical value
+ * (null: the default): the defaults left out, the rest in key order.
+ */
+export function canonicalSearch(entries: readonly (readonly [string, string | null])[]): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of entries) if (value !== null) params.set(key, value);
+  params.sort();
+  return searchText(params);
+}
+
 /**
  * The canonical search string of an events view: known keys only, canonical values,
  * defaults left out, fixed order. A URL whose search differs is replaced by this one.
  */
 export function canonicalEventSearch(params: URLSearchParams, sorts: readonly string[]): string {
-  const next = new URLSearchParams();
-  const address = parseAddressFilter(params.get('address'));
-  const kinds = formatKinds(parseKinds(params.get('kind')));
-  const sort = formatSort(parseSort(params.get('sort'), sorts));
-  const time = formatTimeDisplay(parseTimeDisplay(params.get('time')));
   const span = parseTimeSpan(params.get('from'), params.get('to'));
-  if (address) next.set('address', address);
-  if (span) next.set('from', formatSpanEnd(span.from));
-  if (kinds) next.set('kind', kinds);
-  if (sort) next.set('sort', sort);
-  if (time) next.set('time', time);
-  if (span) next.set('to', formatSpanEnd(span.to));
-  const text = next.toString();
-  return text ? `?${text}` : '';
+  return canonicalSearch([
+    ['address', parseAddressFilter(params.get('address'))],
+    ['from', span && formatSpanEnd(span.from)],
+    ['kind', formatKinds(parseKinds(params.get('kind')))],
+    ['sort', formatSort(parseSort(params.get('sort'), sorts))],
+    ['time', formatTimeDisplay(parseTimeDisplay(params.get('time')))],
+    ['to', span && formatSpanEnd(span.to)],
+  ]);
 }

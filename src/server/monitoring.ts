@@ -142,36 +142,41 @@ export function createMonitoring(options: MonitoringOptions) {
   const usageSince = (hour: number) =>
     inTurn(async () => (await engine.usageSince(hour)) + unwrittenSince(hour));
 
-  const requests = new Counter({
-    name: 'upstream_requests_total',
-    help: 'Requests this server sent to the Token Events Service, by status (or failure).',
-    labelNames: ['status'],
-    registers,
-  });
+  const counter = (name: string, help: string, labelNames: readonly string[] = []) =>
+    new Counter({ name, help, labelNames, registers });
+  /** A gauge read when scraped; left as it was when `read` has nothing (the store failed). */
+  const scrapedGauge = (name: string, help: string, read: () => Promise<number | undefined>) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      async collect() {
+        const value = await read();
+        if (value !== undefined) this.set(value);
+      },
+    });
+
+  const requests = counter(
+    'upstream_requests_total',
+    'Requests this server sent to the Token Events Service, by status (or failure).',
+    ['status'],
+  );
   const latency = new Histogram({
     name: 'upstream_request_duration_seconds',
     help: 'Time from sending a request upstream to having its whole body.',
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15],
     registers,
   });
-  new Gauge({
-    name: 'upstream_requests_this_hour',
-    help: 'Upstream requests in the current hour (UTC), by every server sharing the store.',
-    registers,
-    async collect() {
-      const used = await orNothing(usageSince(hourOf(now())));
-      if (used !== undefined) this.set(used);
-    },
-  });
-  new Gauge({
-    name: 'upstream_requests_this_month',
-    help: 'Upstream requests in the current month (UTC), by every server sharing the store.',
-    registers,
-    async collect() {
-      const used = await orNothing(usageSince(monthStartHour(now())));
-      if (used !== undefined) this.set(used);
-    },
-  });
+  for (const [period, startHour] of [
+    ['hour', hourOf],
+    ['month', monthStartHour],
+  ] as const) {
+    scrapedGauge(
+      `upstream_requests_this_${period}`,
+      `Upstream requests in the current ${period} (UTC), by every server sharing the store.`,
+      () => orNothing(usageSince(startHour(now()))),
+    );
+  }
   new Gauge({
     name: 'upstream_monthly_quota',
     help: 'Upstream requests a month the API key may make (0: no quota set).',
@@ -180,39 +185,24 @@ export function createMonitoring(options: MonitoringOptions) {
       this.set(monthlyQuota);
     },
   });
-  const pages = new Counter({
-    name: 'api_pages_total',
-    help: 'Pages served to browsers, by where they came from (memory, store, upstream).',
-    labelNames: ['source'],
-    registers,
+  const pages = counter(
+    'api_pages_total',
+    'Pages served to browsers, by where they came from (memory, store, upstream).',
+    ['source'],
+  );
+  const recoveries = counter(
+    'store_recoveries_total',
+    'Dead upstream cursors replaced by walking a list from its head.',
+  );
+  const recoveryPages = counter(
+    'store_recovery_upstream_pages_total',
+    'Upstream pages those walks from the head cost.',
+  );
+  scrapedGauge('store_bytes', 'Bytes of records the event store holds.', async () => {
+    return (await orNothing(engine.stats()))?.bytes;
   });
-  const recoveries = new Counter({
-    name: 'store_recoveries_total',
-    help: 'Dead upstream cursors replaced by walking a list from its head.',
-    registers,
-  });
-  const recoveryPages = new Counter({
-    name: 'store_recovery_upstream_pages_total',
-    help: 'Upstream pages those walks from the head cost.',
-    registers,
-  });
-  new Gauge({
-    name: 'store_bytes',
-    help: 'Bytes of records the event store holds.',
-    registers,
-    async collect() {
-      const stats = await orNothing(engine.stats());
-      if (stats) this.set(stats.bytes);
-    },
-  });
-  new Gauge({
-    name: 'store_lists',
-    help: 'Lists the event store holds.',
-    registers,
-    async collect() {
-      const stats = await orNothing(engine.stats());
-      if (stats) this.set(stats.lists);
-    },
+  scrapedGauge('store_lists', 'Lists the event store holds.', async () => {
+    return (await orNothing(engine.stats()))?.lists;
   });
 
   let warnedMonth = -1;

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ActivityChart } from '../../src/components/activity-chart';
 import styles from '../../src/components/activity-chart.module.css';
+import { kindTones } from '../../src/components/badge';
 import chart from '../../src/components/chart.module.css';
 import type { CurrencyRef, SeriesBucket } from '../../src/lib/answers';
 import { CURRENCIES } from '../../src/lib/price';
@@ -66,7 +67,7 @@ describe('ActivityChart', () => {
     expect(bars(container)).toHaveLength(20);
     expect(
       [...bars(container)[0]!.querySelectorAll('rect')].map((rect) => rect.getAttribute('class')),
-    ).toEqual([styles.mint, styles.transfer, styles.sale]);
+    ).toEqual([kindTones.mint, kindTones.transfer, kindTones.sale]);
 
     const slider = screen.getByRole('slider', { name: 'Bars, one per day' });
     await userEvent.tab();

@@ -4,7 +4,7 @@ import { EventKindBadge } from '../event-kind-badge';
 import { Hash } from '../hash';
 import { Price } from '../price';
 import { WashFlag } from '../wash-flag';
-import type { ListColumn } from '../table-features';
+import { fieldColumn, type ListColumn } from '../table-features';
 import { EventTimeCell, FromCell, TimeHeader, TokenCell, ToCell } from './event-cells';
 import styles from './event-columns.module.css';
 
@@ -25,6 +25,20 @@ const TIME_WIDTHS: Record<TimeDisplay, { time: number }> = {
 };
 export const eventColumnWidths = (display: TimeDisplay) => TIME_WIDTHS[display];
 
+/** The sender or the receiver: not sortable, sharing the width the others leave. */
+function partyColumn(
+  party: 'from' | 'to',
+  header: string,
+  cell: ListColumn<TokenEvent>['cell'],
+): ListColumn<TokenEvent> {
+  return fieldColumn(party, styles, {
+    header,
+    enableSorting: false,
+    meta: { minWidth: 7.4 },
+    cell,
+  });
+}
+
 const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
   {
     id: 'kind',
@@ -40,22 +54,8 @@ const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
     meta: { className: styles.token, width: 6 },
     cell: TokenCell,
   },
-  {
-    id: 'from',
-    header: 'From',
-    accessorFn: (row) => row.from,
-    enableSorting: false,
-    meta: { className: styles.from, minWidth: 7.4 },
-    cell: FromCell,
-  },
-  {
-    id: 'to',
-    header: 'To',
-    accessorFn: (row) => row.to,
-    enableSorting: false,
-    meta: { className: styles.to, minWidth: 7.4 },
-    cell: ToCell,
-  },
+  partyColumn('from', 'From', FromCell),
+  partyColumn('to', 'To', ToCell),
   {
     id: 'time',
     header: TimeHeader,

@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
-import { Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import {
   collectionEventsQueryOptions,
   collectionQueryOptions,
@@ -8,16 +8,17 @@ import {
 } from '../../api/collection';
 import { useServerList } from '../../api/use-server-list';
 import type { AddressFilter } from '../../components/address';
-import { BadParam } from '../../components/bad-param';
 import { CoverageNote } from '../../components/coverage-note';
 import { contractEventColumns } from '../../components/event-table/event-columns';
 import { EventTable } from '../../components/event-table/event-table';
 import { ListFooter } from '../../components/list-footer';
 import { LoadStatus } from '../../components/load-status';
+import { paramRoute } from '../../components/param-route';
 import { useSettings } from '../../components/settings';
 import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../components/states';
 import { useNow } from '../../components/use-now';
 import { useTitle } from '../../components/use-title';
+import { useViewSearch } from '../../components/use-view-search';
 import { parseAddress } from '../../lib/address';
 import { MAX_PAGE_SIZE } from '../../lib/answers';
 import { collectionTitle } from '../../lib/collection-title';
@@ -29,12 +30,7 @@ import {
 } from '../../lib/event-view';
 import { hrefs } from '../../lib/routes';
 import { formatSpanEnd } from '../../lib/time-span';
-import {
-  formatSort,
-  formatTimeDisplay,
-  parseTimeDisplay,
-  updateSearch,
-} from '../../lib/view-state';
+import { updateSearch } from '../../lib/view-state';
 import { CollectionCharts, chartRange } from './collection-charts';
 import { CollectionHeader } from './collection-header';
 import { EventFilters } from './event-filters';
@@ -44,34 +40,20 @@ import { useNewEvents } from './use-new-events';
 import button from '../../components/button.module.css';
 
 /** `/contracts/:address`: validates and canonicalises the URL, then shows the collection. */
-export function ContractEventsRoute() {
-  const { address: raw = '' } = useParams();
-  const location = useLocation();
-  const parsed = parseAddress(raw);
-  if (!parsed.ok) {
-    return (
-      <BadParam
-        title="This is not a contract address"
-        message={`“${raw.slice(0, 100)}”: ${parsed.error}`}
-      />
-    );
-  }
-  const search = canonicalEventSearch(new URLSearchParams(location.search));
-  if (parsed.value !== raw || search !== location.search) {
-    return <Navigate replace to={hrefs.contractEvents(parsed.value, search)} />;
-  }
-  // Keyed on the address: another collection is another page, with none of this one's state.
-  return <ContractEventsPage key={parsed.value} address={parsed.value} />;
-}
+export const ContractEventsRoute = paramRoute({
+  params: { address: ['This is not a contract address', parseAddress] },
+  search: canonicalEventSearch,
+  href: ({ address }, search) => hrefs.contractEvents(address, search),
+  Page: ContractEventsPage,
+});
 
 export function ContractEventsPage({ address }: { address: string }) {
-  const [params, setParams] = useSearchParams();
+  const { params, set, setSort, display, setDisplay } = useViewSearch();
   const navigate = useNavigate();
-  const { timeZone, timeDisplay, pageSize } = useSettings();
+  const { timeZone, pageSize } = useSettings();
   const nowMs = useNow();
   const nowSeconds = Math.floor(nowMs / 1000);
   const view = useMemo(() => parseEventView(params), [params]);
-  const display = parseTimeDisplay(params.get('time')) ?? timeDisplay;
   const apiSearch = viewApiParams(view, true).toString();
   const filterSearch = viewApiParams(view, false).toString();
 
@@ -91,11 +73,6 @@ export function ContractEventsPage({ address }: { address: string }) {
   useTitle(`${collectionTitle(collection, address)} · activity`);
   const [traced, setTraced] = useState<string | null>(null);
 
-  const set = useCallback(
-    (changes: Record<string, string | null>) =>
-      setParams((old) => updateSearch(old, changes), { replace: true }),
-    [setParams],
-  );
   const openToken = useCallback(
     (event: { contractAddress: string; tokenId: string }) =>
       void navigate(hrefs.tokenHistory(event.contractAddress, event.tokenId)),
@@ -155,7 +132,7 @@ export function ContractEventsPage({ address }: { address: string }) {
         figures={collection?.figures}
         knownAddresses={knownAddresses}
         display={display}
-        onDisplayChange={(next) => set({ time: formatTimeDisplay(next) })}
+        onDisplayChange={setDisplay}
       />
       <CollectionCharts
         address={address}
@@ -222,7 +199,7 @@ export function ContractEventsPage({ address }: { address: string }) {
             rows={list.items}
             columns={contractEventColumns}
             sort={view.sort}
-            onSortChange={(next) => set({ sort: next && formatSort(next) })}
+            onSortChange={setSort}
             serverSorted
             onNearEnd={list.loadMoreAuto}
             onRowOpen={openToken}

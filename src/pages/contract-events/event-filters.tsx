@@ -108,40 +108,21 @@ export function EventFilters({ view, onChange, figures, ...props }: EventFilters
       <DateRange span={view.span} onChange={(from, to) => onChange({ from, to })} />
       {/* Both choices are there from the start (Any until the figures name the rest), so
           the row keeps its height when they come. */}
-      <label className={field.field}>
-        <span>Marketplace</span>
-        <select
-          className={styles.select}
-          value={view.marketplace ?? ''}
-          onChange={(event) => onChange({ marketplace: event.target.value || null })}
-        >
-          <option value="">Any</option>
-          {[...new Set([...(view.marketplace ? [view.marketplace] : []), ...marketplaces])].map(
-            (name) => (
-              <option key={name} value={name}>
-                {name}
-              </option>
-            ),
-          )}
-        </select>
-      </label>
-      <label className={field.field}>
-        <span>Currency</span>
-        <select
-          className={styles.select}
-          value={view.currency ?? ''}
-          onChange={(event) => onChange({ currency: event.target.value || null })}
-        >
-          <option value="">Any</option>
-          {[...new Set([...(view.currency ? [view.currency] : []), ...currencies])].map(
-            (currency) => (
-              <option key={currency} value={currency}>
-                {currency === 'none' ? 'None named (ETH assumed)' : shortName(currency)}
-              </option>
-            ),
-          )}
-        </select>
-      </label>
+      <AnyOrOne
+        label="Marketplace"
+        value={view.marketplace}
+        options={marketplaces}
+        onChange={(marketplace) => onChange({ marketplace })}
+      />
+      <AnyOrOne
+        label="Currency"
+        value={view.currency}
+        options={currencies}
+        name={(currency) =>
+          currency === 'none' ? 'None named (ETH assumed)' : shortName(currency)
+        }
+        onChange={(currency) => onChange({ currency })}
+      />
       {view.address && (
         <span className={styles.active}>
           <span title={view.address}>Address {shortenHex(view.address)}</span>
@@ -171,6 +152,39 @@ export function EventFilters({ view, onChange, figures, ...props }: EventFilters
       )}
       <TimeDisplayToggle display={props.display} onChange={props.onDisplayChange} />
     </div>
+  );
+}
+
+/** A choice of Any or one of `options`; the chosen one is offered even when they lack it. */
+function AnyOrOne({
+  label,
+  value,
+  options,
+  name = (option) => option,
+  onChange,
+}: {
+  label: string;
+  value: string | null;
+  options: readonly string[];
+  name?: (option: string) => string;
+  onChange: (value: string | null) => void;
+}) {
+  return (
+    <label className={field.field}>
+      <span>{label}</span>
+      <select
+        className={styles.select}
+        value={value ?? ''}
+        onChange={(event) => onChange(event.target.value || null)}
+      >
+        <option value="">Any</option>
+        {[...new Set([...(value ? [value] : []), ...options])].map((option) => (
+          <option key={option} value={option}>
+            {name(option)}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 

@@ -1,4 +1,4 @@
-import type { ListColumn } from '../../components/table-features';
+import { fieldColumn, type ColumnMeta, type ListColumn } from '../../components/table-features';
 import type { RankedContract } from '../../lib/answers';
 import type { Currency } from '../../lib/price';
 import { CollectionCell, countCell, LastActivityCell, RankCell, VolumeCell } from './ranking-cells';
@@ -6,6 +6,20 @@ import styles from './ranking-columns.module.css';
 
 /** The class of the ranking's table: its cards' layout on a phone. */
 export const rankingTableClass = styles.cards;
+
+/** A count of the window (events, sales, holders): sortable, largest first. */
+function countColumn(
+  figure: 'events' | 'sales' | 'holders',
+  header: string,
+  meta: ColumnMeta,
+): ListColumn<RankedContract> {
+  return fieldColumn(figure, styles, {
+    header,
+    sortDescFirst: true,
+    meta,
+    cell: countCell(figure),
+  });
+}
 
 /**
  * The ranking's columns. The ids of the sortable ones are the query API's sorts
@@ -29,22 +43,8 @@ export function rankingColumns(currency: Currency): ListColumn<RankedContract>[]
       meta: { className: styles.name, minWidth: 14, cardLabel: false },
       cell: CollectionCell,
     },
-    {
-      id: 'events',
-      header: 'Events',
-      accessorFn: (row) => row.events,
-      sortDescFirst: true,
-      meta: { className: styles.events, width: 6.5 },
-      cell: countCell('events'),
-    },
-    {
-      id: 'sales',
-      header: 'Sales',
-      accessorFn: (row) => row.sales,
-      sortDescFirst: true,
-      meta: { className: styles.sales, width: 6.5, priority: 4 },
-      cell: countCell('sales'),
-    },
+    countColumn('events', 'Events', { width: 6.5 }),
+    countColumn('sales', 'Sales', { width: 6.5, priority: 4 }),
     {
       id: 'volume',
       header: `Volume (${currency.symbol})`,
@@ -53,14 +53,7 @@ export function rankingColumns(currency: Currency): ListColumn<RankedContract>[]
       meta: { className: styles.volume, width: 11 },
       cell: VolumeCell,
     },
-    {
-      id: 'holders',
-      header: 'Holders',
-      accessorFn: (row) => row.holders,
-      sortDescFirst: true,
-      meta: { className: styles.holders, width: 7.5, priority: 3 },
-      cell: countCell('holders'),
-    },
+    countColumn('holders', 'Holders', { width: 7.5, priority: 3 }),
     {
       id: 'last',
       header: 'Last activity',

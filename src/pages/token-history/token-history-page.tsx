@@ -1,12 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useMemo } from 'react';
-import { Navigate, useLocation, useParams, useSearchParams } from 'react-router';
+import { useMemo } from 'react';
 import { eventOfRow, tokenQueryOptions } from '../../api/token';
 import type { AddressFilter } from '../../components/address';
-import { BadParam } from '../../components/bad-param';
 import { tokenEventColumns } from '../../components/event-table/event-columns';
 import { EventTable } from '../../components/event-table/event-table';
 import { ExportButtons } from '../../components/export-buttons';
+import { paramRoute } from '../../components/param-route';
 import { useSettings } from '../../components/settings';
 import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../components/states';
 import { TimeDisplayToggle } from '../../components/time-display-toggle';
@@ -14,21 +13,15 @@ import { useContract } from '../../components/use-contract';
 import { collectionTitle } from '../../lib/collection-title';
 import { useNow } from '../../components/use-now';
 import { useTitle } from '../../components/use-title';
+import { useViewSearch } from '../../components/use-view-search';
 import { parseAddress } from '../../lib/address';
 import type { TokenPageAnswer } from '../../lib/answers';
 import { eventExportColumns, eventExportRow } from '../../lib/event-export';
-import { EVENT_SORTS, sortEvents, type EventSort } from '../../lib/event-list';
+import { EVENT_SORTS, sortEvents } from '../../lib/event-list';
+import { ok, type Parsed } from '../../lib/result';
 import { hrefs } from '../../lib/routes';
 import { parseTokenId, tokenIdToDecimal } from '../../lib/token-id';
-import {
-  canonicalEventSearch,
-  formatSort,
-  formatTimeDisplay,
-  parseSort,
-  parseTimeDisplay,
-  updateSearch,
-  type SortState,
-} from '../../lib/view-state';
+import { canonicalEventSearch, parseSort } from '../../lib/view-state';
 import { CustodyChain } from './custody-chain';
 import { TokenCoverage } from './token-coverage';
 import { shortTokenId, TokenHeader } from './token-header';
@@ -37,41 +30,22 @@ import loadStatus from '../../components/load-status.module.css';
 import toolbar from '../../components/toolbar.module.css';
 import styles from './token-history-page.module.css';
 
+/** A token id in decimal or hex, as its canonical text: decimal. */
+const readTokenId = (raw: string): Parsed<string> => {
+  const id = parseTokenId(raw);
+  return id.ok ? ok(tokenIdToDecimal(id.value)) : id;
+};
+
 /** `/contracts/:address/tokens/:tokenId`: decimal or hex ids; the canonical URL is decimal. */
-export function TokenHistoryRoute() {
-  const { address: rawAddress = '', tokenId: rawTokenId = '' } = useParams();
-  const location = useLocation();
-  const address = parseAddress(rawAddress);
-  if (!address.ok) {
-    return (
-      <BadParam
-        title="This is not a contract address"
-        message={`“${rawAddress.slice(0, 100)}”: ${address.error}`}
-      />
-    );
-  }
-  const tokenId = parseTokenId(rawTokenId);
-  if (!tokenId.ok) {
-    return (
-      <BadParam
-        title="This is not a token id"
-        message={`“${rawTokenId.slice(0, 100)}”: ${tokenId.error}`}
-      />
-    );
-  }
-  const decimal = tokenIdToDecimal(tokenId.value);
-  const search = canonicalEventSearch(new URLSearchParams(location.search), EVENT_SORTS);
-  if (address.value !== rawAddress || decimal !== rawTokenId || search !== location.search) {
-    return <Navigate replace to={hrefs.tokenHistory(address.value, decimal, search)} />;
-  }
-  return (
-    <TokenHistoryPage
-      key={`${address.value}/${decimal}`}
-      address={address.value}
-      tokenId={decimal}
-    />
-  );
-}
+export const TokenHistoryRoute = paramRoute({
+  params: {
+    address: ['This is not a contract address', parseAddress],
+    tokenId: ['This is not a token id', readTokenId],
+  },
+  search: (params) => canonicalEventSearch(params, EVENT_SORTS),
+  href: ({ address, tokenId }, search) => hrefs.tokenHistory(address, tokenId, search),
+  Page: TokenHistoryPage,
+});
 
 /**
  * One token: its whole history and chain of custody as the query API answers them, in
@@ -125,17 +99,11 @@ function TokenHistory({
   tokenId: string;
   type: string | undefined;
 }) {
-  const [params, setParams] = useSearchParams();
-  const { timeZone, timeDisplay } = useSettings();
+  const { params, setSort, display, setDisplay } = useViewSearch();
+  const { timeZone } = useSettings();
   const nowMs = useNow();
   const events = useMemo(() => answer.events.map(eventOfRow), [answer.events]);
   const sort = parseSort(params.get('sort'), EVENT_SORTS);
-  const display = parseTimeDisplay(params.get('time')) ?? timeDisplay;
-  const setSort = useCallback(
-    (next: SortState<EventSort> | null) =>
-      setParams((old) => updateSearch(old, { sort: formatSort(next) }), { replace: true }),
-    [setParams],
-  );
   // An address leads to the contract's events with it, as it filters them there.
   const addressFilter = useMemo<AddressFilter>(
     () => ({
@@ -185,14 +153,7 @@ function TokenHistory({
               fileName={`token-${tokenId.slice(0, 20)}`}
               meta={{ contract: address, tokenId, complete }}
             />
-            <TimeDisplayToggle
-              display={display}
-              onChange={(next) =>
-                setParams((old) => updateSearch(old, { time: formatTimeDisplay(next) }), {
-                  replace: true,
-                })
-              }
-            />
+            <TimeDisplayToggle display={display} onChange={setDisplay} />
           </div>
           <EventTable
             caption={`History of token ${tokenId}, oldest first`}

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ContractImage } from '../../components/contract-image';
 import { Price } from '../../components/price';
@@ -50,35 +51,23 @@ export function WalletCollections(props: WalletCollectionsProps) {
               </div>
             </div>
             <dl className={styles.figures}>
-              <div>
-                <dt>Held now</dt>
-                <dd>
-                  {formatCount(collection.holds)} {collection.holds === 1 ? 'token' : 'tokens'}
-                </dd>
-              </div>
-              <div>
-                <dt>Bought</dt>
-                <dd>
-                  <Trades trades={collection.bought} />
-                </dd>
-              </div>
-              <div>
-                <dt>Sold</dt>
-                <dd>
-                  <Trades trades={collection.sold} />
-                </dd>
-              </div>
-              <div>
-                <dt>Last activity</dt>
-                <dd>
-                  <TimeCell
-                    seconds={collection.lastActivity}
-                    display={display}
-                    nowMs={nowMs}
-                    zone={zone}
-                  />
-                </dd>
-              </div>
+              <Figure term="Held now">
+                {formatCount(collection.holds)} {collection.holds === 1 ? 'token' : 'tokens'}
+              </Figure>
+              <Figure term="Bought">
+                <Trades trades={collection.bought} />
+              </Figure>
+              <Figure term="Sold">
+                <Trades trades={collection.sold} />
+              </Figure>
+              <Figure term="Last activity">
+                <TimeCell
+                  seconds={collection.lastActivity}
+                  display={display}
+                  nowMs={nowMs}
+                  zone={zone}
+                />
+              </Figure>
             </dl>
             <Link
               className={styles.cardLink}
@@ -91,6 +80,16 @@ export function WalletCollections(props: WalletCollectionsProps) {
         );
       })}
     </ul>
+  );
+}
+
+/** One of a card's figures: its name over it. */
+function Figure({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt>{term}</dt>
+      <dd>{children}</dd>
+    </div>
   );
 }
 

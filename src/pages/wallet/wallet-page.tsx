@@ -1,33 +1,34 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useId, useMemo, type MouseEvent } from 'react';
-import { Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { useServerList } from '../../api/use-server-list';
 import { walletEventsQueryOptions, walletQueryOptions } from '../../api/wallets';
 import type { AddressFilter } from '../../components/address';
-import { BadParam } from '../../components/bad-param';
 import { contractEventColumns } from '../../components/event-table/event-columns';
 import { EventTable } from '../../components/event-table/event-table';
 import { isPlainClick } from '../../components/plain-click';
 import { ListFooter } from '../../components/list-footer';
+import { paramRoute } from '../../components/param-route';
 import { useSettings } from '../../components/settings';
 import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../components/states';
 import type { ListColumn } from '../../components/table-features';
 import { TimeDisplayToggle } from '../../components/time-display-toggle';
 import { useNow } from '../../components/use-now';
 import { useTitle } from '../../components/use-title';
+import { useViewSearch } from '../../components/use-view-search';
 import { canonicalAddress, parseAddress, shortenHex } from '../../lib/address';
 import type { WalletCollection } from '../../lib/answers';
-import { EVENT_SORTS, type EventSort } from '../../lib/event-list';
+import { EVENT_SORTS } from '../../lib/event-list';
 import { formatCount } from '../../lib/format';
 import { hrefs } from '../../lib/routes';
 import type { TokenEvent } from '../../lib/token-event';
 import {
+  canonicalSearch,
   formatSort,
   formatTimeDisplay,
   parseSort,
   parseTimeDisplay,
   updateSearch,
-  type SortState,
 } from '../../lib/view-state';
 import { collectionName, WalletCollections } from './wallet-collections';
 import { WalletHeader } from './wallet-header';
@@ -38,36 +39,20 @@ import styles from './wallet-page.module.css';
 
 /** The canonical search of the wallet's view: its collection filter, sort and time display. */
 export function canonicalWalletSearch(params: URLSearchParams): string {
-  const next = new URLSearchParams();
-  const collection = canonicalAddress(params.get('collection') ?? '');
-  const sort = formatSort(parseSort(params.get('sort'), EVENT_SORTS));
-  const time = formatTimeDisplay(parseTimeDisplay(params.get('time')));
-  if (collection) next.set('collection', collection);
-  if (sort) next.set('sort', sort);
-  if (time) next.set('time', time);
-  const text = next.toString();
-  return text ? `?${text}` : '';
+  return canonicalSearch([
+    ['collection', canonicalAddress(params.get('collection') ?? '')],
+    ['sort', formatSort(parseSort(params.get('sort'), EVENT_SORTS))],
+    ['time', formatTimeDisplay(parseTimeDisplay(params.get('time')))],
+  ]);
 }
 
 /** `/addresses/:address`: any address in any case; the canonical URL is lowercase, padded. */
-export function WalletRoute() {
-  const { address: rawAddress = '' } = useParams();
-  const location = useLocation();
-  const address = parseAddress(rawAddress);
-  if (!address.ok) {
-    return (
-      <BadParam
-        title="This is not a wallet address"
-        message={`“${rawAddress.slice(0, 100)}”: ${address.error}`}
-      />
-    );
-  }
-  const search = canonicalWalletSearch(new URLSearchParams(location.search));
-  if (address.value !== rawAddress || search !== location.search) {
-    return <Navigate replace to={hrefs.wallet(address.value, search)} />;
-  }
-  return <WalletPage key={address.value} address={address.value} />;
-}
+export const WalletRoute = paramRoute({
+  params: { address: ['This is not a wallet address', parseAddress] },
+  search: canonicalWalletSearch,
+  href: ({ address }, search) => hrefs.wallet(address, search),
+  Page: WalletPage,
+});
 
 /** What the collection cells read: names (the wallet answer's) and the way into the app. */
 interface CollectionsView {
@@ -113,13 +98,12 @@ const allCollectionsColumns: ListColumn<TokenEvent>[] = contractEventColumns.fla
 );
 
 export function WalletPage({ address }: { address: string }) {
-  const [params, setParams] = useSearchParams();
+  const { params, set, setSort, display, setDisplay } = useViewSearch();
   const navigate = useNavigate();
-  const { timeZone, timeDisplay } = useSettings();
+  const { timeZone } = useSettings();
   const nowMs = useNow();
   const collection = canonicalAddress(params.get('collection') ?? '');
   const sort = parseSort(params.get('sort'), EVENT_SORTS);
-  const display = parseTimeDisplay(params.get('time')) ?? timeDisplay;
   useTitle(`Wallet ${shortenHex(address)}`);
 
   const wallet = useQuery(walletQueryOptions(address));
@@ -131,15 +115,6 @@ export function WalletPage({ address }: { address: string }) {
     [wallet.data],
   );
 
-  const set = useCallback(
-    (changes: Record<string, string | null>) =>
-      setParams((old) => updateSearch(old, changes), { replace: true }),
-    [setParams],
-  );
-  const setSort = useCallback(
-    (next: SortState<EventSort> | null) => set({ sort: formatSort(next) }),
-    [set],
-  );
   const eventsSearch = useCallback(
     (value: string) => `?${updateSearch(params, { collection: value }).toString()}`,
     [params],
@@ -226,10 +201,7 @@ export function WalletPage({ address }: { address: string }) {
                 ))}
               </select>
             </div>
-            <TimeDisplayToggle
-              display={display}
-              onChange={(next) => set({ time: formatTimeDisplay(next) })}
-            />
+            <TimeDisplayToggle display={display} onChange={setDisplay} />
           </div>
           <RetryingNotice error={events.failureReason} failureCount={events.failureCount} />
           {events.isPending ? (

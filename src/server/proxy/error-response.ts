@@ -130,17 +130,9 @@ export function pageFailureError(
         message: `${SERVICE} closed the connection before the page was complete.`,
       };
     case 'too_large':
-      return {
-        kind: 'invalid_response',
-        status: 502,
-        message: `${SERVICE} sent a page larger than its 1MB limit.`,
-      };
+      return invalidPage('larger than its 1MB limit');
     case 'invalid':
-      return {
-        kind: 'invalid_response',
-        status: 502,
-        message: `${SERVICE} sent a page that is not valid JSON.`,
-      };
+      return invalidPage('that is not valid JSON');
     case 'expired_cursor':
       return {
         kind: 'expired_cursor',
@@ -151,6 +143,13 @@ export function pageFailureError(
       };
   }
 }
+
+/** The upstream sent a page that cannot be served: what is wrong with it, in words. */
+const invalidPage = (what: string): ApiErrorInfo => ({
+  kind: 'invalid_response',
+  status: 502,
+  message: `${SERVICE} sent a page ${what}.`,
+});
 
 /** The server stops: requests still waiting for the upstream get this instead. */
 export const SHUTTING_DOWN: ApiErrorInfo = {

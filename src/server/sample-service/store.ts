@@ -251,15 +251,14 @@ function firstAtLeast(list: readonly number[], value: number): number {
   return low;
 }
 
+/** A contract's events, or a token's. */
+type ServedList = { contract: Contract } | { token: Token };
+
 /**
  * How many records a profile serves in all for a contract's events, or for a token's: what
  * a walk of the whole list receives (deployed: each sale twice, a contract's burns never).
  */
-export function servedRecordCount(
-  dataset: Dataset,
-  profile: Profile,
-  of: { contract: Contract } | { token: Token },
-): number {
+export function servedRecordCount(dataset: Dataset, profile: Profile, of: ServedList): number {
   return servedCounts(dataset, profile, of).records;
 }
 
@@ -268,18 +267,14 @@ export function servedRecordCount(
  * the rows a client shows once it joins each sale's two records (a contract's burns never
  * in the deployed profile).
  */
-export function servedEventCount(
-  dataset: Dataset,
-  profile: Profile,
-  of: { contract: Contract } | { token: Token },
-): number {
+export function servedEventCount(dataset: Dataset, profile: Profile, of: ServedList): number {
   return servedCounts(dataset, profile, of).events;
 }
 
 function servedCounts(
   dataset: Dataset,
   profile: Profile,
-  of: { contract: Contract } | { token: Token },
+  of: ServedList,
 ): { records: number; events: number } {
   const seqs =
     'token' in of

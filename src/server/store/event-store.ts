@@ -250,6 +250,26 @@ export function createEventStore<F>(options: EventStoreOptions<F>) {
     }
   };
 
+  /**
+   * A walk of a list from its head, a page at a time, counting its reads: `next()` reads
+   * the page at `cursor` and moves `cursor` on to that page's own; a failure comes back as
+   * the step that ends the walk, with the reads so far.
+   */
+  const walkFromHead = (spec: ListSpec, client?: string) => {
+    const walk = {
+      cursor: null as string | null,
+      reads: 0,
+      next: async () => {
+        const outcome = await read(spec, walk.cursor, client);
+        walk.reads += 1;
+        if (outcome.kind === 'failed') return { ...outcome, reads: walk.reads };
+        walk.cursor = outcome.page.cursor;
+        return outcome;
+      },
+    };
+    return walk;
+  };
+
   /** Reads the head again; inserts what is new above the stored records. */
   async function refreshHead(spec: ListSpec, client?: string): Promise<Step> {
     return engine.exclusive(spec.path, async () => {
@@ -281,17 +301,15 @@ export function createEventStore<F>(options: EventStoreOptions<F>) {
    */
   async function recheck(spec: ListSpec, meta: ListMeta, client?: string): Promise<Step> {
     const records: StoredRecord[] = [];
-    let cursor: string | null = null;
+    const walk = walkFromHead(spec, client);
     let full: boolean;
-    let reads = 0;
     do {
-      const outcome = await read(spec, cursor, client);
-      reads += 1;
-      if (outcome.kind === 'failed') return { ...outcome, reads };
+      const outcome = await walk.next();
+      if (outcome.kind === 'failed') return outcome;
       records.push(...outcome.page.records);
-      cursor = outcome.page.cursor;
       full = outcome.full;
-    } while (cursor !== null && reads < settings.stablePages);
+    } while (walk.cursor !== null && walk.reads < settings.stablePages);
+    const { cursor, reads } = walk;
     const whole = cursor === null;
     // Only as many stored records as were read are compared, however long the list.
     const storedCount = meta.next - meta.first;
@@ -353,12 +371,10 @@ export function createEventStore<F>(options: EventStoreOptions<F>) {
     const found: StoredRecord[] = [];
     const everything: StoredRecord[] = [];
     const seen = new Set<string>();
-    let cursor: string | null = null;
-    let reads = 0;
+    const walk = walkFromHead(spec, client);
     for (;;) {
-      const outcome = await read(spec, cursor, client);
-      reads += 1;
-      if (outcome.kind === 'failed') return { ...outcome, reads };
+      const outcome = await walk.next();
+      if (outcome.kind === 'failed') return outcome;
       everything.push(...outcome.page.records);
       let overlapped = false;
       for (const record of outcome.page.records) {
@@ -372,7 +388,7 @@ export function createEventStore<F>(options: EventStoreOptions<F>) {
           found.push(record);
         }
       }
-      cursor = outcome.page.cursor;
+      const { cursor, reads } = walk;
       if (!overlapped && cursor !== null && reads < settings.maxHeadPages) continue;
       const lost = undecided && !pastTail;
       if (lost || (!overlapped && cursor !== null)) {
@@ -394,7 +410,7 @@ export function createEventStore<F>(options: EventStoreOptions<F>) {
       bytes: meta.bytes + bytesOf(chunks),
     };
     await commit(spec, next, chunks);
-    return { kind: 'meta', meta: next, reads };
+    return { kind: 'meta', meta: next, reads: walk.reads };
   }
 
   /** Reads on from the frontier until the list holds record `wanted` or is complete. */
@@ -547,14 +563,12 @@ export function createEventStore<F>(options: EventStoreOptions<F>) {
    */
   async function resumeFromHead(spec: ListSpec, meta: ListMeta, client?: string): Promise<Step> {
     const known = await resumePredicate(spec, meta);
-    let cursor: string | null = null;
-    let reads = 0;
+    const walk = walkFromHead(spec, client);
     for (;;) {
-      const outcome = await read(spec, cursor, client);
-      reads += 1;
-      if (outcome.kind === 'failed') return { ...outcome, reads };
+      const outcome = await walk.next();
+      if (outcome.kind === 'failed') return outcome;
       const records = withoutRepeats(outcome.page.records, await known(outcome.page.records));
-      cursor = outcome.page.cursor;
+      const { cursor, reads } = walk;
       if (records.length > 0 || cursor === null) {
         events.recovered?.(spec.path, reads);
         // A full page without cursor met again at the same place is the end after all.

@@ -1,21 +1,22 @@
+import {
+  CLOSE_ARRAY,
+  CLOSE_OBJECT,
+  closingQuote,
+  COLON,
+  COMMA,
+  OPEN_ARRAY,
+  OPEN_OBJECT,
+  QUOTE,
+} from '../upstream/json-bytes';
+
 /**
  * Where each record of a page lies in the page's bytes: the spans of the elements of the
  * top-level object's `result` array, for a body that `JSON.parse` has already accepted.
  * The store keeps each record as the exact bytes the service sent, cut out of the page,
  * instead of serialising every parsed record again: a page holds some 1,500.
  *
- * One pass over the bytes; strings are jumped over with `indexOf` (they are most of a
- * page), so brackets and commas inside them do not count. JSON's structure is ASCII, and
- * no byte of a multi-byte UTF-8 character is ASCII, so bytes can be scanned as they are.
+ * One pass over the bytes, strings jumped over (see json-bytes.ts).
  */
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COLON = 0x3a;
-const COMMA = 0x2c;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
 const RESULT = Buffer.from('"result"');
 
 const isSpace = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
@@ -67,18 +68,6 @@ export function resultSpans(body: Uint8Array): Array<[number, number]> | null {
     }
   }
   return inResult ? null : [];
-}
-
-/** The index of the quote closing the string opened at `open`, or -1. */
-function closingQuote(body: Uint8Array, open: number): number {
-  let at = open;
-  for (;;) {
-    at = body.indexOf(QUOTE, at + 1);
-    if (at < 0) return -1;
-    let backslashes = 0;
-    while (body[at - 1 - backslashes] === BACKSLASH) backslashes += 1;
-    if (backslashes % 2 === 0) return at;
-  }
 }
 
 function trimEnd(body: Uint8Array, start: number, end: number): number {

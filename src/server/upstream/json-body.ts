@@ -1,15 +1,17 @@
+import {
+  CLOSE_ARRAY,
+  CLOSE_OBJECT,
+  closingQuote,
+  OPEN_ARRAY,
+  OPEN_OBJECT,
+  QUOTE,
+} from './json-bytes';
+
 /**
  * Nesting no real page comes near: a page is an object holding a list of flat records
  * (depth 3); records of other deployments may hold a few objects more.
  */
 export const MAX_JSON_DEPTH = 32;
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_OBJECT = 0x7b;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_OBJECT = 0x7d;
-const CLOSE_ARRAY = 0x5d;
 
 // Throws on bytes that are not UTF-8 instead of replacing them.
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
@@ -23,23 +25,23 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
  */
 export function parseJsonBody(body: Uint8Array, maxDepth = MAX_JSON_DEPTH): unknown {
   const text = strictUtf8.decode(body);
-  if (nestedDeeperThan(text, maxDepth)) {
+  if (nestedDeeperThan(body, maxDepth)) {
     throw new SyntaxError(`JSON nested deeper than ${maxDepth} levels`);
   }
   return JSON.parse(text) as unknown;
 }
 
 /**
- * Whether JSON text opens more than `maxDepth` arrays or objects inside one another.
- * One pass that jumps over strings (most of a page) with `indexOf`, so brackets inside
- * strings do not count. Malformed text is not judged: `JSON.parse` refuses it after.
+ * Whether JSON bytes open more than `maxDepth` arrays or objects inside one another. One
+ * pass that jumps over strings (see json-bytes.ts). Malformed JSON is not judged:
+ * `JSON.parse` refuses it after.
  */
-export function nestedDeeperThan(text: string, maxDepth: number): boolean {
+export function nestedDeeperThan(body: Uint8Array, maxDepth: number): boolean {
   let depth = 0;
-  for (let i = 0; i < text.length; i += 1) {
-    const code = text.charCodeAt(i);
+  for (let i = 0; i < body.length; i += 1) {
+    const code = body[i];
     if (code === QUOTE) {
-      i = closingQuote(text, i);
+      i = closingQuote(body, i);
       if (i < 0) return false;
     } else if (code === OPEN_OBJECT || code === OPEN_ARRAY) {
       depth += 1;
@@ -49,17 +51,4 @@ export function nestedDeeperThan(text: string, maxDepth: number): boolean {
     }
   }
   return false;
-}
-
-/** The index of the quote closing the string opened at `open`, or -1 when none does. */
-function closingQuote(text: string, open: number): number {
-  let at = open;
-  for (;;) {
-    at = text.indexOf('"', at + 1);
-    if (at < 0) return -1;
-    let backslashes = 0;
-    while (text.charCodeAt(at - 1 - backslashes) === BACKSLASH) backslashes += 1;
-    // An odd run of backslashes escapes this quote; an even one escapes itself.
-    if (backslashes % 2 === 0) return at;
-  }
 }

@@ -27,13 +27,13 @@ describe('nesting depth, before JSON.parse', () => {
     ['exactly the limit', '['.repeat(32) + ']'.repeat(32), 32, false],
     ['one past it', '['.repeat(33) + ']'.repeat(33), 32, true],
   ])('%s', (_name, text, limit, deeper) => {
-    expect(nestedDeeperThan(text, limit)).toBe(deeper);
+    expect(nestedDeeperThan(bytes(text), limit)).toBe(deeper);
   });
 
   it('is deeper than the limit exactly when the value is, for any JSON', () => {
     fc.assert(
       fc.property(fc.jsonValue({ maxDepth: 8 }), fc.integer({ min: 0, max: 8 }), (value, limit) => {
-        expect(nestedDeeperThan(JSON.stringify(value), limit)).toBe(depthOf(value) > limit);
+        expect(nestedDeeperThan(bytes(JSON.stringify(value)), limit)).toBe(depthOf(value) > limit);
       }),
       { numRuns: 300 },
     );
