@@ -1,12 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  busiestContract,
-  dataRows,
-  renderAt,
-  statusText,
-} from './harness';
+import { busiestContract, dataRows, renderAt, statusText } from './harness';
 import { indexedApiForTests } from './indexed-api';
 
 const installIndexed = indexedApiForTests();
