@@ -146,6 +146,10 @@ export function createQueryApi(options: QueryApiOptions) {
     if (params instanceof Response) return params;
     const found = await collection(c, true);
     if (found.error) return found.error;
+    // Its name, symbol and image come with the contracts list: a server that has not read
+    // it yet waits for it a little once, as the ranking does.
+    const reading = readListing();
+    if (!listedOnce) await settlesWithin(reading, LISTING_WAIT_MS);
     const figures = found.id === undefined ? null : await overview(pool, found.id);
     const { rows } = await pool.query(
       'SELECT name, symbol, image, contract_type AS type FROM idx_contracts WHERE address = $1',

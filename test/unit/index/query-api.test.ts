@@ -193,6 +193,13 @@ describe('a collection the indexer is still reading', () => {
     );
   }, 60_000);
 
+  it('names a collection opened first, before any ranking was asked for', async () => {
+    const { get } = await setUp('deployed');
+    const { status, body } = await get(base);
+    expect(status).toBe(200);
+    expect(body.name).toBe(busiest.name);
+  }, 60_000);
+
   it('newest first, the end of what is indexed is not the end: the cursor goes on to every change once', async () => {
     const { get, service } = await setUp('deployed');
     const records = await rawRecords(service);
