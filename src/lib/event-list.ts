@@ -100,7 +100,7 @@ export function sortEvents<T extends ComparableEvent>(
 }
 
 /**
- * The real service never lists burns in a contract's events (upstream-notes, "Lists"):
+ * The real service never lists burns in a contract's events (src/server/upstream/README.md):
  * said wherever a contract page's loaded events hold none, so that no burn filter or
  * count suggests there were none.
  */

@@ -7,7 +7,7 @@ import { parseTokenId, tokenIdToDecimal } from './token-id';
 /**
  * The one normaliser for upstream records (the envelope is read by `readPageEnvelope`,
  * shared with the proxy; records are checked by `readRecord` below). Both deployments of the service are accepted
- * (see upstream-notes): numbers or strings for every value, `""` for missing, sale
+ * (see src/server/upstream/README.md): numbers or strings for every value, `""` for missing, sale
  * records that say `nft_contract_address`, mints and burns labelled `transfer`, unknown
  * labels and extra fields. A record that cannot be read is counted and skipped, never
  * allowed to blank the rest of its page.

@@ -2,7 +2,7 @@ import { shortenHex } from './address';
 import type { TokenEvent } from './token-event';
 
 /**
- * Sale prices as the service sends them (upstream-notes, "Sales"): base units of the
+ * Sale prices as the service sends them (src/server/upstream/README.md): base units of the
  * currency, in decimal (older records) or `0x` + 64 hex digits (since October 2024), with
  * the currency's token contract when the marketplace names one. Read with `BigInt`, so
  * nothing passes through a float, and shown in the currency's own decimals.

@@ -71,7 +71,7 @@ export const STARKVERSE_EXAMPLE_MINT = { tokenId: 856_292n, timestamp: 1_706_896
 export const HOSTILE_CONTRACT_NAME = `<img src=x onerror="alert('xss')">Evil`;
 export const BROKEN_IMAGE_URL = 'https://images.invalid/missing.png';
 
-/** Starknet mainnet's token contracts (upstream-notes.md, "Sales"). */
+/** Starknet mainnet's token contracts (src/server/upstream/README.md, how the real service behaves). */
 export const CURRENCIES = {
   ETH: {
     symbol: 'ETH',

@@ -3,7 +3,7 @@ import type { Contract, EventKind, Sale, TokenEvent } from './dataset';
 
 /**
  * The JSON each profile sends. `documented` is the interface document to the letter;
- * `deployed` reproduces what the real deployment sends (see upstream-notes.md).
+ * `deployed` reproduces what the real deployment sends (see src/server/upstream/README.md).
  */
 export type Profile = 'documented' | 'deployed';
 export const PROFILES: readonly Profile[] = ['documented', 'deployed'];
