@@ -131,10 +131,12 @@ test('export streams the view’s whole answer, named for it, with the hex id', 
 }) => {
   const busiest = servers.contracts.deep[1]!;
   await openIndexed(page, `/contracts/${busiest.address}?kind=mint`);
+  // The count of the view comes with its series: wait for it to be said.
+  await expect(shownStatus(page)).toHaveText(/of [\d,]+ events shown/);
   const total = Number(
     /of ([\d,]+) events shown/
-      .exec((await shownStatus(page).textContent()) ?? '')?.[1]
-      ?.replace(/,/g, ''),
+      .exec((await shownStatus(page).textContent()) ?? '')![1]!
+      .replace(/,/g, ''),
   );
   const [download] = await Promise.all([
     page.waitForEvent('download'),
