@@ -35,7 +35,7 @@ export async function getAnswer<T>(
 }
 
 /** The response to a GET once its headers are in; a failure status is an `ApiError`. */
-export async function getResponse(path: string, signal?: AbortSignal): Promise<Response> {
+async function getResponse(path: string, signal?: AbortSignal): Promise<Response> {
   let response: Response;
   try {
     response = await fetch(path, { signal, headers: { accept: 'application/json' } });
@@ -48,29 +48,11 @@ export async function getResponse(path: string, signal?: AbortSignal): Promise<R
 }
 
 /** The body of a successful response as JSON. */
-export async function readJson(response: Response, signal?: AbortSignal): Promise<unknown> {
-  return (await readSizedJson(response, signal)).body;
-}
-
-/** The body as JSON and its length in characters (to tell a page cut at the service's cap). */
-export async function readSizedJson(
-  response: Response,
-  signal?: AbortSignal,
-): Promise<{ body: unknown; chars: number }> {
+async function readJson(response: Response, signal?: AbortSignal): Promise<unknown> {
   try {
-    const text = await response.text();
-    return { body: JSON.parse(text) as unknown, chars: text.length };
+    return JSON.parse(await response.text()) as unknown;
   } catch (error) {
     if (signal?.aborted) throw error;
     throw new ApiError('invalid_response', undefined, response.status);
   }
-}
-
-/** `path?cursor=…&limit=…` with only the parameters that are set. */
-export function withPageParams(path: string, cursor: string | null, limit?: number): string {
-  const params = new URLSearchParams();
-  if (cursor) params.set('cursor', cursor);
-  if (limit) params.set('limit', String(limit));
-  const query = params.toString();
-  return query ? `${path}?${query}` : path;
 }

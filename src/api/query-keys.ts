@@ -10,15 +10,18 @@ export const queryKeys = {
   rankings: (search: string) => ['collections', 'ranking', search] as const,
   /** One collection's identity, figures and coverage. */
   collection: (address: string) => ['collection', address, 'overview'] as const,
+  /** Every query of one kind about a collection (events, series, holders): to refresh them all. */
+  collectionAll: (address: string, kind: 'events' | 'series' | 'holders') =>
+    ['collection', address, kind] as const,
   /** A collection's events under a view (its filters and sort as a search string). */
   collectionEvents: (address: string, search: string) =>
-    ['collection', address, 'events', search] as const,
+    [...queryKeys.collectionAll(address, 'events'), search] as const,
   /** A collection's time series under a view. */
   collectionSeries: (address: string, search: string) =>
-    ['collection', address, 'series', search] as const,
+    [...queryKeys.collectionAll(address, 'series'), search] as const,
   /** A collection's holders (now, or as of a time). */
   collectionHolders: (address: string, search: string) =>
-    ['collection', address, 'holders', search] as const,
+    [...queryKeys.collectionAll(address, 'holders'), search] as const,
   /** One token's history and custody. */
   token: (address: string, tokenId: string) => ['collection', address, 'token', tokenId] as const,
   /** A wallet across the indexed collections. */

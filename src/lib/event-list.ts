@@ -1,31 +1,17 @@
 import { sortedBy } from './arrays';
 import { sortByPrice } from './price';
-import { kindName, type EventKind, type TokenEvent } from './token-event';
+import { kindName, type TokenEvent } from './token-event';
 import type { SortState } from './view-state';
 
 /**
- * Filtering and ordering of loaded events, as pure functions so they can be tested (and
- * benchmarked) without React. The tables show rows in this order and the export writes
- * them in it, so screen and file always agree.
+ * Ordering of the one list the browser holds whole (a token's history), as pure
+ * functions. Its table shows rows in this order and its export writes them in it, so
+ * screen and file always agree.
  */
 
 /** The columns an events list can be sorted by, as the URL names them (`sort=-time`). */
 export const EVENT_SORTS = ['kind', 'token', 'from', 'to', 'time', 'price'] as const;
 export type EventSort = (typeof EVENT_SORTS)[number];
-
-export function filterEvents<T extends Pick<TokenEvent, 'kind' | 'from' | 'to'>>(
-  events: readonly T[],
-  kinds: readonly EventKind[],
-  address: string | null,
-): readonly T[] {
-  if (kinds.length === 0 && address === null) return events;
-  const kindSet = new Set(kinds);
-  return events.filter(
-    (event) =>
-      (kindSet.size === 0 || kindSet.has(event.kind)) &&
-      (address === null || event.from === address || event.to === address),
-  );
-}
 
 /** Token ids are decimal strings of any length: shorter means smaller. */
 export function compareTokenIds(a: string, b: string): number {
@@ -106,8 +92,3 @@ export function sortEvents<T extends ComparableEvent>(
  */
 export const BURNS_NOT_LISTED =
   'The service does not list burns in a contract’s events; a token’s own page shows its burn.';
-
-/** Whether any of the events is a burn. */
-export function holdsBurn(events: readonly Pick<TokenEvent, 'kind'>[]): boolean {
-  return events.some((event) => event.kind === 'burn');
-}

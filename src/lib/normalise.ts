@@ -1,6 +1,5 @@
 import { isCanonicalAddress, isZeroAddress, parseAddress } from './address';
 import type { Contract } from './contract';
-import { readPageEnvelope, type Page } from './page';
 import { isEventKind, type EventKind, type TokenEvent } from './token-event';
 import { parseTokenId, tokenIdToDecimal } from './token-id';
 
@@ -163,20 +162,4 @@ export function normaliseContract(input: unknown): Contract | null {
   if (symbol) contract.symbol = symbol;
   if (image) contract.image = image;
   return contract;
-}
-
-export class InvalidPageError extends Error {}
-
-/** Reads a list envelope; `null` and an absent cursor both mean "no more pages". */
-export function parsePage<T>(input: unknown, normalise: (item: unknown) => T | null): Page<T> {
-  const envelope = readPageEnvelope(input);
-  if (!envelope) throw new InvalidPageError('The page is not a list envelope.');
-  const items: T[] = [];
-  let skipped = 0;
-  for (const item of envelope.result) {
-    const normalised = normalise(item);
-    if (normalised === null) skipped += 1;
-    else items.push(normalised);
-  }
-  return { items, skipped, cursor: envelope.cursor };
 }

@@ -21,20 +21,3 @@ export function readPageEnvelope(value: unknown): PageEnvelope | null {
   if (cursor !== undefined && cursor !== null && typeof cursor !== 'string') return null;
   return { result: result ?? [], cursor: cursor ? cursor : null };
 }
-
-/** The service cuts every page at this many bytes of JSON (a walk's pages are cut so). */
-export const SERVICE_PAGE_BYTES = 1_048_576;
-
-/** One page of a list: the records that could be read, how many could not, and the cursor. */
-export interface Page<T> {
-  items: T[];
-  skipped: number;
-  /** `null` at the end, whether the upstream sent `null` or nothing. */
-  cursor: string | null;
-  /**
-   * As full as a page gets: as many records as asked for, or as many bytes as the service
-   * puts in one. The service leaves the cursor out when it cannot reach its cursor cache,
-   * so a full page without one is no proof of the end.
-   */
-  full?: boolean;
-}

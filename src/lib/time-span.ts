@@ -37,10 +37,6 @@ export function formatSpanEnd(seconds: number): string {
   return seconds % DAY === 0 ? iso.slice(0, 10) : `${iso.slice(0, 16)}Z`;
 }
 
-export function inSpan(span: TimeSpan): (event: { timestamp: number }) => boolean {
-  return (event) => event.timestamp >= span.from && event.timestamp < span.to;
-}
-
 /** "29 Jun 2025", "2 Jun 2025 – 15 Jun 2025", "29 Jun 2025, 14:00–15:00", all UTC. */
 export function formatSpan({ from, to }: TimeSpan): string {
   const last = to - 1;

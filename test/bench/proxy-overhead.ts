@@ -2,8 +2,7 @@ import { Agent } from 'node:http';
 import autocannon from 'autocannon';
 import { STARKVERSE_GALLERY_ADDRESS } from '../../src/server/sample-service';
 import type { BenchContext } from './context';
-import { withPageParams } from '../../src/api/client';
-import { timedGet, walkPages } from './lib/http';
+import { timedGet, walkPages, withPageParams } from './lib/http';
 import { processCpuMs } from './lib/processes';
 import { median, ms, percentile, pct, round } from './lib/stats';
 

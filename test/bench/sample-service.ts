@@ -1,6 +1,6 @@
 import { STARKVERSE_GALLERY_ADDRESS } from '../../src/server/sample-service';
 import type { BenchContext } from './context';
-import { withPageParams } from '../../src/api/client';
+import { withPageParams } from './lib/http';
 import { getText, inProcessService } from './lib/in-process';
 import { count, median, ms, percentile, round } from './lib/stats';
 

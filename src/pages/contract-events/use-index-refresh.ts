@@ -20,12 +20,12 @@ export function useIndexRefresh(address: string, coverage: Coverage | undefined)
     if (!before) return;
     if (records !== before.records || complete !== before.complete) {
       void queryClient.invalidateQueries({
-        queryKey: queryKeys.collectionSeries(address, '').slice(0, 3),
+        queryKey: queryKeys.collectionAll(address, 'series'),
       });
     }
     if (complete && !before.complete) {
       void queryClient.invalidateQueries({
-        queryKey: queryKeys.collectionEvents(address, '').slice(0, 3),
+        queryKey: queryKeys.collectionAll(address, 'events'),
       });
     }
   }, [address, records, complete, queryClient]);

@@ -56,7 +56,7 @@ export function useNewEvents(
     setMarked({ search: apiSearch, since: baseline.newest });
     setBaseline({ key, count, newest });
     void queryClient.resetQueries({
-      queryKey: queryKeys.collectionEvents(address, '').slice(0, 3),
+      queryKey: queryKeys.collectionAll(address, 'events'),
     });
   }, [address, apiSearch, baseline, key, count, newest, queryClient]);
 

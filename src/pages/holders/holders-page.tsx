@@ -208,7 +208,7 @@ function useHoldersRefresh(address: string, complete: boolean | undefined) {
     seen.current = complete;
     if (complete && before === false) {
       void queryClient.invalidateQueries({
-        queryKey: queryKeys.collectionHolders(address, '').slice(0, 3),
+        queryKey: queryKeys.collectionAll(address, 'holders'),
       });
     }
   }, [address, complete, queryClient]);

@@ -1,5 +1,4 @@
 import { request, type Agent } from 'node:http';
-import { withPageParams } from '../../../src/api/client';
 import type { Deadline } from './stats';
 
 export interface PageInfo {
@@ -66,4 +65,13 @@ export function timedGet(
     req.on('error', fail);
     req.end();
   });
+}
+
+/** `path?cursor=…&limit=…` with only the parameters that are set. */
+export function withPageParams(path: string, cursor: string | null, limit?: number): string {
+  const params = new URLSearchParams();
+  if (cursor) params.set('cursor', cursor);
+  if (limit) params.set('limit', String(limit));
+  const query = params.toString();
+  return query ? `${path}?${query}` : path;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseContract, normaliseEvent, parsePage } from '../../../src/lib/normalise';
+import { normaliseContract, normaliseEvent } from '../../../src/lib/normalise';
 
 const A = (digits: string) => `0x${digits.padStart(64, '0')}`;
 const ZERO = A('0');
@@ -95,29 +95,5 @@ describe('normaliseContract', () => {
         chain_id: 'SN_MAIN',
       }),
     ).toEqual({ address: A('abc'), type: 'ERC1155' });
-  });
-});
-
-describe('parsePage', () => {
-  it('treats null and absent cursors as the end and counts skipped records', () => {
-    expect(
-      parsePage({ result: [base, { bad: true }], cursor: null }, (item) => normaliseEvent(item)),
-    ).toMatchObject({
-      skipped: 1,
-      cursor: null,
-    });
-    expect(parsePage({}, (item) => normaliseEvent(item))).toEqual({
-      items: [],
-      skipped: 0,
-      cursor: null,
-    });
-    expect(parsePage({ result: [], cursor: 'abc' }, (item) => normaliseEvent(item)).cursor).toBe(
-      'abc',
-    );
-  });
-
-  it('refuses something that is not an envelope', () => {
-    expect(() => parsePage([1, 2], (item) => item)).toThrow();
-    expect(() => parsePage({ result: 'x' }, (item) => item)).toThrow();
   });
 });

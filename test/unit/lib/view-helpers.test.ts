@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { eventComparators, filterEvents, sortEvents } from '../../../src/lib/event-list';
+import { eventComparators, sortEvents } from '../../../src/lib/event-list';
 import { safeImageUrl } from '../../../src/lib/image-url';
 import { parseLookup } from '../../../src/lib/lookup';
 import { canonicalEventSearch, parseKinds, parseSort } from '../../../src/lib/view-state';
 
 const A = (digits: string) => `0x${digits.padStart(64, '0')}`;
-const ZERO = A('0');
 
 describe('safeImageUrl', () => {
   it.each([
@@ -63,23 +62,6 @@ describe('view state in the URL', () => {
     expect(parseSort('-time', ['time'])).toEqual({ id: 'time', desc: true });
     expect(parseSort('price', ['time'])).toBeNull();
     expect(parseKinds('burn,,mint')).toEqual(['mint', 'burn']);
-  });
-});
-
-describe('event helpers', () => {
-  const events = [
-    { kind: 'transfer' as const, from: A('1'), to: A('2'), timestamp: 30, tokenId: '1' },
-    { kind: 'mint' as const, from: ZERO, to: A('1'), timestamp: 10, tokenId: '1' },
-    { kind: 'sale' as const, from: A('2'), to: A('3'), timestamp: 40, tokenId: '1', price: '5' },
-    { kind: 'burn' as const, from: A('3'), to: ZERO, timestamp: 50, tokenId: '1' },
-  ];
-
-  it('filters by kind and by address as sender or receiver', () => {
-    expect(filterEvents(events, ['mint', 'burn'], null).map((e) => e.kind)).toEqual([
-      'mint',
-      'burn',
-    ]);
-    expect(filterEvents(events, [], A('2')).map((e) => e.kind)).toEqual(['transfer', 'sale']);
   });
 });
 
