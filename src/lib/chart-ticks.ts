@@ -111,12 +111,25 @@ export function timeTicks(
   widthPx: number,
 ): { step: TickStep; ticks: number[] } {
   const span = Math.max(range.to - range.from, 1);
+  let previous: TickStep | null = null;
   for (const step of STEPS) {
     const room = Math.max(1, Math.floor(widthPx / LABEL_PX[step.unit]));
     // Too many by a rough count: not worth listing.
-    if (span / (ROUGH[step.unit] * step.size) > room + 1) continue;
+    if (span / (ROUGH[step.unit] * step.size) > room + 1) {
+      previous = step;
+      continue;
+    }
     const ticks = stepTimes(step, range.from, range.to);
+    // A coarser step with no tick in the range (a week that starts a second before it)
+    // says nothing: every k-th tick of the finer step says when instead, evenly.
+    if (ticks.length === 0 && previous) {
+      const finer = stepTimes(previous, range.from, range.to);
+      const finerRoom = Math.max(1, Math.floor(widthPx / LABEL_PX[previous.unit]));
+      const every = Math.ceil(finer.length / finerRoom);
+      return { step: previous, ticks: finer.filter((_, index) => index % every === 0) };
+    }
     if (ticks.length <= room) return { step, ticks };
+    previous = step;
   }
   const step = STEPS[STEPS.length - 1]!;
   return { step, ticks: stepTimes(step, range.from, range.to).slice(0, 1) };

@@ -84,6 +84,12 @@ describe('timeTicks', () => {
     })
     .map(({ from, span, width }) => ({ range: { from, to: from + span }, width }));
 
+  it('ticks a range whose coarser step starts a second before it (found by the property below)', () => {
+    // Monday 17 Jul 2023, 00:00:01 to Saturday 22 Jul: days too many for 250 px, no Monday.
+    const { ticks } = timeTicks({ from: 1689552001, to: 1689984000 }, 250);
+    expect(ticks.length).toBeGreaterThanOrEqual(1);
+  });
+
   it('puts ticks inside the range, on calendar steps, evenly, as many as labels have room', () => {
     fc.assert(
       fc.property(ranges, ({ range, width }) => {
