@@ -34,6 +34,19 @@ export async function getAnswer<T>(
   return body as T;
 }
 
+/** `path?…&limit=…&cursor=…`: one page of a paged answer under the view's parameters. */
+export function pagePath(
+  path: string,
+  search: string | URLSearchParams,
+  limit: number,
+  cursor: string | null | undefined,
+): string {
+  const params = new URLSearchParams(search);
+  params.set('limit', String(limit));
+  if (cursor) params.set('cursor', cursor);
+  return `${path}?${params}`;
+}
+
 /** The response to a GET once its headers are in; a failure status is an `ApiError`. */
 async function getResponse(path: string, signal?: AbortSignal): Promise<Response> {
   let response: Response;

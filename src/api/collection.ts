@@ -6,7 +6,7 @@ import type {
   Interval,
   SeriesAnswer,
 } from '../lib/answers';
-import { getAnswer } from './client';
+import { getAnswer, pagePath } from './client';
 import { queryKeys } from './query-keys';
 import type { ServerPage } from './use-server-list';
 
@@ -45,13 +45,11 @@ export const collectionEventsQueryOptions = (address: string, search: string, li
   infiniteQueryOptions({
     queryKey: queryKeys.collectionEvents(address, `${search}&limit=${limit}`),
     queryFn: async ({ pageParam, signal }): Promise<EventsPage> => {
-      const params = new URLSearchParams(search);
-      params.set('limit', String(limit));
-      if (pageParam) params.set('cursor', pageParam);
-      const answer = await getAnswer<EventsAnswer>(`${base(address)}/events?${params}`, signal, [
-        'events',
-        'next',
-      ]);
+      const answer = await getAnswer<EventsAnswer>(
+        pagePath(`${base(address)}/events`, search, limit, pageParam),
+        signal,
+        ['events', 'next'],
+      );
       return {
         items: answer.events,
         next: answer.next,

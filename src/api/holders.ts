@@ -1,6 +1,6 @@
 import { infiniteQueryOptions } from '@tanstack/react-query';
 import type { Holder, HoldersAnswer } from '../lib/answers';
-import { getAnswer } from './client';
+import { getAnswer, pagePath } from './client';
 import { queryKeys } from './query-keys';
 import type { ServerPage } from './use-server-list';
 
@@ -24,11 +24,8 @@ export const collectionHoldersQueryOptions = (address: string, search: string) =
   infiniteQueryOptions({
     queryKey: queryKeys.collectionHolders(address, `${search}&limit=${HOLDERS_PAGE_SIZE}`),
     queryFn: async ({ pageParam, signal }): Promise<HoldersPage> => {
-      const params = new URLSearchParams(search);
-      params.set('limit', String(HOLDERS_PAGE_SIZE));
-      if (pageParam) params.set('cursor', pageParam);
       const { holders, next, ...answer } = await getAnswer<HoldersAnswer>(
-        `${base(address)}?${params}`,
+        pagePath(base(address), search, HOLDERS_PAGE_SIZE, pageParam),
         signal,
         ['holders', 'next', 'coverage'],
       );

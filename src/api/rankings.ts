@@ -1,6 +1,6 @@
 import { infiniteQueryOptions } from '@tanstack/react-query';
 import type { RankedContract, RankingAnswer } from '../lib/answers';
-import { getAnswer } from './client';
+import { getAnswer, pagePath } from './client';
 import { queryKeys } from './query-keys';
 import type { ServerPage } from './use-server-list';
 
@@ -9,10 +9,7 @@ export const RANKING_PAGE_SIZE = 50;
 
 /** `/api/collections?…&limit=…&cursor=…`: the view's search (see ranking-view.ts) and the page. */
 export function rankingPath(search: string, cursor: string | null): string {
-  const params = new URLSearchParams(search);
-  params.set('limit', String(RANKING_PAGE_SIZE));
-  if (cursor) params.set('cursor', cursor);
-  return `/api/collections?${params}`;
+  return pagePath('/api/collections', search, RANKING_PAGE_SIZE, cursor);
 }
 
 export async function fetchRankingPage(

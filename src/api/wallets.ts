@@ -1,7 +1,7 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import type { EventRow, EventsAnswer, WalletAnswer } from '../lib/answers';
 import type { TokenEvent } from '../lib/token-event';
-import { getAnswer } from './client';
+import { getAnswer, pagePath } from './client';
 import { queryKeys } from './query-keys';
 import type { ServerPage } from './use-server-list';
 
@@ -28,11 +28,8 @@ export function walletEventsPath(
   collection: string | null,
   cursor: string | null,
 ) {
-  const params = new URLSearchParams();
-  if (collection) params.set('collection', collection);
-  params.set('limit', String(WALLET_PAGE_SIZE));
-  if (cursor) params.set('cursor', cursor);
-  return `/api/wallets/${address}/events?${params}`;
+  const search = collection ? `collection=${collection}` : '';
+  return pagePath(`/api/wallets/${address}/events`, search, WALLET_PAGE_SIZE, cursor);
 }
 
 /**

@@ -57,3 +57,25 @@ export function fieldColumn<T extends RowData, K extends keyof T & string>(
     meta: { className: classes[field], ...column.meta },
   };
 }
+
+/**
+ * The place of a row in the server's order ("#"): not sortable, the first to give way on a
+ * narrow table, no label on a phone's card.
+ */
+export function rankColumn<T extends RowData>(
+  className: string | undefined,
+  cell: ListColumn<T>['cell'],
+): ListColumn<T> {
+  return {
+    id: 'rank',
+    header: '#',
+    enableSorting: false,
+    meta: { className, width: 4, priority: 1, cardLabel: false },
+    cell,
+  };
+}
+
+/** What a cell component of a list's column is given: its row and the row's place. */
+export interface RowCellProps<T> {
+  row: { original: T; index: number };
+}

@@ -7,6 +7,13 @@ import {
 } from '../lib/time';
 import type { TimeDisplay } from '../lib/view-state';
 
+/** How a page shows times (relative or exact, in which zone) and its clock. */
+export interface TimeView {
+  display: TimeDisplay;
+  zone: TimeZoneChoice;
+  nowMs: number;
+}
+
 interface TimeCellProps {
   seconds: number;
   display: TimeDisplay;
@@ -26,8 +33,8 @@ export function TimeCell({ seconds, display, nowMs, zone = 'utc' }: TimeCellProp
   );
 }
 
-/** "Time", or "Time (UTC)" / "Time (local)" over exact times. */
-export function timeHeading(display: TimeDisplay, zone: TimeZoneChoice): string {
-  if (display === 'relative') return 'Time';
-  return zone === 'utc' ? 'Time (UTC)' : 'Time (local)';
+/** "Time", or "Time (UTC)" / "Time (local)" over exact times (or another column's name). */
+export function timeHeading(display: TimeDisplay, zone: TimeZoneChoice, name = 'Time'): string {
+  if (display === 'relative') return name;
+  return zone === 'utc' ? `${name} (UTC)` : `${name} (local)`;
 }

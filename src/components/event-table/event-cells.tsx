@@ -1,9 +1,8 @@
 import { createContext, useContext } from 'react';
 import type { TokenEvent } from '../../lib/token-event';
-import type { TimeDisplay } from '../../lib/view-state';
 import { Address, type AddressFilter } from '../address';
 import { Badge } from '../badge';
-import { TimeCell, timeHeading } from '../time-cell';
+import { TimeCell, timeHeading, type TimeView } from '../time-cell';
 import { TokenIdLink } from '../token-id';
 
 /**
@@ -12,10 +11,7 @@ import { TokenIdLink } from '../token-id';
  * the same objects, so hovering an address or the clock ticking re-renders the cells
  * that read it instead of re-creating (and remounting) every cell of the table.
  */
-export interface EventView {
-  display: TimeDisplay;
-  zone: 'utc' | 'local';
-  nowMs: number;
+export interface EventView extends TimeView {
   activeAddress: string | null;
   addressFilter?: AddressFilter;
   tracedAddress?: string | null;

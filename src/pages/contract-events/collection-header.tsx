@@ -1,12 +1,17 @@
-import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Address } from '../../components/address';
 import { Badge } from '../../components/badge';
 import { ContractImage } from '../../components/contract-image';
+import {
+  countFigures,
+  FigureList,
+  placeholderFigures,
+  type Figure,
+} from '../../components/figure-list';
 import type { CollectionAnswer } from '../../lib/answers';
 import { collectionTitle } from '../../lib/collection-title';
 import { formatCurrencyAmount } from '../../lib/currency-amount';
-import { formatCount, plural } from '../../lib/format';
+import { plural } from '../../lib/format';
 import { hrefs } from '../../lib/routes';
 import { formatDay } from '../../lib/time';
 import styles from './collection-header.module.css';
@@ -28,12 +33,14 @@ export function CollectionHeader({
   const volumes = figures?.volume ?? [];
   const known = volumes.filter((v) => v.currency.state !== 'unknown');
   const unknown = volumes.length - known.length;
-  const items: [string, ReactNode][] = figures
+  const items: Figure[] = figures
     ? [
-        ['Events', formatCount(figures.events)],
-        ['Sales', formatCount(figures.sales)],
-        ['Holders', formatCount(figures.holders)],
-        ['Tokens', formatCount(figures.tokens)],
+        ...countFigures({
+          Events: figures.events,
+          Sales: figures.sales,
+          Holders: figures.holders,
+          Tokens: figures.tokens,
+        }),
         [
           'Active',
           figures.firstActivity !== null && figures.lastActivity !== null
@@ -86,14 +93,12 @@ export function CollectionHeader({
           </p>
         </div>
       </div>
-      <dl className={styles.figures} aria-busy={collection === undefined}>
-        {(figures ? items : PLACEHOLDER).map(([label, value]) => (
-          <div key={label} className={label === 'Volume' ? styles.wide : undefined}>
-            <dt>{label}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <FigureList
+        figures={figures ? items : PLACEHOLDER}
+        busy={collection === undefined}
+        className={styles.figures}
+        itemClass={(label) => (label === 'Volume' ? styles.wide : undefined)}
+      />
     </header>
   );
 }
@@ -101,6 +106,11 @@ export function CollectionHeader({
 /** Currencies the volume names; the others are counted (the export and filters have all). */
 const SHOWN_CURRENCIES = 3;
 
-const PLACEHOLDER: [string, ReactNode][] = (
-  ['Events', 'Sales', 'Holders', 'Tokens', 'Active', 'Volume'] as const
-).map((label) => [label, '…']);
+const PLACEHOLDER = placeholderFigures([
+  'Events',
+  'Sales',
+  'Holders',
+  'Tokens',
+  'Active',
+  'Volume',
+]);

@@ -3,9 +3,8 @@ import { useCallback, useMemo, type MouseEvent } from 'react';
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { rankingsQueryOptions } from '../../api/rankings';
 import { useServerList, type ServerList } from '../../api/use-server-list';
-import { DataTable } from '../../components/data-table';
 import { isPlainClick } from '../../components/plain-click';
-import { ListFooter } from '../../components/list-footer';
+import { ServerListTable } from '../../components/server-list-table';
 import { useSettings } from '../../components/settings';
 import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../components/states';
 import { useNow } from '../../components/use-now';
@@ -22,7 +21,7 @@ import {
 } from '../../lib/ranking-view';
 import { hrefs } from '../../lib/routes';
 import type { SortState } from '../../lib/view-state';
-import { RankingCellContext } from './ranking-cells';
+import { RankingCells } from './ranking-cells';
 import { rankingColumns, rankingTableClass } from './ranking-columns';
 import { RankingIntro } from './ranking-intro';
 import { RankingToolbar } from './ranking-toolbar';
@@ -39,7 +38,6 @@ export function ContractsPage() {
 
 const contractKey = (contract: RankedContract) => contract.address;
 // The server sorts: the table shows its order as it comes.
-const asSent = (rows: readonly RankedContract[]) => rows;
 
 /** The window in the status line's words. */
 const WINDOW_PHRASES: Record<RankingWindow, string> = {
@@ -153,25 +151,23 @@ function RankingPage() {
           <p className={status.status} role="status" aria-live="polite">
             {updating ? 'Loading the ranking…' : loadedText(list, view)}
           </p>
-          <RankingCellContext.Provider value={cells}>
+          <RankingCells.Provider value={cells}>
             {/* A click on a row is a mouse's shortcut to the link the row holds. */}
-            <div onClick={openRowOf} aria-busy={updating || undefined}>
-              <DataTable
-                caption={`Collections ranked by ${SORT_NAMES[view.sort.id]}`}
-                rows={list.items}
-                columns={columns}
-                getRowKey={contractKey}
-                sort={view.sort}
-                onSortChange={setSort}
-                sortRows={asSent}
-                rowHeight={56}
-                className={rankingTableClass}
-                onRowOpen={open}
-                onNearEnd={updating ? undefined : list.loadMoreAuto}
-              />
-            </div>
-          </RankingCellContext.Provider>
-          {!updating && <ListFooter noun="collections" list={list} />}
+            <ServerListTable
+              caption={`Collections ranked by ${SORT_NAMES[view.sort.id]}`}
+              list={list}
+              updating={updating}
+              noun="collections"
+              onClick={openRowOf}
+              columns={columns}
+              getRowKey={contractKey}
+              sort={view.sort}
+              onSortChange={setSort}
+              rowHeight={56}
+              className={rankingTableClass}
+              onRowOpen={open}
+            />
+          </RankingCells.Provider>
         </>
       )}
     </section>

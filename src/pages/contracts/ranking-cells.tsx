@@ -1,36 +1,26 @@
-import { createContext, useContext } from 'react';
 import { Link } from 'react-router';
+import { cellView } from '../../components/cell-view';
 import { ContractImage } from '../../components/contract-image';
-import { TimeCell } from '../../components/time-cell';
+import type { RowCellProps } from '../../components/table-features';
+import { TimeCell, type TimeView } from '../../components/time-cell';
 import { shortenHex } from '../../lib/address';
 import type { RankedContract } from '../../lib/answers';
 import { formatCount } from '../../lib/format';
 import { exactAmount, formatAmount, type Currency } from '../../lib/price';
 import { volumeIn } from '../../lib/ranking-view';
 import { hrefs } from '../../lib/routes';
-import { formatDay, type TimeZoneChoice } from '../../lib/time';
-import type { TimeDisplay } from '../../lib/view-state';
+import { formatDay } from '../../lib/time';
 import styles from './ranking-columns.module.css';
 
 /** What the cells read of the page: the currency of volumes and how times are shown. */
-export interface RankingCellView {
+export interface RankingCellView extends TimeView {
   currency: Currency;
-  display: TimeDisplay;
-  zone: TimeZoneChoice;
-  nowMs: number;
 }
 
-export const RankingCellContext = createContext<RankingCellView | null>(null);
+export const RankingCells = cellView<RankingCellView>('Ranking');
+const { useCellView } = RankingCells;
 
-function useCellView(): RankingCellView {
-  const view = useContext(RankingCellContext);
-  if (!view) throw new Error('Ranking cells are rendered inside RankingCellContext.');
-  return view;
-}
-
-interface CellProps {
-  row: { original: RankedContract; index: number };
-}
+type CellProps = RowCellProps<RankedContract>;
 
 /** The name a collection goes by: its own, else its short address. */
 export const collectionName = (row: RankedContract) =>

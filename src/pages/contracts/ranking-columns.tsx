@@ -1,4 +1,9 @@
-import { fieldColumn, type ColumnMeta, type ListColumn } from '../../components/table-features';
+import {
+  fieldColumn,
+  rankColumn,
+  type ColumnMeta,
+  type ListColumn,
+} from '../../components/table-features';
 import type { RankedContract } from '../../lib/answers';
 import type { Currency } from '../../lib/price';
 import { CollectionCell, countCell, LastActivityCell, RankCell, VolumeCell } from './ranking-cells';
@@ -29,13 +34,7 @@ function countColumn(
  */
 export function rankingColumns(currency: Currency): ListColumn<RankedContract>[] {
   return [
-    {
-      id: 'rank',
-      header: '#',
-      enableSorting: false,
-      meta: { className: styles.rank, width: 4, priority: 1, cardLabel: false },
-      cell: RankCell,
-    },
+    rankColumn(styles.rank, RankCell),
     {
       id: 'name',
       header: 'Collection',

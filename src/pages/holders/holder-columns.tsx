@@ -1,35 +1,24 @@
-import { createContext, useContext } from 'react';
 import { Link } from 'react-router';
-import type { ListColumn } from '../../components/table-features';
-import { TimeCell } from '../../components/time-cell';
+import { cellView } from '../../components/cell-view';
+import { rankColumn, type ListColumn, type RowCellProps } from '../../components/table-features';
+import { TimeCell, timeHeading, type TimeView } from '../../components/time-cell';
 import { shortenHex } from '../../lib/address';
 import type { Holder } from '../../lib/answers';
-import { formatCount } from '../../lib/format';
+import { formatCount, formatShare } from '../../lib/format';
 import { hrefs } from '../../lib/routes';
 import type { TimeZoneChoice } from '../../lib/time';
 import type { TimeDisplay } from '../../lib/view-state';
-import { formatShare } from './holders-figures';
 import styles from './holders-page.module.css';
 
 /** What the cells read of the page: the tokens held in all (for shares) and the time display. */
-export interface HolderCellView {
+export interface HolderCellView extends TimeView {
   tokensHeld: number;
-  display: TimeDisplay;
-  zone: TimeZoneChoice;
-  nowMs: number;
 }
 
-export const HolderCellContext = createContext<HolderCellView | null>(null);
+export const HolderCells = cellView<HolderCellView>('Holder');
+const { useCellView } = HolderCells;
 
-function useCellView(): HolderCellView {
-  const view = useContext(HolderCellContext);
-  if (!view) throw new Error('Holder cells are rendered inside HolderCellContext.');
-  return view;
-}
-
-interface CellProps {
-  row: { original: Holder; index: number };
-}
+type CellProps = RowCellProps<Holder>;
 
 /** The place in the answer's order (largest first): the server's order, as it came. */
 const RankCell = ({ row }: CellProps) => <>{row.index + 1}</>;
@@ -58,23 +47,13 @@ function SinceCell({ row }: CellProps) {
   return <TimeCell seconds={since} display={display} nowMs={nowMs} zone={zone} />;
 }
 
-/** "Since", or "Since (UTC)" / "Since (local)" over exact times. */
-const sinceHeading = (display: TimeDisplay, zone: TimeZoneChoice) =>
-  display === 'relative' ? 'Since' : zone === 'utc' ? 'Since (UTC)' : 'Since (local)';
-
 /**
  * The holders' columns, none sortable: the server orders them (largest first). On a narrow
  * table the rank, then since when, then the share give way (see column-fit.ts).
  */
 export function holderColumns(display: TimeDisplay, zone: TimeZoneChoice): ListColumn<Holder>[] {
   return [
-    {
-      id: 'rank',
-      header: '#',
-      enableSorting: false,
-      meta: { className: styles.rank, width: 4, priority: 1, cardLabel: false },
-      cell: RankCell,
-    },
+    rankColumn(styles.rank, RankCell),
     {
       id: 'owner',
       header: 'Owner',
@@ -98,7 +77,7 @@ export function holderColumns(display: TimeDisplay, zone: TimeZoneChoice): ListC
     },
     {
       id: 'since',
-      header: sinceHeading(display, zone),
+      header: timeHeading(display, zone, 'Since'),
       enableSorting: false,
       meta: { className: styles.since, width: display === 'relative' ? 10 : 13, priority: 2 },
       cell: SinceCell,

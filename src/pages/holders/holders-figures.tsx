@@ -1,14 +1,12 @@
-import type { ReactNode } from 'react';
+import {
+  countFigures,
+  FigureList,
+  placeholderFigures,
+  type Figure,
+} from '../../components/figure-list';
 import type { HoldersAnswer } from '../../lib/answers';
-import { formatCount } from '../../lib/format';
+import { formatCount, formatShare } from '../../lib/format';
 import styles from './holders-page.module.css';
-
-/** "12.5%", "<0.1%" for a share too small to show, "0%" for none. */
-export function formatShare(share: number): string {
-  if (share === 0) return '0%';
-  if (share < 0.001) return '<0.1%';
-  return `${(share * 100).toFixed(1).replace(/\.0$/, '')}%`;
-}
 
 type Figures = Omit<HoldersAnswer, 'holders' | 'next'>;
 
@@ -18,30 +16,23 @@ type Figures = Omit<HoldersAnswer, 'holders' | 'next'>;
  * and what is counted and covered, as the server says it.
  */
 export function HoldersFigures({ answer, when }: { answer: Figures | undefined; when: string }) {
-  const items: [string, ReactNode][] = answer
+  const items: Figure[] = answer
     ? [
-        ['Holders', formatCount(answer.totalHolders)],
-        ['Tokens held', formatCount(answer.tokensHeld)],
+        ...countFigures({ Holders: answer.totalHolders, 'Tokens held': answer.tokensHeld }),
         ['Top 10 hold', formatShare(answer.top10Share)],
-        ['Known burns', formatCount(answer.knownBurned)],
+        ...countFigures({ 'Known burns': answer.knownBurned }),
       ]
     : PLACEHOLDER;
   const total = answer?.totalHolders ?? 0;
   return (
     <>
       <div className={styles.figuresArea}>
-        <dl
+        <FigureList
+          figures={items}
+          busy={answer === undefined}
           className={styles.figures}
-          aria-busy={answer === undefined}
-          aria-label={`Holders ${when}`}
-        >
-          {items.map(([label, value]) => (
-            <div key={label}>
-              <dt>{label}</dt>
-              <dd>{value}</dd>
-            </div>
-          ))}
-        </dl>
+          label={`Holders ${when}`}
+        />
         {answer && (
           <table className={styles.distribution}>
             <caption>Holders by tokens held, {when}</caption>
@@ -85,6 +76,4 @@ export function HoldersFigures({ answer, when }: { answer: Figures | undefined; 
   );
 }
 
-const PLACEHOLDER: [string, ReactNode][] = (
-  ['Holders', 'Tokens held', 'Top 10 hold', 'Known burns'] as const
-).map((label) => [label, '…']);
+const PLACEHOLDER = placeholderFigures(['Holders', 'Tokens held', 'Top 10 hold', 'Known burns']);

@@ -12,8 +12,7 @@ import { queryKeys } from '../../api/query-keys';
 import { useServerList } from '../../api/use-server-list';
 import { BadParam } from '../../components/bad-param';
 import { CoverageNote } from '../../components/coverage-note';
-import { DataTable } from '../../components/data-table';
-import { ListFooter } from '../../components/list-footer';
+import { ServerListTable } from '../../components/server-list-table';
 import { LoadStatus } from '../../components/load-status';
 import { useSettings } from '../../components/settings';
 import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../components/states';
@@ -31,14 +30,9 @@ import {
 } from '../../lib/holders-view';
 import { hrefs } from '../../lib/routes';
 import { formatDay } from '../../lib/time';
-import {
-  formatTimeDisplay,
-  parseTimeDisplay,
-  updateSearch,
-  type SortState,
-} from '../../lib/view-state';
+import { formatTimeDisplay, parseTimeDisplay, updateSearch } from '../../lib/view-state';
 import { AsOfField } from './as-of-field';
-import { HolderCellContext, holderColumns } from './holder-columns';
+import { HolderCells, holderColumns } from './holder-columns';
 import { HoldersFigures } from './holders-figures';
 import button from '../../components/button.module.css';
 import toolbar from '../../components/toolbar.module.css';
@@ -70,9 +64,6 @@ const DAY = 86_400;
 const whenOf = (day: number | null) => (day === null ? 'now' : `at the end of ${formatDay(day)}`);
 
 const holderKey = (holder: Holder) => holder.owner;
-// The server orders the holders: the table shows them as they come, and sorts nothing.
-const asSent = (rows: readonly Holder[]) => rows;
-const noSort = (_sort: SortState<never> | null) => {};
 
 /**
  * A collection's holders, now or as of the end of a UTC day: the figures and spread of
@@ -174,22 +165,17 @@ export function HoldersPage({ address }: { address: string }) {
           ) : (
             <LoadStatus noun="holder" list={list} total={answer?.totalHolders ?? null} />
           )}
-          <HolderCellContext.Provider value={cells}>
-            <div aria-busy={updating || undefined}>
-              <DataTable
-                caption={`Holders ${rowsWhen}, largest first`}
-                rows={list.items}
-                columns={columns}
-                getRowKey={holderKey}
-                sort={null}
-                onSortChange={noSort}
-                sortRows={asSent}
-                className={styles.cards}
-                onNearEnd={updating ? undefined : list.loadMoreAuto}
-              />
-            </div>
-          </HolderCellContext.Provider>
-          {!updating && <ListFooter noun="holders" list={list} />}
+          <HolderCells.Provider value={cells}>
+            <ServerListTable
+              caption={`Holders ${rowsWhen}, largest first`}
+              list={list}
+              updating={updating}
+              noun="holders"
+              columns={columns}
+              getRowKey={holderKey}
+              className={styles.cards}
+            />
+          </HolderCells.Provider>
         </>
       )}
     </section>

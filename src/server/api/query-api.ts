@@ -16,6 +16,7 @@ import { tokenHistory } from '../index/token';
 import { walletCollections } from '../index/wallet';
 import type { Indexer } from '../indexer/indexer';
 import { errorResponse } from '../proxy/error-response';
+import { downloadResponse } from './download';
 import { coverageOf } from './coverage';
 import { holderExportColumns, holderExportName, holderExportRow } from './holders-export';
 import {
@@ -102,6 +103,14 @@ export function createQueryApi(options: QueryApiOptions) {
     return { address: address.data, id, coverage };
   }
 
+  /** A collection route's checked parameters and its collection, read as a whole. */
+  async function collectionRequest<S extends z.ZodType>(c: Context, schema: S) {
+    const params = parse(c, schema);
+    if (params instanceof Response) return { error: params };
+    const found = await collection(c, true);
+    return found.error ? found : { ...found, params, error: undefined };
+  }
+
   // The contracts list, read when due (the store says when) by one request for everyone:
   // without it a server with no background work would rank only what visitors opened.
   let listing: Promise<unknown> | null = null;
@@ -142,9 +151,7 @@ export function createQueryApi(options: QueryApiOptions) {
   });
 
   app.get('/collections/:address', async (c) => {
-    const params = parse(c, emptyParams);
-    if (params instanceof Response) return params;
-    const found = await collection(c, true);
+    const found = await collectionRequest(c, emptyParams);
     if (found.error) return found.error;
     // Its name, symbol and image come with the contracts list: a server that has not read
     // it yet waits for it a little once, as the ranking does.
@@ -204,10 +211,9 @@ export function createQueryApi(options: QueryApiOptions) {
   });
 
   app.get('/collections/:address/series', async (c) => {
-    const params = parse(c, seriesParams);
-    if (params instanceof Response) return params;
-    const found = await collection(c, true);
+    const found = await collectionRequest(c, seriesParams);
     if (found.error) return found.error;
+    const { params } = found;
     const buckets =
       found.id === undefined
         ? []
@@ -216,10 +222,9 @@ export function createQueryApi(options: QueryApiOptions) {
   });
 
   app.get('/collections/:address/holders', async (c) => {
-    const params = parse(c, holdersParams);
-    if (params instanceof Response) return params;
-    const found = await collection(c, true);
+    const found = await collectionRequest(c, holdersParams);
     if (found.error) return found.error;
+    const { params } = found;
     const key = queryKey(`holders:${found.address}`, params);
     const cursor = decodeCursor(key, params.cursor);
     if (cursor.error) return cursor.error;
@@ -245,37 +250,27 @@ export function createQueryApi(options: QueryApiOptions) {
 
   // Every holder in one file, as the holders answer orders them, streamed a batch at a time.
   app.get('/collections/:address/holders/export', async (c) => {
-    const params = parse(c, holdersExportParams);
-    if (params instanceof Response) return params;
-    const found = await collection(c, true);
+    const found = await collectionRequest(c, holdersExportParams);
     if (found.error) return found.error;
+    const { params } = found;
     // A snapshot of now says on each line when it was taken.
     const asOf = params.asOf ?? Math.floor(now() / 1000);
     const id = found.id;
-    const encoder = new TextEncoder();
-    const body = new ReadableStream<Uint8Array>({
-      async start(controller) {
-        try {
-          controller.enqueue(encoder.encode(csvHeader(holderExportColumns)));
-          if (id !== undefined) {
-            for await (const batch of everyHolder(pool, id, params.asOf, EXPORT_BATCH)) {
-              const rows = batch.map((holder) => holderExportRow(holder, asOf));
-              controller.enqueue(encoder.encode(csvRows(rows, holderExportColumns)));
-            }
-          }
-          controller.close();
-        } catch (error) {
-          controller.error(error);
+    return downloadResponse(
+      { name: `${holderExportName(found.address, params.asOf)}.csv`, type: 'text/csv' },
+      async (send) => {
+        send(csvHeader(holderExportColumns));
+        if (id === undefined) return;
+        for await (const batch of everyHolder(pool, id, params.asOf, EXPORT_BATCH)) {
+          send(
+            csvRows(
+              batch.map((holder) => holderExportRow(holder, asOf)),
+              holderExportColumns,
+            ),
+          );
         }
       },
-    });
-    return new Response(body, {
-      headers: {
-        'content-type': 'text/csv; charset=utf-8',
-        'content-disposition': `attachment; filename="${holderExportName(found.address, params.asOf)}.csv"`,
-        'cache-control': 'no-store',
-      },
-    });
+    );
   });
 
   app.get('/collections/:address/tokens/:tokenId', async (c) => {
@@ -304,59 +299,43 @@ export function createQueryApi(options: QueryApiOptions) {
   });
 
   app.get('/collections/:address/export', async (c) => {
-    const params = parse(c, exportParams);
-    if (params instanceof Response) return params;
-    const found = await collection(c, true);
+    const found = await collectionRequest(c, exportParams);
     if (found.error) return found.error;
+    const { params } = found;
     const filters = filtersOf(params);
     const name = exportName(found.address, params);
     const query =
       found.id === undefined
         ? null
         : { ...filters, contractId: found.id, sort: params.sort, limit: EXPORT_BATCH };
-    const encoder = new TextEncoder();
-    const body = new ReadableStream<Uint8Array>({
-      async start(controller) {
-        try {
-          const json = params.format === 'json';
-          controller.enqueue(
-            encoder.encode(
-              json
-                ? `{"collection":${JSON.stringify(found.address)},"order":${JSON.stringify(orderStatement(params.sort))},"coverage":${JSON.stringify(found.coverage)},"rows":[`
-                : csvHeader(eventExportColumns),
-            ),
-          );
-          let after = null;
-          let first = true;
-          while (query) {
-            const page = await eventsPage(pool, query, after, { flags: false });
-            const rows = page.rows.map(eventExportRow);
-            if (json) {
-              for (const row of rows) {
-                controller.enqueue(encoder.encode(`${first ? '' : ','}\n${JSON.stringify(row)}`));
-                first = false;
-              }
-            } else if (rows.length > 0) {
-              controller.enqueue(encoder.encode(csvRows(rows, eventExportColumns)));
+    const json = params.format === 'json';
+    return downloadResponse(
+      { name: `${name}.${params.format}`, type: json ? 'application/json' : 'text/csv' },
+      async (send) => {
+        send(
+          json
+            ? `{"collection":${JSON.stringify(found.address)},"order":${JSON.stringify(orderStatement(params.sort))},"coverage":${JSON.stringify(found.coverage)},"rows":[`
+            : csvHeader(eventExportColumns),
+        );
+        let after = null;
+        let first = true;
+        while (query) {
+          const page = await eventsPage(pool, query, after, { flags: false });
+          const rows = page.rows.map(eventExportRow);
+          if (json) {
+            for (const row of rows) {
+              send(`${first ? '' : ','}\n${JSON.stringify(row)}`);
+              first = false;
             }
-            if (!page.next) break;
-            after = page.next;
+          } else if (rows.length > 0) {
+            send(csvRows(rows, eventExportColumns));
           }
-          if (json) controller.enqueue(encoder.encode('\n]}\n'));
-          controller.close();
-        } catch (error) {
-          controller.error(error);
+          if (!page.next) break;
+          after = page.next;
         }
+        if (json) send('\n]}\n');
       },
-    });
-    return new Response(body, {
-      headers: {
-        'content-type':
-          params.format === 'json' ? 'application/json; charset=utf-8' : 'text/csv; charset=utf-8',
-        'content-disposition': `attachment; filename="${name}.${params.format}"`,
-        'cache-control': 'no-store',
-      },
-    });
+    );
   });
 
   app.get('/wallets/:address', async (c) => {
