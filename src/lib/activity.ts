@@ -11,6 +11,9 @@ import { EVENT_KINDS, type EventKind } from './token-event';
 
 const HOUR = 3600;
 const DAY = 24 * HOUR;
+const WEEK = 7 * DAY;
+/** 5 Jan 1970, the first Monday after the epoch: weeks start on Monday. */
+const FIRST_MONDAY = 4 * DAY;
 
 /**
  * The interval that gives a range a useful number of bars: hours for up to two days,
@@ -24,6 +27,22 @@ export function chooseInterval(range: TimeSpan): Interval {
   return 'month';
 }
 
+/** The start of the bucket holding `seconds`: its UTC hour, day, week from Monday or month. */
+export function intervalStart(seconds: number, interval: Interval): number {
+  switch (interval) {
+    case 'hour':
+      return Math.floor(seconds / HOUR) * HOUR;
+    case 'day':
+      return Math.floor(seconds / DAY) * DAY;
+    case 'week':
+      return Math.floor((seconds - FIRST_MONDAY) / WEEK) * WEEK + FIRST_MONDAY;
+    case 'month': {
+      const date = new Date(seconds * 1000);
+      return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1) / 1000;
+    }
+  }
+}
+
 /** When the bucket starting at `start` ends: the next one's start. */
 export function intervalEnd(start: number, interval: Interval): number {
   switch (interval) {
@@ -32,7 +51,7 @@ export function intervalEnd(start: number, interval: Interval): number {
     case 'day':
       return start + DAY;
     case 'week':
-      return start + 7 * DAY;
+      return start + WEEK;
     case 'month': {
       const date = new Date(start * 1000);
       return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1) / 1000;

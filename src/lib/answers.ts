@@ -145,15 +145,100 @@ export interface Holder {
   since: number;
 }
 
+/** Sales on one side (bought or sold) in one currency: a count and the sum of their prices. */
+export interface CurrencyTrades {
+  currency: CurrencyRef;
+  sales: number;
+  /** Base units, the prices as sent summed (a sale without a readable price adds nothing). */
+  amount: string;
+}
+
 export interface WalletCollection {
   address: string;
   name: string | null;
   symbol: string | null;
   holds: number;
   events: number;
-  bought: { currency: CurrencyRef; sales: number; amount: string }[];
-  sold: { currency: CurrencyRef; sales: number; amount: string }[];
+  bought: CurrencyTrades[];
+  sold: CurrencyTrades[];
   lastActivity: number;
+}
+
+/** The intervals a wallet's holdings over time are counted in. */
+export const HELD_INTERVALS = ['day', 'week', 'month'] as const;
+export type HeldInterval = (typeof HELD_INTERVALS)[number];
+
+/**
+ * The realised result in one currency: the tokens the wallet bought and later sold, both
+ * in this currency (custody's `result`), what they cost, what they brought and the
+ * difference (signed base units), and how many were flips (held under a day).
+ */
+export interface RealisedResult {
+  currency: CurrencyRef;
+  tokens: number;
+  cost: string;
+  proceeds: string;
+  result: string;
+  flips: number;
+}
+
+/** A wallet the wallet traded with: changes of hands between them, by how. */
+export interface Counterparty {
+  address: string;
+  changes: number;
+  /** Sales in which the wallet bought from it / sold to it. */
+  boughtFrom: number;
+  soldTo: number;
+  /** Changes without a sale: from it to the wallet / from the wallet to it. */
+  receivedFrom: number;
+  sentTo: number;
+}
+
+/** A token the wallet holds now: since when and how it came. */
+export interface HeldToken {
+  tokenId: string;
+  tokenIdHex: string;
+  since: number;
+  how: 'minted' | 'bought' | 'received';
+}
+
+/** `GET /api/wallets/:address/collections/:contract`: one wallet inside one collection. */
+export interface WalletInCollectionAnswer {
+  address: string;
+  collection: { address: string; name: string | null; symbol: string | null };
+  interval: HeldInterval;
+  /** Tokens held at the end of each bucket (`start` its start), from the first change's to now's. */
+  held: { start: number; tokens: number }[];
+  holdsNow: number;
+  /** Changes of hands to or from the wallet in the collection. */
+  changes: number;
+  firstActivity: number | null;
+  lastActivity: number | null;
+  counts: {
+    mintsReceived: number;
+    bought: number;
+    sold: number;
+    transfersIn: number;
+    transfersOut: number;
+    burned: number;
+  };
+  bought: CurrencyTrades[];
+  sold: CurrencyTrades[];
+  /** Per currency, over tokens bought and later sold in that one currency. */
+  results: RealisedResult[];
+  flips: number;
+  /** Sales of tokens that came by mint or without a price: their cost is unknown, not in `results`. */
+  unknownCost: CurrencyTrades[];
+  /** Tokens bought in one currency and sold in another: no result (amounts never compared). */
+  crossCurrency: number;
+  /** The ten it traded with most, and how many there were in all. */
+  counterparties: Counterparty[];
+  counterpartyCount: number;
+  /** The most recently acquired of the tokens held now (`holdsNow` says how many in all). */
+  heldTokens: HeldToken[];
+  /** What the figures count, in words. */
+  counted: string;
+  coverage: Coverage;
 }
 
 /** `GET /api/collections`: a page of the ranking. */

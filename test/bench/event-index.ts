@@ -13,6 +13,7 @@ import { rankings } from '../../src/server/index/rankings';
 import { series } from '../../src/server/index/series';
 import { tokenHistory } from '../../src/server/index/token';
 import { walletCollections } from '../../src/server/index/wallet';
+import { walletInCollection } from '../../src/server/index/wallet-collection';
 import { STARKNET_QUEST_ADDRESS } from '../../src/server/sample-service';
 import { chunksOf } from '../../src/server/store/engine';
 import { readListPage, type RecordIdentity } from '../../src/server/store/list-page';
@@ -49,6 +50,7 @@ const BUDGET = {
   seriesDayMs: 200,
   holdersNowMs: 100,
   holdersAsOfMs: 1000,
+  walletInCollectionMs: 200,
   memoryMb: 400,
 };
 
@@ -431,6 +433,22 @@ export async function eventIndex(context: Context): Promise<void> {
       e,
     );
     await measure('wallet collections (wallet.ts)', (run) => walletCollections(db, wallets[run]!));
+    const changesOf = (
+      await db.query<{ n: string }>(
+        `SELECT count(*) AS n FROM idx_changes WHERE contract_id = $1 AND (from_addr = $2 OR to_addr = $2)`,
+        [id, Buffer.from(wallets[0]!.slice(2), 'hex')],
+      )
+    ).rows[0]!.n;
+    report.info(
+      bench,
+      '(b) the busiest wallet: its changes of hands in the contract',
+      count(+changesOf),
+    );
+    await measure(
+      'a busy wallet inside the contract (wallet-collection.ts)',
+      (run) => walletInCollection(db, wallets[run]!, id, { now: newest }),
+      BUDGET.walletInCollectionMs,
+    );
     await measure('overview', () => overview(db, id), BUDGET.overviewMs);
     await measure(
       'series by day, whole history',

@@ -5,6 +5,7 @@ import { canonicalTokenId } from '../../lib/token-id';
 import { EVENT_KINDS, type EventKind } from '../../lib/token-event';
 import {
   EVENT_SORTS,
+  HELD_INTERVALS,
   INTERVALS,
   MAX_PAGE_SIZE,
   RANKING_SORTS,
@@ -205,6 +206,11 @@ export const walletEventsParams = z.strictObject({
   kind: kinds.optional(),
   limit: limit(MAX_PAGE_SIZE, 50),
   cursor,
+});
+export const walletCollectionParams = z.strictObject({
+  interval: z
+    .enum(HELD_INTERVALS, { error: `interval must be one of ${HELD_INTERVALS.join(', ')}.` })
+    .optional(),
 });
 export const emptyParams = z.strictObject({});
 

@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
 import type pg from 'pg';
 import type { z } from 'zod';
-import type { HoldersFigures } from '../../lib/answers';
+import type { HoldersFigures, WalletInCollectionAnswer } from '../../lib/answers';
 import { custodyChain } from '../../lib/custody';
 import { csvHeader, csvRows } from '../../lib/export';
 import { CURRENCIES } from '../../lib/price';
@@ -14,6 +14,7 @@ import { matchingRanking, rankedBy, rankings } from '../index/rankings';
 import { series } from '../index/series';
 import { tokenHistory } from '../index/token';
 import { walletCollections } from '../index/wallet';
+import { emptyWalletFigures, walletInCollection } from '../index/wallet-collection';
 import type { Indexer } from '../indexer/indexer';
 import { errorResponse } from '../proxy/error-response';
 import { downloadResponse } from './download';
@@ -32,6 +33,7 @@ import {
   seriesParams,
   tokenParam,
   walletAddress,
+  walletCollectionParams,
   walletEventsParams,
 } from './params';
 
@@ -94,8 +96,8 @@ export function createQueryApi(options: QueryApiOptions) {
   }
 
   /** The collection of a route, with its coverage; its head is read when due. */
-  async function collection(c: Context, whole: boolean) {
-    const address = contractAddress.safeParse(c.req.param('address'));
+  async function collection(c: Context, whole: boolean, param = 'address') {
+    const address = contractAddress.safeParse(c.req.param(param));
     if (!address.success) return { error: badRequest(problemOf(address.error)) };
     void indexer.head(address.data);
     if (whole) indexer.whole(address.data);
@@ -104,10 +106,10 @@ export function createQueryApi(options: QueryApiOptions) {
   }
 
   /** A collection route's checked parameters and its collection, read as a whole. */
-  async function collectionRequest<S extends z.ZodType>(c: Context, schema: S) {
+  async function collectionRequest<S extends z.ZodType>(c: Context, schema: S, param = 'address') {
     const params = parse(c, schema);
     if (params instanceof Response) return { error: params };
-    const found = await collection(c, true);
+    const found = await collection(c, true, param);
     return found.error ? found : { ...found, params, error: undefined };
   }
 
@@ -376,6 +378,36 @@ export function createQueryApi(options: QueryApiOptions) {
       cursor.after,
     );
     return c.json({ events: page.rows, next: page.next ? keyset.encode(key, page.next) : null });
+  });
+
+  // One wallet inside one collection: a whole-history question of the collection.
+  app.get('/wallets/:address/collections/:contract', async (c) => {
+    const wallet = walletAddress.safeParse(c.req.param('address'));
+    if (!wallet.success) return badRequest(problemOf(wallet.error));
+    const found = await collectionRequest(c, walletCollectionParams, 'contract');
+    if (found.error) return found.error;
+    const [{ rows }, figures] = await Promise.all([
+      pool.query<{ name: string | null; symbol: string | null }>(
+        'SELECT name, symbol FROM idx_contracts WHERE address = $1',
+        [found.address],
+      ),
+      found.id === undefined
+        ? null
+        : walletInCollection(pool, wallet.data, found.id, {
+            ...(found.params.interval && { interval: found.params.interval }),
+            now: Math.floor(now() / 1000),
+          }),
+    ]);
+    const answer: WalletInCollectionAnswer = {
+      ...(figures ?? emptyWalletFigures(wallet.data)),
+      collection: {
+        address: found.address,
+        name: rows[0]?.name ?? null,
+        symbol: rows[0]?.symbol ?? null,
+      },
+      coverage: found.coverage,
+    };
+    return c.json(answer);
   });
 
   return app;

@@ -1,9 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { canonicalAddress, isZeroAddress } from '../../../src/lib/address';
-import { createSampleService, generateDataset } from '../../../src/server/sample-service';
-import { indexedProxy } from '../../support/indexed-proxy';
-import { usePostgresDatabases } from '../../support/postgres-databases';
-import { sampleUpstream } from '../../support/sample-upstream';
+import type { createSampleService } from '../../../src/server/sample-service';
+import { generateDataset } from '../../../src/server/sample-service';
+import { useSampleQueryApi } from '../../support/sample-query-api';
 
 /**
  * The holders snapshot's file (`GET …/holders/export`): one line per holder, now and as of
@@ -15,24 +14,7 @@ const busiest = [...dataset.contracts].sort((a, b) => b.eventCount - a.eventCoun
 const base = `/api/collections/${busiest.address}`;
 const DAY = 86_400;
 
-const databases = usePostgresDatabases();
-const opened: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const close of opened.splice(0).reverse()) await close();
-});
-
-async function setUp() {
-  const database = await databases.database();
-  opened.push(database.drop);
-  const service = createSampleService({ apiKey: 'k', profile: 'deployed', dataset });
-  const { proxy } = await indexedProxy({
-    url: database.url,
-    upstream: sampleUpstream(service),
-    cleanups: opened,
-    settings: { headIntervalMs: 60_000 },
-  });
-  return { proxy, service };
-}
+const setUp = useSampleQueryApi(dataset);
 
 /** The service's records of the contract, walked directly. */
 async function rawRecords(service: ReturnType<typeof createSampleService>) {
