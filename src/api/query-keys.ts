@@ -26,6 +26,9 @@ export const queryKeys = {
   token: (address: string, tokenId: string) => ['collection', address, 'token', tokenId] as const,
   /** A wallet across the indexed collections. */
   wallet: (address: string) => ['wallet', address, 'collections'] as const,
+  /** A wallet inside one collection: its figures, holdings over time, results, counterparties. */
+  walletCollection: (address: string, collection: string) =>
+    ['wallet', address, 'collection', collection] as const,
   /** A wallet's changes of hands, newest first, in one collection or all (null). */
   walletEvents: (address: string, collection: string | null) =>
     ['wallet', address, 'events', collection] as const,

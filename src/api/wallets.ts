@@ -1,5 +1,10 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import type { EventRow, EventsAnswer, WalletAnswer } from '../lib/answers';
+import type {
+  EventRow,
+  EventsAnswer,
+  WalletAnswer,
+  WalletInCollectionAnswer,
+} from '../lib/answers';
 import type { TokenEvent } from '../lib/token-event';
 import { getAnswer, pagePath } from './client';
 import { queryKeys } from './query-keys';
@@ -19,6 +24,19 @@ export const walletQueryOptions = (address: string) =>
     queryKey: queryKeys.wallet(address),
     queryFn: ({ signal }) =>
       getAnswer<WalletAnswer>(`/api/wallets/${address}`, signal, ['address', 'collections']),
+    staleTime: 60_000,
+  });
+
+/** One wallet inside one collection, with the collection's coverage. */
+export const walletCollectionQueryOptions = (address: string, collection: string) =>
+  queryOptions({
+    queryKey: queryKeys.walletCollection(address, collection),
+    queryFn: ({ signal }) =>
+      getAnswer<WalletInCollectionAnswer>(
+        `/api/wallets/${address}/collections/${collection}`,
+        signal,
+        ['held', 'counts', 'results', 'counterparties', 'coverage'],
+      ),
     staleTime: 60_000,
   });
 

@@ -180,7 +180,7 @@ describe('wallet page', () => {
     // A currency nobody knows: its base units and its short address.
     expect(quiet).toHaveTextContent('1 sale · 12,500 base units of 0xabc0…def1');
     expect(quiet).toHaveTextContent('Held now0 tokens');
-    expect(within(quiet).getByRole('link', { name: /2 events in/ })).toHaveAttribute(
+    expect(within(quiet).getByRole('link', { name: /in .*and its 2 events$/ })).toHaveAttribute(
       'href',
       `/addresses/${WALLET}?collection=${second.address}`,
     );

@@ -8,13 +8,14 @@ import {
   seriousViolations,
 } from './support/layout';
 import { imagesInViewDecoded } from './support/pages';
-import { SCREENSHOTS_DIR } from './support/servers';
+import { SCREENSHOTS_DIR, type ProfileServers } from './support/servers';
 import { dataRows } from './support/ui';
 import { indexedWallet } from './support/wallet';
 
 /*
  * A wallet's page (/addresses/:address) over the query API, from the lookup box and at
- * every width, light and dark (screenshots: test/e2e/artifacts/screenshots/use-wallet-*).
+ * every width, light and dark, across its collections and inside one (`?collection=`)
+ * (screenshots: test/e2e/artifacts/screenshots/use-wallet-*).
  * The wallet is a buyer in the small collection only these tests and the collections'
  * open (support/wallet.ts indexes it first: the e2e servers index nothing by themselves).
  */
@@ -43,6 +44,13 @@ async function expectLayout(page: Page, where: string): Promise<void> {
   }
 }
 
+/** The wallet of the tests' collection, once it is indexed (a test's first minutes). */
+async function walletOfTests(page: Page, servers: ProfileServers) {
+  test.setTimeout(150_000);
+  const contract = servers.contracts.forWallet;
+  return { contract, wallet: await indexedWallet(page.request, contract) };
+}
+
 async function screenshot(page: Page, name: string): Promise<void> {
   await imagesInViewDecoded(page);
   await page.screenshot({
@@ -53,9 +61,7 @@ async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 test('a wallet from the lookup box: its collections and its events', async ({ page, servers }) => {
-  test.setTimeout(150_000);
-  const contract = servers.contracts.forWallet;
-  const wallet = await indexedWallet(page.request, contract);
+  const { contract, wallet } = await walletOfTests(page, servers);
   await page.goto('/contracts');
   await expect(page.getByRole('table').first()).toBeVisible();
   const box = page.getByRole('textbox', { name: /^Go to a contract/ });
@@ -100,9 +106,7 @@ test('a wallet names its collections without reading the service’s contract li
   page,
   servers,
 }) => {
-  test.setTimeout(150_000);
-  const contract = servers.contracts.forWallet;
-  const wallet = await indexedWallet(page.request, contract);
+  const { contract, wallet } = await walletOfTests(page, servers);
   const listReads: string[] = [];
   page.on('request', (request) => {
     if (new URL(request.url()).pathname.startsWith('/api/v1/contracts'))
@@ -118,11 +122,49 @@ test('a wallet names its collections without reading the service’s contract li
   expect(listReads).toEqual([]);
 });
 
+const heldChart = (page: Page) => page.getByRole('slider', { name: /^Tokens held, one value per/ });
+
+test('a wallet inside a collection: from its card, by keyboard, shareable by its URL', async ({
+  page,
+  servers,
+}) => {
+  const { contract, wallet } = await walletOfTests(page, servers);
+  await page.goto(`/addresses/${wallet}`);
+  const card = page
+    .getByRole('list', { name: 'Collections' })
+    .getByRole('link', { name: new RegExp(`^This wallet in ${contract.name}:`) });
+  await card.focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(`/addresses/${wallet}?collection=${contract.address}`);
+  await expect(page.getByRole('heading', { level: 2, name: `In ${contract.name}` })).toBeVisible();
+  const figures = page.locator('dl[aria-label^="The wallet in"]');
+  await expect(figures).toContainText(/Bought\d+ sales? · /);
+  await expect(page.getByText(/Whole history indexed/)).toBeVisible();
+  // The held chart answers the keys: Home is its first bucket.
+  await heldChart(page).focus();
+  await page.keyboard.press('Home');
+  await expect(heldChart(page)).toHaveAttribute('aria-valuenow', '1');
+  await expect(heldChart(page)).toHaveAttribute('aria-valuetext', /tokens? held at the end of the/);
+  // Its events below it, in this collection only.
+  await expect(
+    page.getByRole('heading', { level: 2, name: `Events in ${contract.name}` }),
+  ).toBeVisible();
+  await expect(dataRows(walletTable(page)).first()).toBeVisible();
+  // The same view again from its URL alone; a counterparty opens its own view there.
+  const figuresText = await figures.textContent();
+  await page.reload();
+  await expect(figures).toHaveText(figuresText!);
+  const party = page.getByRole('region', { name: 'Main counterparties' }).getByRole('link').first();
+  const href = await party.getAttribute('href');
+  expect(href).toMatch(new RegExp(`^/addresses/0x[0-9a-f]{64}\\?collection=${contract.address}$`));
+  await party.click();
+  await expect(page).toHaveURL(href!);
+  await expect(heldChart(page)).toBeVisible();
+});
+
 for (const width of [390, 768, 1024, 1440]) {
   test(`wallet at ${width} px, light and dark`, async ({ page, servers }) => {
-    test.setTimeout(150_000);
-    const contract = servers.contracts.forWallet;
-    const wallet = await indexedWallet(page.request, contract);
+    const { contract, wallet } = await walletOfTests(page, servers);
     for (const scheme of ['light', 'dark'] as const) {
       const where = (name: string) => `${name} at ${width} px, ${scheme}`;
       await page.setViewportSize({ width, height: 900 });
@@ -138,6 +180,20 @@ for (const width of [390, 768, 1024, 1440]) {
       await expectLayout(page, where('wallet'));
       await screenshot(page, `wallet-${width}-${scheme}`);
       expect.soft(await seriousViolations(page), where('axe, wallet')).toEqual([]);
+
+      // The wallet inside the collection, its view above its events there.
+      await page.goto(`/addresses/${wallet}?collection=${contract.address}`);
+      await expect(heldChart(page)).toBeVisible();
+      await expect(page.getByRole('region', { name: 'Main counterparties' })).toBeVisible();
+      await expect(dataRows(walletTable(page)).first()).toBeVisible();
+      await expectLayout(page, where('wallet in a collection'));
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await screenshot(page, `wallet-collection-${width}-${scheme}`);
+      await page
+        .getByRole('region', { name: 'Realised result per currency' })
+        .scrollIntoViewIfNeeded();
+      await screenshot(page, `wallet-collection-${width}-${scheme}-results`);
+      expect.soft(await seriousViolations(page), where('axe, wallet in a collection')).toEqual([]);
     }
   });
 }

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Address, type AddressFilter } from '../../components/address';
 import { Badge } from '../../components/badge';
-import { Price } from '../../components/price';
+import { Amount, SignedAmount } from '../../components/amount';
 import type { Custody, CustodyStep } from '../../lib/custody';
 import type { EventKind } from '../../lib/token-event';
 import { formatAbsolute, formatDuration, toIso } from '../../lib/time';
@@ -16,24 +16,6 @@ const ACQUIRED: Record<CustodyStep['how'], { label: string; words: string; kind:
 
 /** The dot of each step, in the colours of the kind the owner got the token by. */
 const DOTS: Partial<Record<EventKind, string>> = { mint: styles.mint, sale: styles.sale };
-
-/** An amount of the chain in its currency; '' is a sale that named none (ETH assumed). */
-function Amount({ units, currency }: { units: string; currency: string }) {
-  return <Price event={{ price: units, currencyAddress: currency || undefined }} />;
-}
-
-/** Sold minus bought, signed: "+0.5 ETH", "−0.2 ETH", "±0 ETH". */
-function Result({ units, currency }: { units: string; currency: string }) {
-  const negative = units.startsWith('-');
-  const size = negative ? units.slice(1) : units;
-  const sign = negative ? '−' : size === '0' ? '±' : '+';
-  return (
-    <span className={negative ? styles.loss : styles.gain}>
-      {sign}
-      <Amount units={size} currency={currency} />
-    </span>
-  );
-}
 
 function disposal(custody: Custody): ReactNode {
   const { disposed, heldSeconds } = custody;
@@ -116,7 +98,7 @@ export function CustodyChain({
                   {step.result && (
                     <>
                       {' '}
-                      · result <Result {...step.result} />
+                      · result <SignedAmount {...step.result} />
                     </>
                   )}
                 </div>

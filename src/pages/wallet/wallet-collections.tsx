@@ -16,7 +16,7 @@ interface WalletCollectionsProps {
   display: TimeDisplay;
   zone: TimeZoneChoice;
   nowMs: number;
-  /** The events view's search for one collection ("?collection=0x…"). */
+  /** The wallet's view inside one collection ("?collection=0x…"). */
   eventsSearch: (collection: string) => string;
 }
 
@@ -72,9 +72,9 @@ export function WalletCollections(props: WalletCollectionsProps) {
             <Link
               className={styles.cardLink}
               to={eventsSearch(collection.address)}
-              aria-label={`Show the wallet’s ${plural(collection.events, 'event')} in ${name}`}
+              aria-label={`This wallet in ${name}: holdings over time, results, counterparties and its ${plural(collection.events, 'event')}`}
             >
-              {plural(collection.events, 'event')} ›
+              In this collection: {plural(collection.events, 'event')} ›
             </Link>
           </li>
         );
@@ -94,7 +94,7 @@ function Figure({ term, children }: { term: string; children: ReactNode }) {
 }
 
 /** "2 sales · 1.25 ETH", one line per currency; "none" when there were none. */
-function Trades({ trades }: { trades: readonly Trade[] }) {
+export function Trades({ trades }: { trades: readonly Trade[] }) {
   if (trades.length === 0) return <span className="muted">none</span>;
   return (
     <ul className={styles.trades}>

@@ -32,6 +32,7 @@ import {
 } from '../../lib/view-state';
 import { collectionName, WalletCollections } from './wallet-collections';
 import { WalletHeader } from './wallet-header';
+import { WalletInCollection } from './wallet-in-collection';
 import field from '../../components/field.module.css';
 import status from '../../components/load-status.module.css';
 import toolbar from '../../components/toolbar.module.css';
@@ -120,6 +121,11 @@ export function WalletPage({ address }: { address: string }) {
     [params],
   );
   const open = useCallback((href: string) => void navigate(href), [navigate]);
+  // Another wallet in the same collection, with the same view.
+  const walletInCollectionHref = useCallback(
+    (other: string) => hrefs.wallet(other, `?${params.toString()}`),
+    [params],
+  );
   const openToken = useCallback(
     (event: TokenEvent) => open(hrefs.tokenHistory(event.contractAddress, event.tokenId)),
     [open],
@@ -155,8 +161,22 @@ export function WalletPage({ address }: { address: string }) {
     <section aria-labelledby="wallet-title">
       <WalletHeader address={address} />
       <RetryingNotice error={wallet.failureReason} failureCount={wallet.failureCount} />
-      <h2 className={styles.heading}>Collections</h2>
-      {wallet.isPending ? (
+      {collection ? (
+        <WalletInCollection
+          key={collection}
+          address={address}
+          collection={collection}
+          name={collectionName(selected, collection)}
+          display={display}
+          zone={timeZone}
+          nowMs={nowMs}
+          walletHref={walletInCollectionHref}
+          onOpen={open}
+        />
+      ) : (
+        <h2 className={styles.heading}>Collections</h2>
+      )}
+      {collection ? null : wallet.isPending ? (
         <SkeletonRows columns={4} rows={2} />
       ) : wallet.isError ? (
         <ErrorState error={wallet.error} onRetry={() => void wallet.refetch()} />
@@ -177,10 +197,10 @@ export function WalletPage({ address }: { address: string }) {
           {wallet.data.covers && <p className="muted small">{wallet.data.covers}</p>}
         </>
       )}
-      {!empty && (
+      {(!empty || collection) && (
         <>
           <h2 className={styles.heading} id="wallet-events">
-            Events
+            {collection ? `Events in ${collectionName(selected, collection)}` : 'Events'}
           </h2>
           <div className={toolbar.toolbar}>
             <div className={field.field}>

@@ -39,13 +39,11 @@ interface ChangeRecord {
   to_addr: Buffer;
   ts: string;
   kind: number;
-  tx: Buffer;
   price: string | null;
   currency: Buffer | null;
   next_to: Buffer | null;
   next_ts: string | null;
   next_kind: number | null;
-  next_tx: Buffer | null;
   next_price: string | null;
   next_currency: Buffer | null;
 }
@@ -53,23 +51,25 @@ interface ChangeRecord {
 // The token's next change after one to the wallet reads idx_changes_token backwards (oldest
 // first from the given position); a change from the wallet needs none.
 const CHANGES = `
-  SELECT c.token_id::text AS token_id, c.from_addr, c.to_addr, c.ts, c.kind, c.tx,
+  SELECT c.token_id::text AS token_id, c.from_addr, c.to_addr, c.ts, c.kind,
     c.price::text AS price, c.currency, n.to_addr AS next_to, n.ts AS next_ts,
-    n.kind AS next_kind, n.tx AS next_tx, n.price::text AS next_price, n.currency AS next_currency
+    n.kind AS next_kind, n.price::text AS next_price, n.currency AS next_currency
   FROM idx_changes c
   LEFT JOIN LATERAL (
-    SELECT n.to_addr, n.ts, n.kind, n.tx, n.price, n.currency FROM idx_changes n
+    SELECT n.to_addr, n.ts, n.kind, n.price, n.currency FROM idx_changes n
     WHERE c.to_addr = $1 AND n.contract_id = c.contract_id AND n.token_id = c.token_id
       AND (n.ts, n.rank, n.id) > (c.ts, c.rank, c.id)
     ORDER BY n.ts, n.rank, n.id LIMIT 1) n ON true
   WHERE c.contract_id = $2 AND (c.from_addr = $1 OR c.to_addr = $1)`;
 
-/** The custody module's event from a change's columns. */
+/**
+ * The custody module's event from a change's columns. No figure here reads a turn's
+ * transaction, so it is not read (a busy wallet has thousands of turns).
+ */
 function custodyEvent(
   to: Buffer,
   ts: string,
   kind: number,
-  tx: Buffer,
   price: string | null,
   currency: Buffer | null,
 ): CustodyEvent {
@@ -77,7 +77,7 @@ function custodyEvent(
     kind: kindOf(kind),
     to: hexOf(to),
     timestamp: Number(ts),
-    transactionHash: hexOf(tx),
+    transactionHash: '',
     ...(price !== null && { price }),
     ...(currency && currency.length > 0 && { currencyAddress: hexOf(currency) }),
   };
@@ -85,7 +85,7 @@ function custodyEvent(
 
 /** The wallet's turn as the token's owner, from the change that brought it and the next. */
 function turnOf(row: ChangeRecord): Custody | undefined {
-  const acquired = custodyEvent(row.to_addr, row.ts, row.kind, row.tx, row.price, row.currency);
+  const acquired = custodyEvent(row.to_addr, row.ts, row.kind, row.price, row.currency);
   const next =
     row.next_ts === null
       ? []
@@ -94,7 +94,6 @@ function turnOf(row: ChangeRecord): Custody | undefined {
             row.next_to!,
             row.next_ts,
             row.next_kind!,
-            row.next_tx!,
             row.next_price,
             row.next_currency,
           ),
