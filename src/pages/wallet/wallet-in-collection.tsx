@@ -232,7 +232,9 @@ function Counterparties({
           <caption className="muted small">
             {counterpartyCount > counterparties.length
               ? `The ${counterparties.length} it traded with most, of ${formatCount(counterpartyCount)}`
-              : `All ${plural(counterpartyCount, 'wallet')} it traded with`}
+              : counterpartyCount === 1
+                ? 'The one wallet it traded with'
+                : `All ${formatCount(counterpartyCount)} wallets it traded with`}
             , by changes of hands between them
           </caption>
           <thead>
