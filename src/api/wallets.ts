@@ -7,6 +7,7 @@ import type {
 } from '../lib/answers';
 import type { TokenEvent } from '../lib/token-event';
 import { getAnswer, pagePath } from './client';
+import { INDEXING_POLL_MS } from './collection';
 import { queryKeys } from './query-keys';
 import type { ServerPage } from './use-server-list';
 
@@ -37,6 +38,10 @@ export const walletCollectionQueryOptions = (address: string, collection: string
         signal,
         ['held', 'counts', 'results', 'counterparties', 'coverage'],
       ),
+    // The figures fill in as the indexer reads the collection's history.
+    refetchInterval: (query) =>
+      query.state.data?.coverage.indexing?.state === 'reading' ? INDEXING_POLL_MS : false,
+    refetchIntervalInBackground: false,
     staleTime: 60_000,
   });
 
