@@ -5,6 +5,7 @@ import { createQueryApi } from '../api/query-api';
 import { DATABASE_FAILURE_MESSAGES, databaseFailure } from '../database/database-error';
 import { createKeyset } from '../index/keyset';
 import { createIndexer, type Indexer } from '../indexer/indexer';
+import { createPreviews } from '../preview/previews';
 import { createEventStore, type EventStoreOptions } from '../store/event-store';
 import { readListWith } from '../store/read-list';
 import type { UpstreamBudget } from '../upstream/budget';
@@ -161,6 +162,9 @@ export function createProxy(options: ProxyOptions) {
   app.onError(internalErrorHandler(log !== undefined));
   if (log) app.use('/api/*', requestLog(log, 'unmatched'));
   app.use('/api/*', limitClients);
+  // Link previews need only the index's tables: they never ask the service.
+  const previews = options.index && createPreviews({ pool: options.index.pool });
+  if (previews) app.route('/', previews.app);
   if (indexer && options.store && options.index) {
     app.route(
       '/api',
@@ -267,6 +271,8 @@ export function createProxy(options: ProxyOptions) {
       readiness = current;
       return current.answer;
     },
+    /** A page's link-preview tags, when the index is on (see src/server/preview). */
+    pageHead: previews?.pageHead,
     /** The proxy's per-client limit, for other routes of the server (`/readyz`). */
     limitClients,
     /** The server is stopping: requests waiting for the upstream are answered 503 now. */
