@@ -27,14 +27,18 @@ export function previewSvg(layout: PreviewLayout): string {
   const accent = `hsl(${hue}, 62%, 46%)`;
   const title = fitted(layout.title, WIDTH - MARGIN - TEXT_X, 64, 40, 0.62);
   const subtitle = fitted(layout.subtitle, WIDTH - MARGIN - TEXT_X, 30, 30, 0.56);
-  // One size for every value, the largest at which all fit: a grid of mixed sizes looks ragged.
-  const valueSize = Math.min(
-    ...layout.figures.map((figure) => fitted(figure.value, COLUMN_WIDTH - 28, 46, 28, 0.62).size),
-  );
+  // One size for a row's values, the largest at which all of them fit: a row of mixed
+  // sizes looks ragged.
+  const fit = (text: string, size: number) => fitted(text, COLUMN_WIDTH - 28, size, 28, 0.62);
+  const rowSize = (row: number) =>
+    Math.min(
+      ...layout.figures.slice(row * COLUMNS, (row + 1) * COLUMNS).map((f) => fit(f.value, 46).size),
+    );
   const figures = layout.figures.map((figure, index) => {
+    const row = Math.floor(index / COLUMNS);
     const x = MARGIN + (index % COLUMNS) * COLUMN_WIDTH;
-    const y = 340 + Math.floor(index / COLUMNS) * 116;
-    const value = fitted(figure.value, COLUMN_WIDTH - 28, valueSize, valueSize, 0.62);
+    const y = 340 + row * 116;
+    const value = fit(figure.value, rowSize(row));
     return (
       `<text x="${x}" y="${y}" font-size="24" fill="${MUTED}">${xml(figure.label)}</text>` +
       `<text x="${x}" y="${y + 52}" font-size="${value.size}" font-weight="700" fill="${INK}">${xml(value.text)}</text>`

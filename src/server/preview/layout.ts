@@ -1,5 +1,5 @@
 import { shortenHex } from '../../lib/address';
-import type { Overview, TokenAnswer, WalletCollection } from '../../lib/answers';
+import type { CurrencyRef, Overview, TokenAnswer, WalletCollection } from '../../lib/answers';
 import { formatCurrencyAmount } from '../../lib/currency-amount';
 import { formatCount } from '../../lib/format';
 import { formatPrice, readPrice } from '../../lib/price';
@@ -42,10 +42,7 @@ export function collectionLayout(
         { label: 'Events', value: formatCount(figures.events) },
         { label: 'Sales', value: formatCount(figures.sales) },
         { label: 'Holders', value: formatCount(figures.holders) },
-        ...figures.volume.map((volume) => ({
-          label: 'Volume',
-          value: formatCurrencyAmount(volume.volume, volume.currency, AMOUNT_DIGITS),
-        })),
+        ...figures.volume.map((volume) => amountFigure('Volume', volume.volume, volume.currency)),
       ]
     : [{ label: 'Events', value: 'not indexed yet' }];
   return {
@@ -101,9 +98,11 @@ export function walletLayout(address: string, collections: WalletCollection[]): 
     { label: 'Tokens held', value: formatCount(collections.reduce((s, c) => s + c.holds, 0)) },
     { label: 'Bought', value: formatCount(count('bought')) },
     { label: 'Sold', value: formatCount(count('sold')) },
-    ...amounts(collections, 'bought', 'Spent'),
-    ...amounts(collections, 'sold', 'Received'),
   ];
+  // The most traded currency of each side first; others as room allows.
+  const [spent, ...moreSpent] = amounts(collections, 'bought', 'Spent');
+  const [received, ...moreReceived] = amounts(collections, 'sold', 'Received');
+  lines.push(...[spent, received, ...moreSpent, ...moreReceived].filter((line) => !!line));
   return {
     title: `Wallet ${shortenHex(address)}`,
     subtitle: 'Starknet address',
@@ -117,10 +116,7 @@ export function walletLayout(address: string, collections: WalletCollection[]): 
  * only (prices are never summed across currencies), the most traded currency first.
  */
 function amounts(collections: WalletCollection[], side: 'bought' | 'sold', label: string) {
-  const byCurrency = new Map<
-    string,
-    { currency: WalletCollection['bought'][number]['currency']; sales: number; units: bigint }
-  >();
+  const byCurrency = new Map<string, { currency: CurrencyRef; sales: number; units: bigint }>();
   for (const collection of collections) {
     for (const trade of collection[side]) {
       const key = `${trade.currency.state}:${trade.currency.address ?? ''}`;
@@ -132,10 +128,23 @@ function amounts(collections: WalletCollection[], side: 'bought' | 'sold', label
   }
   return [...byCurrency.values()]
     .sort((a, b) => b.sales - a.sales)
-    .map((entry) => ({
-      label,
-      value: formatCurrencyAmount(entry.units.toString(), entry.currency, AMOUNT_DIGITS),
-    }));
+    .map((entry) => amountFigure(label, entry.units.toString(), entry.currency));
+}
+
+/**
+ * An amount in its currency, short. An assumed currency says so in the label, where
+ * there is room for it: "Volume (ETH assumed)" over "≈ 89.96 ETH".
+ */
+function amountFigure(label: string, units: string, currency: CurrencyRef) {
+  const assumed = currency.state === 'assumed';
+  return {
+    label: assumed ? `${label} (${currency.symbol ?? ''} assumed)` : label,
+    value: formatCurrencyAmount(
+      units,
+      assumed ? { ...currency, state: 'known' } : currency,
+      AMOUNT_DIGITS,
+    ),
+  };
 }
 
 /** A token id short enough for a title: long ids keep both ends. */

@@ -286,6 +286,7 @@ export function createProxy(options: ProxyOptions) {
       pages: pages.stats(),
       gate: gate.stats(),
       rateLimitTrackedClients: limiter?.clients() ?? 0,
+      previews: previews?.stats(),
     }),
   };
 }

@@ -69,7 +69,7 @@ describe('the lines of a preview', () => {
     expect(layout.title).toBe('Gallery');
     expect(layout.subtitle).toBe('GAL · Collection 0x6058…44b8');
     expect(describeLayout(layout)).toBe(
-      'GAL · Collection 0x6058…44b8 — Events: 1,000,000 · Sales: 123,456 · Holders: 4,567 · Volume: ≈ 123,456.78 STRK · Volume: 1.5 ETH (assumed)',
+      'GAL · Collection 0x6058…44b8 — Events: 1,000,000 · Sales: 123,456 · Holders: 4,567 · Volume: ≈ 123,456.78 STRK · Volume (ETH assumed): 1.5 ETH',
     );
   });
 
@@ -149,7 +149,7 @@ describe('the lines of a preview', () => {
     ]);
     expect(layout.title).toBe('Wallet 0xabab…abab');
     expect(describeLayout(layout)).toBe(
-      'Starknet address — Collections: 2 · Tokens held: 5 · Bought: 4 · Sold: 4 · Spent: 40 STRK · Spent: 0.5 ETH',
+      'Starknet address — Collections: 2 · Tokens held: 5 · Bought: 4 · Sold: 4 · Spent: 40 STRK · Received: 2 ETH',
     );
   });
 });
