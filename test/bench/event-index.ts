@@ -5,6 +5,7 @@ import { readPageEnvelope } from '../../src/lib/page';
 import { migrate } from '../../src/server/database/migrations';
 import { eventsPage, type EventsQuery } from '../../src/server/index/events-query';
 import { overview } from '../../src/server/index/figures';
+import { createPreviews } from '../../src/server/preview/previews';
 import { holders } from '../../src/server/index/holders';
 import { createIngest, type Ingest } from '../../src/server/index/ingest';
 import type { KeysetValues } from '../../src/server/index/keyset';
@@ -49,6 +50,7 @@ const BUDGET = {
   seriesDayMs: 200,
   holdersNowMs: 100,
   holdersAsOfMs: 1000,
+  previewCachedMs: 300,
   memoryMb: 400,
 };
 
@@ -458,6 +460,18 @@ export async function eventIndex(context: Context): Promise<void> {
       rankings(db, windows[run % windows.length]!, newest),
     );
     await measure('token history', (run) => tokenHistory(db, id, tokens[run]!));
+    // The collection's link-preview image: read, laid out and rendered by a server that has
+    // not drawn it yet, then as every later request gets it (from the image cache).
+    const image = `/api/preview/collections/${STARKNET_QUEST_ADDRESS}.png`;
+    await measure('preview image, rendered (a new server each run)', async () => {
+      await (await createPreviews({ pool: db }).app.request(image)).arrayBuffer();
+    });
+    const previews = createPreviews({ pool: db });
+    await measure(
+      'preview image, cached',
+      async () => (await previews.app.request(image)).arrayBuffer(),
+      BUDGET.previewCachedMs,
+    );
 
     log(`${bench}: (c) memory`);
     const node = process.memoryUsage();
