@@ -105,8 +105,9 @@ export function createServerApp(options: ServerAppOptions) {
     if (c.req.path.startsWith('/assets/')) return c.text('Not found', 404);
     c.set('route', 'page');
     c.header('cache-control', 'no-cache');
-    const origin = proxy.pageHead ? requestOrigin(c, trustedProxyHops ?? 0) : null;
-    const head = origin ? await proxy.pageHead!(c.req.path, origin) : null;
+    const { pageHead } = proxy;
+    const origin = pageHead ? requestOrigin(c, trustedProxyHops ?? 0) : null;
+    const head = pageHead && origin ? await pageHead(c.req.path, origin) : null;
     return c.html(head ? withHeadTags(indexHtml, head) : indexHtml);
   });
   return app;

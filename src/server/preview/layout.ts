@@ -153,7 +153,7 @@ function shortId(tokenId: string): string {
 }
 
 /** The lines as one sentence, for a page's description. */
-export function describe(layout: PreviewLayout): string {
+export function describeLayout(layout: PreviewLayout): string {
   const figures = layout.figures.map((figure) => `${figure.label}: ${figure.value}`).join(' · ');
   return [layout.subtitle, figures].filter(Boolean).join(' — ');
 }

@@ -1,6 +1,6 @@
 import { escapeMarkup } from './escape-markup';
 import { HEIGHT, WIDTH } from './image-svg';
-import { describe, type PreviewLayout } from './layout';
+import { describeLayout, type PreviewLayout } from './layout';
 
 export const SITE_NAME = 'Token activity';
 
@@ -11,7 +11,7 @@ export const SITE_NAME = 'Token activity';
  */
 export function headTags(layout: PreviewLayout, pageUrl: string, imageUrl: string): string {
   const title = layout.title;
-  const description = describe(layout);
+  const description = describeLayout(layout);
   const meta = (key: 'name' | 'property', name: string, content: string) =>
     `<meta ${key}="${name}" content="${escapeMarkup(content)}" />`;
   return [

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,9 +28,8 @@ const dataset = generateDataset({ seed: 7, contracts: 3, events: 4_000 });
 const busiest = [...dataset.contracts].sort((a, b) => b.eventCount - a.eventCount)[0]!;
 busiest.name = HOSTILE;
 const ORIGIN = 'http://dash.example:8080';
-const SHELL = `<!doctype html><html><head><meta charset="UTF-8" /><meta
-      name="description"
-      content="Browse NFT mints." /><title>Token activity</title></head><body><div id="root"></div></body></html>`;
+// The app's own shell (the build changes only its script and style links).
+const SHELL = readFileSync('index.html', 'utf8');
 
 let clientDir: string;
 beforeAll(() => {
@@ -83,6 +82,9 @@ describe('link previews', () => {
     // The collection: name as text, figures equal to the records'.
     const collectionHtml = await page(`/contracts/${busiest.address}`);
     expect(collectionHtml).not.toContain('<script>');
+    // One title and one description, in place of the shell's; the rest of it as built.
+    expect(collectionHtml.match(/name="description"/g)).toHaveLength(1);
+    expect(collectionHtml).toContain('<div id="root">');
     const collection = tagsOf(collectionHtml);
     expect(collection.titles).toEqual([`${HOSTILE} · Token activity`]);
     expect(collection.tags.get('og:title')).toBe(HOSTILE);

@@ -10,7 +10,7 @@ import { escapeMarkup } from '../../../src/server/preview/escape-markup';
 import { fitted, previewSvg } from '../../../src/server/preview/image-svg';
 import {
   collectionLayout,
-  describe as describeLayout,
+  describeLayout,
   tokenLayout,
   walletLayout,
 } from '../../../src/server/preview/layout';
