@@ -461,12 +461,13 @@ export async function eventIndex(context: Context): Promise<void> {
     );
     await measure('token history', (run) => tokenHistory(db, id, tokens[run]!));
     // The collection's link-preview image: read, laid out and rendered by a server that has
-    // not drawn it yet, then as every later request gets it (from the image cache).
+    // not drawn it yet, then from the image cache, its figures read anew each time (as
+    // they are once the few seconds that a read is reused for have passed).
     const image = `/api/preview/collections/${STARKNET_QUEST_ADDRESS}.png`;
     await measure('preview image, rendered (a new server each run)', async () => {
       await (await createPreviews({ pool: db }).app.request(image)).arrayBuffer();
     });
-    const previews = createPreviews({ pool: db });
+    const previews = createPreviews({ pool: db, layoutTtlMs: 0 });
     await measure(
       'preview image, cached',
       async () => (await previews.app.request(image)).arrayBuffer(),

@@ -1,4 +1,5 @@
 import { afterEach } from 'vitest';
+import type { ProxyOptions } from '../../src/server/proxy/app';
 import { createSampleService, type Dataset } from '../../src/server/sample-service';
 import { indexedProxy } from './indexed-proxy';
 import { usePostgresDatabases } from './postgres-databases';
@@ -6,10 +7,10 @@ import { sampleUpstream } from './sample-upstream';
 
 /**
  * For a test file: a test PostgreSQL, and per test a new database with the proxy as the
- * server makes it over an in-process sample service of `dataset` (deployed profile);
- * everything opened is closed after each test.
+ * server makes it (with `options`) over an in-process sample service of
+ * `dataset` (deployed profile); everything opened is closed after each test.
  */
-export function useIndexedSample(dataset: Dataset) {
+export function useIndexedSample(dataset: Dataset, options?: Partial<ProxyOptions>) {
   const databases = usePostgresDatabases();
   const opened: (() => Promise<unknown>)[] = [];
   afterEach(async () => {
@@ -24,6 +25,7 @@ export function useIndexedSample(dataset: Dataset) {
       upstream: sampleUpstream(service),
       cleanups: opened,
       settings: { headIntervalMs: 60_000 },
+      ...(options && { proxy: options }),
     });
     return { proxy, engine, service };
   };

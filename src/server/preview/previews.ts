@@ -3,7 +3,8 @@ import type pg from 'pg';
 import { errorResponse } from '../proxy/error-response';
 import { headTags } from './page-head';
 import { createPngCache } from './png-cache';
-import { readPreview } from './read-preview';
+import { readPreview, type PreviewTarget } from './read-preview';
+import { recentLayouts } from './recent-layouts';
 import { renderPng } from './render-png';
 import { imagePath, imageTarget, pagePath, pageTarget } from './targets';
 
@@ -13,10 +14,14 @@ export interface PreviewOptions {
   cacheBytes?: number;
   /** How long a page waits for its tags before it is sent without them. */
   headTimeoutMs?: number;
+  /** How long a target's figures, once read, are shown again without reading them anew. */
+  layoutTtlMs?: number;
 }
 
 const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
 const DEFAULT_HEAD_TIMEOUT_MS = 1_000;
+const DEFAULT_LAYOUT_TTL_MS = 10_000;
+const RECENT_LAYOUTS = 1_000;
 // Chats fetch a card's image once and keep it; a few minutes keeps it near the figures.
 const IMAGE_CACHE_CONTROL = 'public, max-age=300';
 export const PREVIEW_PREFIX = '/api/preview';
@@ -30,6 +35,9 @@ export function createPreviews(options: PreviewOptions) {
   const { pool } = options;
   const cache = createPngCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
   const headTimeoutMs = options.headTimeoutMs ?? DEFAULT_HEAD_TIMEOUT_MS;
+  const recent = recentLayouts(options.layoutTtlMs ?? DEFAULT_LAYOUT_TTL_MS, RECENT_LAYOUTS);
+  const layoutOf = (target: PreviewTarget) =>
+    recent(imagePath(target), () => readPreview(pool, target));
   const app = new Hono<{ Variables: { route: string } }>();
 
   app.get(`${PREVIEW_PREFIX}/*`, async (c) => {
@@ -43,7 +51,7 @@ export function createPreviews(options: PreviewOptions) {
           'A preview is /api/preview/collections/0x….png, /api/preview/collections/0x…/tokens/ID.png or /api/preview/wallets/0x….png, with a 0x address of up to 64 hexadecimal digits and a decimal or 0x token id.',
       });
     }
-    const layout = await readPreview(pool, target);
+    const layout = await layoutOf(target);
     // The key is what the picture shows: new figures make a new picture, nothing else does.
     const key = JSON.stringify(layout);
     const etag = cache.etagOf(key);
@@ -74,8 +82,8 @@ export function createPreviews(options: PreviewOptions) {
     const late = new Promise<null>((resolve) => {
       timer = setTimeout(() => resolve(null), headTimeoutMs);
     });
-    const layout = await Promise.race([readPreview(pool, target).catch(() => null), late]).finally(
-      () => clearTimeout(timer),
+    const layout = await Promise.race([layoutOf(target).catch(() => null), late]).finally(() =>
+      clearTimeout(timer),
     );
     if (!layout) return null;
     return headTags(layout, `${origin}${pagePath(target)}`, `${origin}${imagePath(target)}`);

@@ -5,7 +5,7 @@ import { createQueryApi } from '../api/query-api';
 import { DATABASE_FAILURE_MESSAGES, databaseFailure } from '../database/database-error';
 import { createKeyset } from '../index/keyset';
 import { createIndexer, type Indexer } from '../indexer/indexer';
-import { createPreviews } from '../preview/previews';
+import { createPreviews, type PreviewOptions } from '../preview/previews';
 import { createEventStore, type EventStoreOptions } from '../store/event-store';
 import { readListWith } from '../store/read-list';
 import type { UpstreamBudget } from '../upstream/budget';
@@ -66,6 +66,8 @@ export interface ProxyOptions {
     quotaAllows?: () => boolean;
     log?: (message: string) => void;
   };
+  /** Link previews' settings (src/server/preview); they are on with the index. */
+  preview?: Omit<PreviewOptions, 'pool'>;
   /** The upstream's request rate kept for several servers (in PostgreSQL); default: ours. */
   budget?: UpstreamBudget;
   /** Counts upstream requests (usage, quota, latency) and where pages came from. */
@@ -163,7 +165,8 @@ export function createProxy(options: ProxyOptions) {
   if (log) app.use('/api/*', requestLog(log, 'unmatched'));
   app.use('/api/*', limitClients);
   // Link previews need only the index's tables: they never ask the service.
-  const previews = options.index && createPreviews({ pool: options.index.pool });
+  const previews =
+    options.index && createPreviews({ ...options.preview, pool: options.index.pool });
   if (previews) app.route('/', previews.app);
   if (indexer && options.store && options.index) {
     app.route(

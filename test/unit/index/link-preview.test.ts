@@ -38,7 +38,8 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(clientDir, { recursive: true, force: true }));
 
-const setUpSample = useIndexedSample(dataset);
+// Figures read anew on every request: a changed name must show at once here.
+const setUpSample = useIndexedSample(dataset, { preview: { layoutTtlMs: 0 } });
 
 async function setUp() {
   const { proxy, engine, service } = await setUpSample();

@@ -17,6 +17,7 @@ import {
 import { headTags, withHeadTags } from '../../../src/server/preview/page-head';
 import { createPngCache } from '../../../src/server/preview/png-cache';
 import { renderPng } from '../../../src/server/preview/render-png';
+import { recentLayouts } from '../../../src/server/preview/recent-layouts';
 import { requestOrigin } from '../../../src/server/preview/request-origin';
 import { imageTarget, pageTarget } from '../../../src/server/preview/targets';
 import { pngSize } from './png-size';
@@ -309,5 +310,27 @@ describe('the image cache', () => {
     const cache = createPngCache(1);
     expect(cache.etagOf('k')).toBe(cache.etagOf('k'));
     expect(cache.etagOf('k')).not.toBe(cache.etagOf('l'));
+  });
+});
+
+describe('recent layouts', () => {
+  it('reads a target once within the time, again after it; keeps the newest few', async () => {
+    let time = 0;
+    let reads = 0;
+    const recent = recentLayouts(1_000, 2, () => time);
+    const load = async () => {
+      reads++;
+      return walletLayout(WALLET, []);
+    };
+    await recent('a', load);
+    await recent('a', load);
+    expect(reads).toBe(1);
+    time = 1_000;
+    await recent('a', load);
+    expect(reads).toBe(2);
+    await recent('b', load);
+    await recent('c', load);
+    await recent('a', load);
+    expect(reads).toBe(5);
   });
 });
