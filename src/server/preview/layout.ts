@@ -2,7 +2,7 @@ import { shortenHex } from '../../lib/address';
 import type { CurrencyRef, Overview, TokenAnswer, WalletCollection } from '../../lib/answers';
 import { formatCurrencyAmount } from '../../lib/currency-amount';
 import { formatCount } from '../../lib/format';
-import { formatPrice, readPrice } from '../../lib/price';
+import { formatPrice, readPrice, type Price } from '../../lib/price';
 import { formatDay } from '../../lib/time';
 
 /**
@@ -72,10 +72,7 @@ export function tokenLayout(
       : []),
     { label: 'Events', value: formatCount(token.events.length) },
     ...(lastSale
-      ? [
-          { label: 'Last sale', value: price ? formatPrice(price) : 'no price' },
-          { label: 'Sold on', value: formatDay(lastSale.timestamp) },
-        ]
+      ? [lastSaleFigure(price), { label: 'Sold on', value: formatDay(lastSale.timestamp) }]
       : [{ label: 'Last sale', value: 'none' }]),
   ];
   return {
@@ -84,6 +81,18 @@ export function tokenLayout(
     figures: lines.slice(0, MAX_FIGURES),
     seed: collection.address,
   };
+}
+
+/** A sale's price, an assumed currency said in the label as for amounts. */
+function lastSaleFigure(price: Price | null | undefined) {
+  if (!price) return { label: 'Last sale', value: 'no price' };
+  if (price.kind === 'known' && price.assumed) {
+    return {
+      label: `Last sale (${price.currency.symbol} assumed)`,
+      value: formatPrice({ ...price, assumed: false }),
+    };
+  }
+  return { label: 'Last sale', value: formatPrice(price) };
 }
 
 /** A wallet: its short address, collections, tokens held now, bought and sold. */

@@ -120,7 +120,12 @@ describe('link previews', () => {
     const tokenText = token.tags.get('og:description')!;
     expect(tokenText).toContain(`Holder: ${holder}`);
     expect(tokenText).toContain(`Events: ${formatCount(changesOf(ofToken).length)}`);
-    expect(tokenText).toContain(`Last sale: ${formatPrice(price)}`);
+    // A sale that names no currency is in ETH, assumed: the label says so.
+    expect(tokenText).toContain(
+      ownLastSale.currency_address
+        ? `Last sale: ${formatPrice(price)}`
+        : `Last sale (ETH assumed): ${formatPrice({ ...price, assumed: false } as typeof price)}`,
+    );
     expect(tokenText).toContain(`Sold on: ${formatDay(Number(ownLastSale.timestamp))}`);
     expect(token.tags.get('og:image')).toBe(
       `${ORIGIN}/api/preview/collections/${busiest.address}/tokens/${tokenId}.png`,

@@ -106,7 +106,7 @@ describe('the lines of a preview', () => {
     expect(layout.title).toBe('Token #42');
     expect(layout.subtitle).toBe('Gallery · GAL');
     expect(describeLayout(layout)).toBe(
-      'Gallery · GAL — Holder: 0xabab…abab · Held since: 29 May 2024 · Events: 4 · Last sale: 2.5 ETH (assumed) · Sold on: 29 May 2024',
+      'Gallery · GAL — Holder: 0xabab…abab · Held since: 29 May 2024 · Events: 4 · Last sale (ETH assumed): 2.5 ETH · Sold on: 29 May 2024',
     );
   });
 
