@@ -5,6 +5,7 @@ import { readPageEnvelope } from '../../src/lib/page';
 import { migrate } from '../../src/server/database/migrations';
 import { eventsPage, type EventsQuery } from '../../src/server/index/events-query';
 import { overview } from '../../src/server/index/figures';
+import { createPreviews } from '../../src/server/preview/previews';
 import { holders } from '../../src/server/index/holders';
 import { createIngest, type Ingest } from '../../src/server/index/ingest';
 import type { KeysetValues } from '../../src/server/index/keyset';
@@ -51,6 +52,7 @@ const BUDGET = {
   holdersNowMs: 100,
   holdersAsOfMs: 1000,
   walletInCollectionMs: 200,
+  previewCachedMs: 300,
   memoryMb: 400,
 };
 
@@ -476,6 +478,19 @@ export async function eventIndex(context: Context): Promise<void> {
       rankings(db, windows[run % windows.length]!, newest),
     );
     await measure('token history', (run) => tokenHistory(db, id, tokens[run]!));
+    // The collection's link-preview image: read, laid out and rendered by a server that has
+    // not drawn it yet, then from the image cache, its figures read anew each time (as
+    // they are once the few seconds that a read is reused for have passed).
+    const image = `/api/preview/collections/${STARKNET_QUEST_ADDRESS}.png`;
+    await measure('preview image, rendered (a new server each run)', async () => {
+      await (await createPreviews({ pool: db }).app.request(image)).arrayBuffer();
+    });
+    const previews = createPreviews({ pool: db, layoutTtlMs: 0 });
+    await measure(
+      'preview image, cached',
+      async () => (await previews.app.request(image)).arrayBuffer(),
+      BUDGET.previewCachedMs,
+    );
 
     log(`${bench}: (c) memory`);
     const node = process.memoryUsage();

@@ -8,6 +8,8 @@ import type { Readiness } from '../proxy/app';
 import type { ClientVariables } from '../proxy/client-rate-limit';
 import { internalErrorHandler, methodNotAllowed } from '../proxy/error-response';
 import { requestLog, type RequestLog } from '../proxy/request-log';
+import { withHeadTags } from '../preview/page-head';
+import { requestOrigin } from '../preview/request-origin';
 import { securityHeaders } from './security-headers';
 
 export interface ServerAppOptions {
@@ -17,6 +19,8 @@ export interface ServerAppOptions {
     checkReady: () => Promise<Readiness>;
     /** The proxy's per-client rate limit, applied to `/readyz` too. */
     limitClients: MiddlewareHandler<{ Variables: ClientVariables }>;
+    /** A page's link-preview `<head>` tags, or null for the plain shell (src/server/preview). */
+    pageHead?: ((path: string, origin: string) => Promise<string | null>) | undefined;
   };
   /** The built client (`dist/client`). */
   clientDir: string;
@@ -94,11 +98,17 @@ export function createServerApp(options: ServerAppOptions) {
     ),
   );
   // Every other GET is a page route of the app: the router in the browser takes it from here.
-  app.get('*', (c) => {
+  // A collection's, a token's or a wallet's page carries its link preview for chats'
+  // crawlers, which run no script; any other page, or one the index cannot describe in
+  // time, is the plain shell.
+  app.get('*', async (c) => {
     if (c.req.path.startsWith('/assets/')) return c.text('Not found', 404);
     c.set('route', 'page');
     c.header('cache-control', 'no-cache');
-    return c.html(indexHtml);
+    const { pageHead } = proxy;
+    const origin = pageHead ? requestOrigin(c, trustedProxyHops ?? 0) : null;
+    const head = pageHead && origin ? await pageHead(c.req.path, origin) : null;
+    return c.html(head ? withHeadTags(indexHtml, head) : indexHtml);
   });
   return app;
 }

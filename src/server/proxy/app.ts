@@ -5,6 +5,7 @@ import { createQueryApi } from '../api/query-api';
 import { DATABASE_FAILURE_MESSAGES, databaseFailure } from '../database/database-error';
 import { createKeyset } from '../index/keyset';
 import { createIndexer, type Indexer } from '../indexer/indexer';
+import { createPreviews, type PreviewOptions } from '../preview/previews';
 import { createEventStore, type EventStoreOptions } from '../store/event-store';
 import { readListWith } from '../store/read-list';
 import type { UpstreamBudget } from '../upstream/budget';
@@ -65,6 +66,8 @@ export interface ProxyOptions {
     quotaAllows?: () => boolean;
     log?: (message: string) => void;
   };
+  /** Link previews' settings (src/server/preview); they are on with the index. */
+  preview?: Omit<PreviewOptions, 'pool'>;
   /** The upstream's request rate kept for several servers (in PostgreSQL); default: ours. */
   budget?: UpstreamBudget;
   /** Counts upstream requests (usage, quota, latency) and where pages came from. */
@@ -161,6 +164,10 @@ export function createProxy(options: ProxyOptions) {
   app.onError(internalErrorHandler(log !== undefined));
   if (log) app.use('/api/*', requestLog(log, 'unmatched'));
   app.use('/api/*', limitClients);
+  // Link previews need only the index's tables: they never ask the service.
+  const previews =
+    options.index && createPreviews({ ...options.preview, pool: options.index.pool });
+  if (previews) app.route('/', previews.app);
   if (indexer && options.store && options.index) {
     app.route(
       '/api',
@@ -267,6 +274,8 @@ export function createProxy(options: ProxyOptions) {
       readiness = current;
       return current.answer;
     },
+    /** A page's link-preview tags, when the index is on (see src/server/preview). */
+    pageHead: previews?.pageHead,
     /** The proxy's per-client limit, for other routes of the server (`/readyz`). */
     limitClients,
     /** The server is stopping: requests waiting for the upstream are answered 503 now. */
@@ -280,6 +289,7 @@ export function createProxy(options: ProxyOptions) {
       pages: pages.stats(),
       gate: gate.stats(),
       rateLimitTrackedClients: limiter?.clients() ?? 0,
+      previews: previews?.stats(),
     }),
   };
 }

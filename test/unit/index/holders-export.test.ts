@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalAddress, isZeroAddress } from '../../../src/lib/address';
-import type { createSampleService } from '../../../src/server/sample-service';
 import { generateDataset } from '../../../src/server/sample-service';
-import { useSampleQueryApi } from '../../support/sample-query-api';
+import { useIndexedSample } from '../../support/indexed-sample';
+import { holdersFrom, rawRecords } from '../../support/raw-records';
 
 /**
  * The holders snapshot's file (`GET …/holders/export`): one line per holder, now and as of
@@ -14,65 +13,7 @@ const busiest = [...dataset.contracts].sort((a, b) => b.eventCount - a.eventCoun
 const base = `/api/collections/${busiest.address}`;
 const DAY = 86_400;
 
-const setUp = useSampleQueryApi(dataset);
-
-/** The service's records of the contract, walked directly. */
-async function rawRecords(service: ReturnType<typeof createSampleService>) {
-  const records: Record<string, string>[] = [];
-  let cursor: string | null | undefined = null;
-  do {
-    const response = await service.fetch(
-      `/v1/events/${busiest.address}?limit=5000${cursor ? `&cursor=${cursor}` : ''}`,
-      { headers: { 'x-api-key': 'k' } },
-    );
-    const body = (await response.json()) as {
-      result: Record<string, string>[];
-      cursor?: string | null;
-    };
-    records.push(...body.result);
-    cursor = body.cursor;
-  } while (cursor);
-  return records;
-}
-
-interface Expected {
-  owner: string;
-  tokens: number;
-  since: number;
-}
-
-/**
- * Holders from the records alone: in the deployed profile every change of hands has its
- * transfer record (a sale's too), so each token's holder is the receiver of its latest
- * transfer up to the moment (a mint first and a burn last at one time), nobody after a burn.
- */
-function holdersFrom(records: Record<string, string>[], asOf: number): Expected[] {
-  const rank = (r: Record<string, string>) =>
-    isZeroAddress(r.from_address!) ? 0 : isZeroAddress(r.to_address!) ? 2 : 1;
-  const latest = new Map<string, Record<string, string>>();
-  for (const record of records) {
-    if (record.event_type !== 'transfer' || Number(record.timestamp) > asOf) continue;
-    const held = latest.get(record.token_id!);
-    const later =
-      !held ||
-      Number(record.timestamp) > Number(held.timestamp) ||
-      (Number(record.timestamp) === Number(held.timestamp) && rank(record) > rank(held));
-    if (later) latest.set(record.token_id!, record);
-  }
-  const owners = new Map<string, Expected>();
-  for (const record of latest.values()) {
-    if (isZeroAddress(record.to_address!)) continue;
-    const owner = canonicalAddress(record.to_address!)!;
-    const entry = owners.get(owner) ?? { owner, tokens: 0, since: 0 };
-    entry.tokens += 1;
-    entry.since = Math.max(entry.since, Number(record.timestamp));
-    owners.set(owner, entry);
-  }
-  // Largest first, then by address descending: the holders answer's order.
-  return [...owners.values()].sort(
-    (a, b) => b.tokens - a.tokens || (a.owner > b.owner ? -1 : a.owner < b.owner ? 1 : 0),
-  );
-}
+const setUp = useIndexedSample(dataset);
 
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 
@@ -80,7 +21,7 @@ describe('the holders snapshot file', () => {
   it('has one line per holder, now and as of a past day, equal to the holders of the raw records', async () => {
     const { proxy, service } = await setUp();
     await proxy.indexer!.whole(busiest.address).done;
-    const records = await rawRecords(service);
+    const records = await rawRecords(service, busiest.address);
     const times = records.map((r) => Number(r.timestamp)).sort((a, b) => a - b);
 
     // As of the end of a day in the middle of the history.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { generateDataset } from '../../../src/server/sample-service';
-import { useSampleQueryApi } from '../../support/sample-query-api';
+import { useIndexedSample } from '../../support/indexed-sample';
 
 /**
  * The ranking's search (`GET /api/collections?q=…`) over the query API on a test database:
@@ -9,7 +9,7 @@ import { useSampleQueryApi } from '../../support/sample-query-api';
  */
 const dataset = generateDataset({ seed: 11, contracts: 12, events: 3_000 });
 
-const start = useSampleQueryApi(dataset);
+const start = useIndexedSample(dataset);
 
 interface Ranked {
   address: string;

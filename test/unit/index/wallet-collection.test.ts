@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { HELD_INTERVALS, type HeldInterval } from '../../../src/lib/answers';
 import { generateDataset } from '../../../src/server/sample-service';
 import { walletInCollection } from '../../../src/server/index/wallet-collection';
-import { useSampleQueryApi } from '../../support/sample-query-api';
+import { useIndexedSample } from '../../support/indexed-sample';
 import { CONTRACT, history, ingestPages, recordsOf, WALLETS, ZERO, type Change } from './history';
 
 /**
@@ -16,7 +16,7 @@ const DAY = 86_400;
 
 const dataset = generateDataset({ seed: 7, contracts: 3, events: 4_000 });
 const busiest = [...dataset.contracts].sort((a, b) => b.eventCount - a.eventCount)[0]!;
-const setUp = useSampleQueryApi(dataset);
+const setUp = useIndexedSample(dataset);
 
 const keyOf = (change: Change) => change.currency ?? '';
 const add = <T>(map: Map<string, T>, key: string, empty: () => T, change: (entry: T) => void) => {

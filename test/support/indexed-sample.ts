@@ -1,5 +1,6 @@
 import { afterEach } from 'vitest';
-import { createSampleService, type generateDataset } from '../../src/server/sample-service';
+import type { ProxyOptions } from '../../src/server/proxy/app';
+import { createSampleService, type Dataset, type Profile } from '../../src/server/sample-service';
 import { indexedProxy } from './indexed-proxy';
 import { usePostgresDatabases } from './postgres-databases';
 import { sampleUpstream } from './sample-upstream';
@@ -9,17 +10,18 @@ import { sampleUpstream } from './sample-upstream';
 export type Json = Record<string, any>;
 
 /**
- * The query API over the sample service's `dataset`, each test on a database of its own
- * (closed after it): the proxy as the server makes it, the service itself (for its raw
- * records), the index's pool, and `get` for a JSON answer.
+ * For a test file (call it at its top level): `setUp(profile)` gives each test a new
+ * database, the sample service over `dataset` and the proxy as the server makes it on both
+ * (`indexedProxy` with `options`, a list's head read again at most once a minute), all
+ * closed after the test; `get` reads a JSON answer of the proxy.
  */
-export function useSampleQueryApi(dataset: ReturnType<typeof generateDataset>) {
+export function useIndexedSample(dataset: Dataset, options?: Partial<ProxyOptions>) {
   const databases = usePostgresDatabases();
   const opened: (() => Promise<unknown>)[] = [];
   afterEach(async () => {
     for (const close of opened.splice(0).reverse()) await close();
   });
-  return async (profile: 'deployed' | 'documented' = 'deployed') => {
+  return async function setUp(profile: Profile = 'deployed') {
     const database = await databases.database();
     opened.push(database.drop);
     const service = createSampleService({ apiKey: 'k', profile, dataset });
@@ -28,11 +30,12 @@ export function useSampleQueryApi(dataset: ReturnType<typeof generateDataset>) {
       upstream: sampleUpstream(service),
       cleanups: opened,
       settings: { headIntervalMs: 60_000 },
+      ...(options && { proxy: options }),
     });
     const get = async <T = Json>(path: string) => {
       const response = await proxy.app.request(path);
       return { status: response.status, body: (await response.json()) as T, response };
     };
-    return { proxy, service, pool: engine.pool, get };
+    return { proxy, engine, service, pool: engine.pool, get };
   };
 }

@@ -1,0 +1,104 @@
+import { Hono } from 'hono';
+import type pg from 'pg';
+import { errorResponse } from '../proxy/error-response';
+import { headTags } from './page-head';
+import { createPngCache } from './png-cache';
+import { readPreview, type PreviewTarget } from './read-preview';
+import { recentLayouts } from './recent-layouts';
+import { renderPng } from './render-png';
+import { imagePath, imageTarget, pagePath, pageTarget } from './targets';
+
+export interface PreviewOptions {
+  pool: pg.Pool;
+  /** Rendered images kept in memory at most (bytes). */
+  cacheBytes?: number;
+  /** How long a page waits for its tags before it is sent without them. */
+  headTimeoutMs?: number;
+  /** How long a target's figures, once read, are shown again without reading them anew. */
+  layoutTtlMs?: number;
+}
+
+const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
+const DEFAULT_HEAD_TIMEOUT_MS = 1_000;
+const DEFAULT_LAYOUT_TTL_MS = 10_000;
+const RECENT_LAYOUTS = 1_000;
+// Chats fetch a card's image once and keep it; a few minutes keeps it near the figures.
+const IMAGE_CACHE_CONTROL = 'public, max-age=300';
+export const PREVIEW_PREFIX = '/api/preview';
+
+/**
+ * Link previews: the tags a page's HTML carries for chat crawlers (which run no script)
+ * and the PNG cards they show, both from the event index alone. Images are rendered once
+ * per thing they show and kept (png-cache.ts).
+ */
+export function createPreviews(options: PreviewOptions) {
+  const { pool } = options;
+  const cache = createPngCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
+  const headTimeoutMs = options.headTimeoutMs ?? DEFAULT_HEAD_TIMEOUT_MS;
+  const recent = recentLayouts(options.layoutTtlMs ?? DEFAULT_LAYOUT_TTL_MS, RECENT_LAYOUTS);
+  const layoutOf = (target: PreviewTarget) =>
+    recent(imagePath(target), () => readPreview(pool, target));
+  const app = new Hono<{ Variables: { route: string } }>();
+
+  app.get(`${PREVIEW_PREFIX}/*`, async (c) => {
+    const target = imageTarget(c.req.path.slice(PREVIEW_PREFIX.length));
+    c.set('route', `${PREVIEW_PREFIX}/${target?.kind ?? 'unknown'}`);
+    if (!target) {
+      return errorResponse({
+        kind: 'bad_request',
+        status: 400,
+        message:
+          'A preview is /api/preview/collections/0x….png, /api/preview/collections/0x…/tokens/ID.png or /api/preview/wallets/0x….png, with a 0x address of up to 64 hexadecimal digits and a decimal or 0x token id.',
+      });
+    }
+    const layout = await layoutOf(target);
+    // The key is what the picture shows: new figures make a new picture, nothing else does.
+    const key = JSON.stringify(layout);
+    const etag = cache.etagOf(key);
+    const headers = {
+      'content-type': 'image/png',
+      'cache-control': IMAGE_CACHE_CONTROL,
+      etag,
+    };
+    if (matchesEtag(c.req.header('if-none-match'), etag))
+      return new Response(null, { status: 304, headers });
+    let entry = cache.get(key);
+    if (!entry) {
+      entry = { png: renderPng(layout), etag };
+      cache.set(key, entry);
+    }
+    return new Response(entry.png, { headers });
+  });
+
+  /**
+   * The `<head>` tags of a page that shows a collection, a token or a wallet, or null
+   * for any other page, a path whose address or id is not one, or an index that does
+   * not answer in time: such a page gets the plain shell.
+   */
+  async function pageHead(path: string, origin: string): Promise<string | null> {
+    const target = pageTarget(path);
+    if (!target) return null;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), headTimeoutMs);
+    });
+    const layout = await Promise.race([layoutOf(target).catch(() => null), late]).finally(() =>
+      clearTimeout(timer),
+    );
+    if (!layout) return null;
+    return headTags(layout, `${origin}${pagePath(target)}`, `${origin}${imagePath(target)}`);
+  }
+
+  return { app, pageHead, stats: cache.stats };
+}
+
+export type Previews = ReturnType<typeof createPreviews>;
+
+/** Whether an `If-None-Match` names the tag (a list, `*`, or a weak form of it). */
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((tag) => {
+    const named = tag.trim().replace(/^W\//, '');
+    return named === etag || named === '*';
+  });
+}

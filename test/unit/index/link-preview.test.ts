@@ -1,0 +1,214 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { canonicalAddress, isZeroAddress, shortenHex } from '../../../src/lib/address';
+import { formatCount } from '../../../src/lib/format';
+import { formatPrice, readPrice } from '../../../src/lib/price';
+import { formatDay } from '../../../src/lib/time';
+import { createServerApp } from '../../../src/server/http/app';
+import { generateDataset } from '../../../src/server/sample-service';
+import { useIndexedSample } from '../../support/indexed-sample';
+import {
+  holdersFrom,
+  latestTransfers,
+  rawRecords,
+  type RawRecord,
+} from '../../support/raw-records';
+import { pngSize } from '../preview/png-size';
+
+/**
+ * Link previews as a chat's crawler sees them: the HTML of a collection's, a token's and
+ * a wallet's page carries Open Graph tags whose figures equal those worked out here from
+ * the service's own records, with absolute URLs and a hostile name kept as text; the
+ * image they name is a 1200×630 PNG, rendered once and then served from the cache.
+ */
+const HOSTILE = '</title><script>alert(1)</script> $& Gallery';
+const dataset = generateDataset({ seed: 7, contracts: 3, events: 4_000 });
+const busiest = [...dataset.contracts].sort((a, b) => b.eventCount - a.eventCount)[0]!;
+busiest.name = HOSTILE;
+const ORIGIN = 'http://dash.example:8080';
+// The app's own shell (the build changes only its script and style links).
+const SHELL = readFileSync('index.html', 'utf8');
+
+let clientDir: string;
+beforeAll(() => {
+  clientDir = mkdtempSync(join(tmpdir(), 'client-'));
+  writeFileSync(join(clientDir, 'index.html'), SHELL);
+});
+afterAll(() => rmSync(clientDir, { recursive: true, force: true }));
+
+// Figures read anew on every request: a changed name must show at once here.
+const setUpSample = useIndexedSample(dataset, { preview: { layoutTtlMs: 0 } });
+
+async function setUp() {
+  const { proxy, engine, service } = await setUpSample();
+  await proxy.indexer!.listed();
+  for (const contract of dataset.contracts) await proxy.indexer!.whole(contract.address).done;
+  const app = createServerApp({ proxy, clientDir, trustedProxyHops: 1 });
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    app.request(`http://internal${path}`, { headers: { host: 'dash.example:8080', ...headers } });
+  const page = async (path: string, headers?: Record<string, string>) =>
+    (await get(path, headers)).text();
+  return { service, get, page, proxy, pool: engine.pool };
+}
+
+/** The unescaped `content` of each meta tag, and the page's title. */
+function tagsOf(html: string) {
+  const unescape = (text: string) =>
+    text
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&amp;/g, '&');
+  const tags = new Map<string, string>();
+  for (const [, name, content] of html.matchAll(
+    /<meta (?:name|property)="([^"]+)" content="([^"]*)" \/>/g,
+  )) {
+    tags.set(name!, unescape(content!));
+  }
+  const titles = [...html.matchAll(/<title>([^<]*)<\/title>/g)].map(([, t]) => unescape(t!));
+  return { tags, titles };
+}
+
+const changesOf = (records: RawRecord[]) => records.filter((r) => r.event_type !== 'sale');
+
+describe('link previews', () => {
+  it('a collection’s, a token’s and a wallet’s page carry their figures; the image is served once rendered', async () => {
+    const { service, get, page } = await setUp();
+    const records = await rawRecords(service, busiest.address);
+    const sales = records.filter((r) => r.event_type === 'sale');
+
+    // The collection: name as text, figures equal to the records'.
+    const collectionHtml = await page(`/contracts/${busiest.address}`);
+    expect(collectionHtml).not.toContain('<script>');
+    // One title and one description, in place of the shell's; the rest of it as built.
+    expect(collectionHtml.match(/name="description"/g)).toHaveLength(1);
+    expect(collectionHtml).toContain('<div id="root">');
+    const collection = tagsOf(collectionHtml);
+    expect(collection.titles).toEqual([`${HOSTILE} · Token activity`]);
+    expect(collection.tags.get('og:title')).toBe(HOSTILE);
+    expect(collection.tags.get('description')).toBe(collection.tags.get('og:description'));
+    const description = collection.tags.get('og:description')!;
+    expect(description).toContain(`Events: ${formatCount(changesOf(records).length)}`);
+    expect(description).toContain(`Sales: ${formatCount(sales.length)}`);
+    expect(description).toContain(`Holders: ${formatCount(holdersFrom(records, Infinity).length)}`);
+    expect(collection.tags.get('og:url')).toBe(`${ORIGIN}/contracts/${busiest.address}`);
+    expect(collection.tags.get('og:image')).toBe(
+      `${ORIGIN}/api/preview/collections/${busiest.address}.png`,
+    );
+    expect(collection.tags.get('twitter:card')).toBe('summary_large_image');
+
+    // A sold token: its holder, its events and its last sale.
+    const lastSale = sales.reduce((a, b) => (Number(b.timestamp) > Number(a.timestamp) ? b : a));
+    const tokenId = lastSale.token_id!;
+    const ofToken = records.filter((r) => r.token_id === tokenId);
+    const ownLastSale = ofToken
+      .filter((r) => r.event_type === 'sale')
+      .reduce((a, b) => (Number(b.timestamp) >= Number(a.timestamp) ? b : a));
+    const holderRecord = latestTransfers(records, Infinity).get(tokenId)!;
+    const holder = isZeroAddress(holderRecord.to_address!)
+      ? 'burned'
+      : shortenHex(canonicalAddress(holderRecord.to_address!)!);
+    const price = readPrice({
+      price: ownLastSale.price!,
+      ...(ownLastSale.currency_address && { currencyAddress: ownLastSale.currency_address }),
+    })!;
+    const token = tagsOf(await page(`/contracts/${busiest.address}/tokens/${tokenId}`));
+    expect(token.tags.get('og:title')).toBe(`Token #${tokenId}`);
+    const tokenText = token.tags.get('og:description')!;
+    expect(tokenText).toContain(`Holder: ${holder}`);
+    expect(tokenText).toContain(`Events: ${formatCount(changesOf(ofToken).length)}`);
+    // A sale that names no currency is in ETH, assumed: the label says so.
+    expect(tokenText).toContain(
+      ownLastSale.currency_address
+        ? `Last sale: ${formatPrice(price)}`
+        : `Last sale (ETH assumed): ${formatPrice({ ...price, assumed: false } as typeof price)}`,
+    );
+    expect(tokenText).toContain(`Sold on: ${formatDay(Number(ownLastSale.timestamp))}`);
+    expect(token.tags.get('og:image')).toBe(
+      `${ORIGIN}/api/preview/collections/${busiest.address}/tokens/${tokenId}.png`,
+    );
+
+    // The wallet holding the most of the busiest collection, across every collection.
+    const wallet = holdersFrom(records, Infinity)[0]!.owner;
+    const everywhere = await Promise.all(
+      dataset.contracts.map((c) => rawRecords(service, c.address)),
+    );
+    const involved = (r: RawRecord) =>
+      canonicalAddress(r.from_address!) === wallet || canonicalAddress(r.to_address!) === wallet;
+    const collections = everywhere.filter((list) => changesOf(list).some(involved)).length;
+    const held = everywhere.reduce(
+      (sum, list) =>
+        sum + (holdersFrom(list, Infinity).find((h) => h.owner === wallet)?.tokens ?? 0),
+      0,
+    );
+    const walletPage = tagsOf(await page(`/addresses/${wallet}`));
+    expect(walletPage.tags.get('og:title')).toBe(`Wallet ${shortenHex(wallet)}`);
+    expect(walletPage.tags.get('og:description')).toContain(
+      `Collections: ${formatCount(collections)} · Tokens held: ${formatCount(held)}`,
+    );
+
+    // The images: PNGs of 1200×630, cached, with a validator.
+    for (const url of [collection, token, walletPage].map((p) => p.tags.get('og:image')!)) {
+      const first = await get(new URL(url).pathname);
+      expect(first.status).toBe(200);
+      expect(first.headers.get('content-type')).toBe('image/png');
+      expect(first.headers.get('cache-control')).toBe('public, max-age=300');
+      expect(pngSize(new Uint8Array(await first.arrayBuffer()))).toEqual({
+        width: 1200,
+        height: 630,
+      });
+      const etag = first.headers.get('etag')!;
+      const again = await get(new URL(url).pathname, { 'if-none-match': etag });
+      expect(again.status).toBe(304);
+    }
+  }, 120_000);
+
+  it('renders an image once: the second request is a cache hit, a new figure a new picture', async () => {
+    const { get, proxy, pool } = await setUp();
+    const path = `/api/preview/collections/${busiest.address}.png`;
+    const first = await get(path);
+    expect(proxy.stats().previews).toMatchObject({ entries: 1, hits: 0, misses: 1 });
+    const second = await get(path);
+    expect(proxy.stats().previews).toMatchObject({ entries: 1, hits: 1, misses: 1 });
+    expect(await second.arrayBuffer()).toEqual(await first.arrayBuffer());
+    expect(second.headers.get('etag')).toBe(first.headers.get('etag'));
+    // What the picture shows changes (here its name): a new picture, under a new tag.
+    await pool.query('UPDATE idx_contracts SET name = $1 WHERE address = $2', [
+      'Renamed',
+      busiest.address,
+    ]);
+    const third = await get(path);
+    expect(third.headers.get('etag')).not.toBe(first.headers.get('etag'));
+    expect(proxy.stats().previews).toMatchObject({ entries: 2, hits: 1, misses: 2 });
+  }, 60_000);
+
+  it('gives the plain shell to any other page and to an address or id that is not one', async () => {
+    const { get, page } = await setUp();
+    for (const path of [
+      '/contracts',
+      `/contracts/${busiest.address}/holders`,
+      '/contracts/0xnothex',
+      `/contracts/${busiest.address}/tokens/-1`,
+      '/addresses/0x1234567890123456789012345678901234567890123456789012345678901234567',
+    ]) {
+      const html = await page(path);
+      expect(html, path).toBe(SHELL);
+    }
+    // A Host that is not a host: no absolute URL can be made from it.
+    expect(await page(`/contracts/${busiest.address}`, { host: 'x"><b>' })).toBe(SHELL);
+    const bad = await get('/api/preview/collections/0xnothex.png');
+    expect(bad.status).toBe(400);
+  }, 60_000);
+
+  it('believes X-Forwarded-Proto and -Host only from the proxies it is told of', async () => {
+    const { page } = await setUp();
+    const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'cards.example' };
+    const html = await page(`/addresses/${busiest.address}`, forwarded);
+    expect(tagsOf(html).tags.get('og:url')).toBe(
+      `https://cards.example/addresses/${busiest.address}`,
+    );
+  }, 60_000);
+});
