@@ -19,7 +19,9 @@ export interface PreviewOptions {
 }
 
 const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
-const DEFAULT_HEAD_TIMEOUT_MS = 1_000;
+// Every visitor's first load of those pages waits for the tags: an index slower than this
+// sends the plain shell rather than hold the page back.
+const DEFAULT_HEAD_TIMEOUT_MS = 300;
 const DEFAULT_LAYOUT_TTL_MS = 10_000;
 const RECENT_LAYOUTS = 1_000;
 // Chats fetch a card's image once and keep it; a few minutes keeps it near the figures.
