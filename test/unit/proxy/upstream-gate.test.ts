@@ -345,7 +345,8 @@ describe('the proxy behind the gate', () => {
   it('a flood of cache misses from one client leaves another client’s answered within 2 s', async () => {
     vi.useFakeTimers();
     try {
-      // The real service's budget and latency: 5 requests/s, about 80 ms a page.
+      // The real service's budget and latency: 5 requests/s, about 80 ms a page (the
+      // stand-in's answer time on the fake clock, not a wait of the test).
       const { upstream, calls } = fakeUpstream(async () => {
         await new Promise((resolve) => setTimeout(resolve, 80));
         return Response.json({ result: [], cursor: 'next' });
