@@ -182,7 +182,7 @@ describe('production server process', { timeout: 20_000 }, () => {
     expect(answer.headers['retry-after']).toBe('1');
     expect(JSON.parse(answer.body)).toEqual({
       error: {
-        kind: 'upstream',
+        kind: 'busy',
         status: 503,
         message: expect.stringMatching(/restarting/),
         retryAfterSeconds: 1,
