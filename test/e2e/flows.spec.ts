@@ -8,6 +8,7 @@ import {
   eventsTable,
   loadedCount,
   loadStatus,
+  rowSignatures,
   scrollUntilMoreThan,
 } from './support/ui';
 
@@ -19,24 +20,6 @@ const tokenIds = (table: Locator) =>
     rows.map(
       (row) =>
         row.querySelector('a[href*="/tokens/"]')?.getAttribute('href')?.split('/').pop() ?? '',
-    ),
-  );
-
-/** Everything a row shows, with full values, to compare two renderings of one view. */
-const rowSignatures = (table: Locator) =>
-  dataRows(table).evaluateAll((rows) =>
-    rows.map((row) =>
-      [...row.querySelectorAll('td')]
-        .map((cell) => {
-          const full = [...cell.querySelectorAll('[title], [data-address], time')].map(
-            (node) =>
-              node.getAttribute('data-address') ??
-              node.getAttribute('datetime') ??
-              node.getAttribute('title'),
-          );
-          return `${cell.textContent?.trim()}${full.length ? ` [${full.join(' ')}]` : ''}`;
-        })
-        .join(' | '),
     ),
   );
 

@@ -1,9 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { canonicalAddress, isZeroAddress } from '../../../src/lib/address';
-import { createSampleService, generateDataset } from '../../../src/server/sample-service';
-import { indexedProxy } from '../../support/indexed-proxy';
-import { usePostgresDatabases } from '../../support/postgres-databases';
-import { sampleUpstream } from '../../support/sample-upstream';
+import { generateDataset } from '../../../src/server/sample-service';
+import { rawRecords, useIndexedSample } from '../../support/indexed-sample';
 
 /**
  * The holders snapshot's file (`GET …/holders/export`): one line per holder, now and as of
@@ -15,43 +13,7 @@ const busiest = [...dataset.contracts].sort((a, b) => b.eventCount - a.eventCoun
 const base = `/api/collections/${busiest.address}`;
 const DAY = 86_400;
 
-const databases = usePostgresDatabases();
-const opened: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const close of opened.splice(0).reverse()) await close();
-});
-
-async function setUp() {
-  const database = await databases.database();
-  opened.push(database.drop);
-  const service = createSampleService({ apiKey: 'k', profile: 'deployed', dataset });
-  const { proxy } = await indexedProxy({
-    url: database.url,
-    upstream: sampleUpstream(service),
-    cleanups: opened,
-    settings: { headIntervalMs: 60_000 },
-  });
-  return { proxy, service };
-}
-
-/** The service's records of the contract, walked directly. */
-async function rawRecords(service: ReturnType<typeof createSampleService>) {
-  const records: Record<string, string>[] = [];
-  let cursor: string | null | undefined = null;
-  do {
-    const response = await service.fetch(
-      `/v1/events/${busiest.address}?limit=5000${cursor ? `&cursor=${cursor}` : ''}`,
-      { headers: { 'x-api-key': 'k' } },
-    );
-    const body = (await response.json()) as {
-      result: Record<string, string>[];
-      cursor?: string | null;
-    };
-    records.push(...body.result);
-    cursor = body.cursor;
-  } while (cursor);
-  return records;
-}
+const setUp = useIndexedSample(dataset);
 
 interface Expected {
   owner: string;
@@ -98,7 +60,7 @@ describe('the holders snapshot file', () => {
   it('has one line per holder, now and as of a past day, equal to the holders of the raw records', async () => {
     const { proxy, service } = await setUp();
     await proxy.indexer!.whole(busiest.address).done;
-    const records = await rawRecords(service);
+    const records = await rawRecords(service, busiest.address);
     const times = records.map((r) => Number(r.timestamp)).sort((a, b) => a - b);
 
     // As of the end of a day in the middle of the history.

@@ -1,9 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseBaseUnits } from '../../../src/lib/price';
 import { createSampleService, generateDataset } from '../../../src/server/sample-service';
-import { indexedProxy } from '../../support/indexed-proxy';
-import { usePostgresDatabases } from '../../support/postgres-databases';
-import { sampleUpstream } from '../../support/sample-upstream';
+import { rawRecords, useIndexedSample } from '../../support/indexed-sample';
 
 /**
  * The query API over the sample service, both profiles: every figure of a collection's
@@ -16,26 +14,14 @@ const base = `/api/collections/${busiest.address}`;
 const STRK = '0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
 const USDC = '0x053c91253bc9682c04929ca02ed00b3e423f6710d2ee7e0d5ebb06f3ecf368a8';
 
-const databases = usePostgresDatabases();
-const opened: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const close of opened.splice(0).reverse()) await close();
-});
+const indexedSample = useIndexedSample(dataset);
 
 // Answers are read loosely here: the assertions say what they must hold.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
 
 async function setUp(profile: 'deployed' | 'documented') {
-  const database = await databases.database();
-  opened.push(database.drop);
-  const service = createSampleService({ apiKey: 'k', profile, dataset });
-  const { proxy } = await indexedProxy({
-    url: database.url,
-    upstream: sampleUpstream(service),
-    cleanups: opened,
-    settings: { headIntervalMs: 60_000 },
-  });
+  const { proxy, service } = await indexedSample(profile);
   const get = async (path: string) => {
     const response = await proxy.app.request(path);
     return { status: response.status, body: (await response.json()) as Json, response };
@@ -43,33 +29,11 @@ async function setUp(profile: 'deployed' | 'documented') {
   return { proxy, service, get };
 }
 
-/** The service's records of the contract, walked directly. */
-async function rawRecords(
-  service: ReturnType<typeof createSampleService>,
-  contract = busiest.address,
-) {
-  const records: Record<string, string>[] = [];
-  let cursor: string | null | undefined = null;
-  do {
-    const response = await service.fetch(
-      `/v1/events/${contract}?limit=5000${cursor ? `&cursor=${cursor}` : ''}`,
-      { headers: { 'x-api-key': 'k' } },
-    );
-    const body = (await response.json()) as {
-      result: Record<string, string>[];
-      cursor?: string | null;
-    };
-    records.push(...body.result);
-    cursor = body.cursor;
-  } while (cursor);
-  return records;
-}
-
 describe.each(['deployed', 'documented'] as const)('the query API (%s profile)', (profile) => {
   it('answers figures of the whole history that equal the raw records’', async () => {
     const { proxy, service, get } = await setUp(profile);
     await proxy.indexer!.whole(busiest.address).done;
-    const records = await rawRecords(service);
+    const records = await rawRecords(service, busiest.address);
     const sales = records.filter((r) => String(r.event_type) === 'sale');
     // Deployed: a sale's transfer twin is its change of hands; documented: the sale is.
     const changes = profile === 'deployed' ? records.length - sales.length : records.length;
@@ -178,7 +142,10 @@ describe('a collection the indexer is still reading', () => {
   it('a token’s own list does not count as the collection indexed back to its mint', async () => {
     const { get } = await setUp('deployed');
     const [record] = (
-      await rawRecords(createSampleService({ apiKey: 'k', profile: 'deployed', dataset }))
+      await rawRecords(
+        createSampleService({ apiKey: 'k', profile: 'deployed', dataset }),
+        busiest.address,
+      )
     ).slice(-1);
     const token = await get(`${base}/tokens/${record!.token_id}`);
     expect(token.body.events.length).toBeGreaterThan(0);
@@ -202,7 +169,7 @@ describe('a collection the indexer is still reading', () => {
 
   it('newest first, the end of what is indexed is not the end: the cursor goes on to every change once', async () => {
     const { get, service } = await setUp('deployed');
-    const records = await rawRecords(service);
+    const records = await rawRecords(service, busiest.address);
     const changes = records.length - records.filter((r) => String(r.event_type) === 'sale').length;
     const seen = new Set<string>();
     let cursor: string | null = null;

@@ -1,8 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createSampleService, generateDataset } from '../../../src/server/sample-service';
-import { indexedProxy } from '../../support/indexed-proxy';
-import { usePostgresDatabases } from '../../support/postgres-databases';
-import { sampleUpstream } from '../../support/sample-upstream';
+import { describe, expect, it } from 'vitest';
+import { generateDataset } from '../../../src/server/sample-service';
+import { useIndexedSample } from '../../support/indexed-sample';
 
 /**
  * The ranking's search (`GET /api/collections?q=…`) over the query API on a test database:
@@ -11,11 +9,7 @@ import { sampleUpstream } from '../../support/sample-upstream';
  */
 const dataset = generateDataset({ seed: 11, contracts: 12, events: 3_000 });
 
-const databases = usePostgresDatabases();
-const opened: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const close of opened.splice(0).reverse()) await close();
-});
+const indexedSample = useIndexedSample(dataset);
 
 interface Ranked {
   address: string;
@@ -32,15 +26,7 @@ interface Answer {
 }
 
 async function setUp() {
-  const database = await databases.database();
-  opened.push(database.drop);
-  const service = createSampleService({ apiKey: 'k', profile: 'deployed', dataset });
-  const { proxy } = await indexedProxy({
-    url: database.url,
-    upstream: sampleUpstream(service),
-    cleanups: opened,
-    settings: { headIntervalMs: 60_000 },
-  });
+  const { proxy } = await indexedSample();
   const get = async (path: string) => {
     const response = await proxy.app.request(path);
     return { status: response.status, body: (await response.json()) as Answer };
