@@ -49,9 +49,11 @@ test('decimal and hex URLs show the same rows, and a reload shows them again', a
   expect(shown).toHaveLength(rows);
 
   const hex = BigInt(id).toString(16);
+  const shortUpperContract = `0x${contract.slice(2).replace(/^0+/, '').toUpperCase()}`;
   for (const path of [
     `/contracts/${contract}/tokens/0x${hex}`,
     `/contracts/${contract}/tokens/0x${hex.toUpperCase().padStart(64, '0')}`,
+    `/contracts/${shortUpperContract}/tokens/0x${hex}`,
   ]) {
     await page.goto(path);
     await expect(page).toHaveURL(canonical);
