@@ -263,7 +263,7 @@ test('explorer links: a new tab without this page, to the explorer of the settin
   await expect(tx).toHaveAttribute('href', /^https:\/\/starkscan\.co\/tx\/0x/);
 });
 
-test('the lookup knows short forms, names and wallets, and its answer moves nothing', async ({
+test('the lookup’s answers lie over the page and move nothing; a wallet is offered both ways', async ({
   page,
   servers,
 }) => {
@@ -301,16 +301,6 @@ test('the lookup knows short forms, names and wallets, and its answer moves noth
   await expect(answer.getByRole('link').first()).toHaveText('Open as a wallet');
   await answer.getByRole('link', { name: /events with this address/ }).click();
   await expect(page).toHaveURL(`/contracts/${busiest.address}?address=${wallet}`);
-
-  // The contract by the name the list shows, and by its short form.
-  await page.goto('/contracts');
-  await box.fill(busiest.name.toUpperCase());
-  await box.press('Enter');
-  await expect(page).toHaveURL(`/contracts/${busiest.address}`);
-  const digits = busiest.address.slice(2).replace(/^0+/, '');
-  await box.fill(`0x${digits.slice(0, 4)}…${digits.slice(-4)} ${servers.token.id}`);
-  await box.press('Enter');
-  await expect(page).toHaveURL(`/contracts/${busiest.address}/tokens/${servers.token.id}`);
 });
 
 test('a bar of the chart shows its time in the table, by click and by key', async ({
