@@ -1,6 +1,11 @@
 import { readErrorBody, type ApiErrorKind } from '../lib/error-body';
 
-export type ClientErrorKind = ApiErrorKind | 'network';
+/**
+ * The server's kinds, and the client's own: `network` (no answer at all) and
+ * `unreadable_answer` (an answer of our server, or of something in front of it, that is
+ * not what was asked for).
+ */
+export type ClientErrorKind = ApiErrorKind | 'network' | 'unreadable_answer';
 
 /**
  * Who failed, so that no message blames the wrong one: the Token Events Service, the
@@ -17,12 +22,13 @@ const SERVER = 'The dashboard’s server';
  * the server's own answers say theirs.
  */
 const DEFAULT_MESSAGES: Partial<Record<ClientErrorKind, string>> = {
-  rate_limited: 'Too many requests: asked to slow down.',
+  rate_limited: `${SERVICE} is throttling requests.`,
+  // A 429 not in our shape: something in front of the server limits this browser.
+  client_rate_limited: 'Too many requests from this browser: asked to slow down.',
   bad_request: 'The request was not valid.',
   not_found: 'Not found.',
-  // The server names the service when the service's page was unreadable; made here, it
-  // is the server's own answer that could not be read.
-  invalid_response: `${SERVER} sent an answer that could not be read.`,
+  invalid_response: `${SERVICE} sent a page that could not be read.`,
+  unreadable_answer: `${SERVER} sent an answer that could not be read.`,
   expired_cursor: `${SERVICE} no longer knows where this list had got to: it forgets its place in a list after a while.`,
   internal: `${SERVER} failed to answer this request.`,
   network: `${SERVER} cannot be reached: the connection is gone, or the server is down.`,
@@ -74,16 +80,13 @@ export function failedSide(error: ApiError): FailedSide {
       return 'database';
     case 'internal':
     case 'method_not_allowed':
+    case 'busy':
+    case 'client_rate_limited':
+    case 'unreadable_answer':
       return 'server';
     case 'bad_request':
     case 'not_found':
       return 'request';
-    // The server answers 502 for a page of the service it could not read.
-    case 'invalid_response':
-      return error.status === 502 ? 'service' : 'server';
-    // A 503 is the server's own: its queue for the service is full, or it restarts.
-    case 'upstream':
-      return error.status === 503 ? 'server' : 'service';
     default:
       return 'service';
   }
@@ -104,7 +107,7 @@ function retryAfterHeader(response: Response): number | undefined {
  * service's.
  */
 function kindOfStatus(status: number): ClientErrorKind {
-  if (status === 429) return 'rate_limited';
+  if (status === 429) return 'client_rate_limited';
   if (status === 404) return 'not_found';
   if (status >= 400 && status < 500) return 'bad_request';
   return 'internal';

@@ -11,7 +11,7 @@ export async function getJson(path: string, signal?: AbortSignal): Promise<unkno
 
 /**
  * An answer of the query API: a JSON object with each of the `required` fields, or an
- * `invalid_response` that says our own server sent it (a proxy's HTML page, a cut body).
+ * `unreadable_answer` that says our own server sent it (a proxy's HTML page, a cut body).
  * The fields' types are the server's (src/lib/answers.ts): same code, same build.
  */
 export async function getAnswer<T>(
@@ -27,7 +27,7 @@ export async function getAnswer<T>(
     required.some((field) => !(field in body))
   ) {
     throw new ApiError(
-      'invalid_response',
+      'unreadable_answer',
       'The dashboard’s server sent an answer it could not read.',
     );
   }
@@ -66,6 +66,6 @@ async function readJson(response: Response, signal?: AbortSignal): Promise<unkno
     return JSON.parse(await response.text()) as unknown;
   } catch (error) {
     if (signal?.aborted) throw error;
-    throw new ApiError('invalid_response', undefined, response.status);
+    throw new ApiError('unreadable_answer', undefined, response.status);
   }
 }

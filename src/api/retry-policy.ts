@@ -15,7 +15,10 @@ const MAX_DELAY_MS = 30_000;
 
 export function shouldRetry(failureCount: number, error: unknown): boolean {
   if (!(error instanceof ApiError)) return false;
-  if (error.kind === 'rate_limited') return failureCount < MAX_RATE_LIMIT_RETRIES;
+  // The service's limit and this server's own are waited out alike.
+  if (error.kind === 'rate_limited' || error.kind === 'client_rate_limited') {
+    return failureCount < MAX_RATE_LIMIT_RETRIES;
+  }
   if (error.status === 503) {
     return error.retryAfterSeconds !== undefined && failureCount < MAX_BUSY_RETRIES;
   }

@@ -12,14 +12,17 @@ const SERVER = 'The dashboard’s server';
 const TITLES: Record<ClientErrorKind, string> = {
   bad_key: 'The service refused our key',
   rate_limited: 'The service is busy',
+  client_rate_limited: 'This dashboard is limiting your requests',
   bad_request: 'That request is not valid',
   not_found: 'Not found',
   // The browser only ever sends GET: a method refused is a fault of ours, not the reader's.
   method_not_allowed: `${SERVER} refused the request`,
   upstream: 'The service failed',
+  busy: `${SERVER} is busy`,
   timeout: 'The service took too long',
   unreachable: 'The service cannot be reached',
   invalid_response: 'The service sent something unreadable',
+  unreadable_answer: `${SERVER} sent something unreadable`,
   expired_cursor: 'The service lost its place in this list',
   database: 'The dashboard’s database is down',
   internal: `${SERVER} failed`,
@@ -28,11 +31,6 @@ const TITLES: Record<ClientErrorKind, string> = {
 
 export function errorTitle(error: unknown): string {
   if (!(error instanceof ApiError)) return SOMETHING_WRONG;
-  // The same kinds, said by the server of itself (see failedSide).
-  if (failedSide(error) === 'server') {
-    if (error.kind === 'upstream') return `${SERVER} is busy`;
-    if (error.kind === 'invalid_response') return `${SERVER} sent something unreadable`;
-  }
   return TITLES[error.kind];
 }
 
@@ -44,6 +42,10 @@ export function errorMessage(error: unknown): string {
 /** What happens next, or what the reader can do, for each side that fails. */
 export function errorNext(error: unknown): string {
   if (!(error instanceof ApiError)) return 'Retry, or reload the page.';
+  if (error.kind === 'client_rate_limited') {
+    const seconds = error.retryAfterSeconds;
+    return seconds === undefined ? 'Wait a moment, then Retry.' : `Wait ${seconds} s, then Retry.`;
+  }
   switch (failedSide(error)) {
     case 'connection':
       return 'Retry when it is back; a lost connection tries again by itself when it returns.';

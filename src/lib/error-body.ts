@@ -1,17 +1,28 @@
 /**
  * The one JSON error body the proxy sends and the browser client reads:
  * `{ "error": { "kind", "message", "status", "retryAfterSeconds"? } }`.
- * Shared by both sides so they cannot drift apart.
+ * Shared by both sides so they cannot drift apart. Each kind has one meaning, and so one
+ * side to blame: the browser says each in its own words.
  */
 export const API_ERROR_KINDS = [
+  /** The service refused the server's API key. */
   'bad_key',
+  /** The service throttles the server (or its monthly quota is spent). */
   'rate_limited',
+  /** This server's own per-client limit: the visitor asked too often. */
+  'client_rate_limited',
   'bad_request',
   'not_found',
   'method_not_allowed',
+  /** The service failed: an error status, a connection cut mid-page. */
   'upstream',
+  /** This server cannot take the request now: its queue for the service is full, it restarts. */
+  'busy',
+  /** The service did not answer in time. */
   'timeout',
+  /** The service cannot be reached. */
   'unreachable',
+  /** The service sent a page that cannot be read. */
   'invalid_response',
   'expired_cursor',
   'database',

@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ActivityChart } from '../../src/components/activity-chart';
@@ -96,7 +96,7 @@ describe('ActivityChart', () => {
       />,
     );
     const slider = screen.getByRole('slider');
-    slider.focus();
+    act(() => slider.focus());
     await userEvent.keyboard('{ArrowLeft}{Enter}');
     expect(onSelect).toHaveBeenLastCalledWith({ from: JUNE + 18 * DAY, to: JUNE + 19 * DAY });
     // A click at the left edge is the first bar (jsdom has no layout: the box is stubbed).
@@ -120,7 +120,7 @@ describe('ActivityChart', () => {
     // A touch's events in the order a phone sends them: the pointer's, then focus and click.
     fireEvent.pointerDown(slider, { clientX: 1, pointerType: 'touch' });
     fireEvent.pointerLeave(slider, { clientX: 1, pointerType: 'touch' });
-    slider.focus();
+    act(() => slider.focus());
     fireEvent.click(slider, { clientX: 1 });
     expect(slider).toHaveAttribute('aria-valuenow', '1');
     expect(screen.getByText(/^1 Jun 2025: 4 events/)).toBeVisible();
@@ -249,7 +249,7 @@ describe('ActivityChart', () => {
     expect(labels(container, styles.volumeAxis).at(-1)).toBe('500');
     expect(container.querySelectorAll(`.${styles.volumeBar}`)).toHaveLength(1);
     // A bar's readout names each currency's volume on its own.
-    screen.getByRole('slider').focus();
+    act(() => screen.getByRole('slider').focus());
     await userEvent.keyboard('{Home}');
     expect(screen.getByRole('slider')).toHaveAttribute(
       'aria-valuetext',

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { shortenHex } from '../../src/lib/address';
@@ -26,11 +26,11 @@ describe('titles', () => {
     const { router } = renderAt('/contracts');
     await screen.findByRole('table');
     expect(document.title).toBe('Collections · NFT activity on Starknet');
-    await router.navigate(`/contracts/${contract.address}`);
+    await act(() => router.navigate(`/contracts/${contract.address}`));
     await screen.findByRole('table', { name: 'Events of this collection' });
     await waitFor(() => expect(document.title).toBe(`${contract.name} · activity`));
     const tokenId = dataRows()[0]!.querySelector('a')!.title.replace('Token ', '');
-    await router.navigate(`/contracts/${contract.address}/tokens/${tokenId}`);
+    await act(() => router.navigate(`/contracts/${contract.address}/tokens/${tokenId}`));
     await waitFor(() => expect(document.title).toBe(`Token ${tokenId} · ${contract.name}`));
   });
 });
@@ -130,7 +130,7 @@ describe('keyboard', () => {
     renderAt('/contracts');
     await screen.findByRole('table');
     const sortByName = screen.getByRole('button', { name: /^Collection/ });
-    sortByName.focus();
+    act(() => sortByName.focus());
     await userEvent.keyboard('?');
     const dialog = screen.getByRole('dialog', { name: 'Keyboard shortcuts' });
     const close = within(dialog).getByRole('button', { name: 'Close' });
@@ -190,7 +190,7 @@ describe('the activity chart', () => {
     const { router } = renderAt(`/contracts/${contract.address}`);
     await screen.findByRole('table');
     const slider = await screen.findByRole('slider', { name: /^Bars, one per/ });
-    slider.focus();
+    act(() => slider.focus());
     await userEvent.keyboard('{Home}{Enter}');
     await waitFor(() => expect(router.state.location.search).toMatch(/^\?from=.+&to=.+$/));
     const params = new URLSearchParams(router.state.location.search);

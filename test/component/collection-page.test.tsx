@@ -35,8 +35,12 @@ describe('the collection page', () => {
     };
     renderAt(page);
     await screen.findByRole('table', { name: 'Events of this collection' });
-    const figures = screen.getByText('Events').closest('div')!;
-    expect(figures).toHaveTextContent(overview.figures.events.toLocaleString('en'));
+    // The figures are an answer of their own: they may come after the table.
+    await waitFor(() =>
+      expect(screen.getByText('Events').closest('div')).toHaveTextContent(
+        overview.figures.events.toLocaleString('en'),
+      ),
+    );
     expect(screen.getByText('Holders', { selector: 'dt' }).closest('div')).toHaveTextContent(
       overview.figures.holders.toLocaleString('en'),
     );

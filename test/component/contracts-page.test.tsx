@@ -162,7 +162,7 @@ describe('collections page', () => {
 
     // A sort header, by keyboard: focus stays on it while the new order comes.
     const sales = within(table()).getByRole('columnheader', { name: /Sales/ });
-    within(sales).getByRole('button').focus();
+    act(() => within(sales).getByRole('button').focus());
     await userEvent.keyboard('{Enter}');
     await waitFor(() => expect(router.state.location.search).toBe('?sort=-sales&window=all'));
     await waitFor(() => expect(sales).toHaveAttribute('aria-sort', 'descending'));

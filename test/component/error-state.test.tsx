@@ -7,6 +7,9 @@ import { getJson } from '../../src/api/client';
 import { createQueryClient } from '../../src/app/query-client';
 import { ErrorState, RetryingNotice } from '../../src/components/states';
 import { databaseError, errorResponse, SHUTTING_DOWN } from '../../src/server/proxy/error-response';
+import { createProxyApp } from '../../src/server/proxy/app';
+import { fromSocket } from '../support/socket-bindings';
+import { fakeUpstream } from '../unit/proxy/fake-upstream';
 import { advanceUntil, FAKE_TIMERS } from './harness';
 
 afterEach(() => {
@@ -74,6 +77,31 @@ describe('the error state', () => {
     within(alert).getByRole('button', { name: 'Retry' }).click();
     await advanceUntil(() => expect(screen.getByText('Answered')).toBeInTheDocument());
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('waits out this dashboard’s own limit on the visitor, saying so and when, then answers', async () => {
+    vi.useFakeTimers(FAKE_TIMERS);
+    // The server's per-client limit, one request at a time: the first is spent here.
+    const app = createProxyApp({
+      upstream: fakeUpstream().upstream,
+      rateLimit: { perMinute: 60, burst: 1 },
+    });
+    const ask = () => app.request('/api/v1/contracts', {}, fromSocket('1.2.3.4'));
+    expect((await ask()).status).toBe(200);
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async () => ask());
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <Answer />
+      </QueryClientProvider>,
+    );
+    await advanceUntil(() =>
+      expect(screen.getByRole('status')).toHaveTextContent(
+        'This dashboard is limiting your requests. Retrying automatically in 1 s (attempt 2).',
+      ),
+    );
+    expect(screen.getByRole('status')).not.toHaveTextContent(/service/i);
+    await advanceUntil(() => expect(screen.getByText('Answered')).toBeInTheDocument());
+    expect(fetch).toHaveBeenCalledTimes(2);
   });
 
   it('does not ask again a 503 that names no wait', async () => {

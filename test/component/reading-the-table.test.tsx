@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { busiestContract, dataRows, renderAt, statusText } from './harness';
@@ -66,7 +66,7 @@ describe('keyboard', () => {
     expect(screen.getByRole('textbox', { name: /go to a contract/i })).toHaveFocus();
     await userEvent.keyboard('0xzz{Escape}');
     expect(screen.getByRole('textbox', { name: /go to a contract/i })).toHaveValue('');
-    (document.activeElement as HTMLElement).blur();
+    act(() => (document.activeElement as HTMLElement).blur());
     await userEvent.keyboard('?');
     expect(screen.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeInTheDocument();
     await userEvent.keyboard('{Escape}');

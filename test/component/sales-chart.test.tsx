@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SalesChart } from '../../src/components/sales-chart';
@@ -129,7 +129,7 @@ describe('SalesChart', () => {
     };
     fireEvent.pointerDown(slider, { ...at, pointerType: 'touch' });
     fireEvent.pointerLeave(slider, { ...at, pointerType: 'touch' });
-    slider.focus();
+    act(() => slider.focus());
     fireEvent.click(slider, at);
     expect(slider).toHaveAttribute('aria-valuenow', '1');
   });

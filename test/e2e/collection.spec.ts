@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
-import { expectNoSidewaysScroll, expectReadableColumns, seriousViolations } from './support/layout';
-import { imagesInViewDecoded } from './support/pages';
-import { SCREENSHOTS_DIR } from './support/servers';
+import { expectLayout, screenshot, seriousViolations, WIDTHS } from './support/layout';
+import { drawnInFull } from './support/pages';
+import { rowSignatures } from './support/ui';
 
 /*
  * A collection's page over the event index: every row, sort, filter and figure is the
@@ -15,30 +14,21 @@ const table = (page: Page) => page.getByRole('table', { name: 'Events of this co
 const rows = (page: Page) => table(page).locator('tbody tr:not([aria-hidden="true"])');
 const shownStatus = (page: Page) => page.getByRole('status').filter({ hasText: /events? shown/ });
 
-/** Every rendered row as its token link, its time and its cells' text. */
-const signatures = (locator: Locator) =>
-  locator.evaluateAll((elements) =>
-    elements.map(
-      (row) =>
-        `${row.querySelector('a[href*="/tokens/"]')?.getAttribute('href')}|${row
-          .querySelector('time')
-          ?.getAttribute('datetime')}|${row.textContent}`,
-    ),
-  );
-
 /**
  * Opens the page once the whole history is indexed (the first visit starts the indexer;
  * its answers before then cover part of the history), its rows shown.
  */
 async function openIndexed(page: Page, path: string) {
   await page.goto(path);
-  await expect(page.getByText(/Whole history indexed/)).toBeVisible({ timeout: 25_000 });
+  // A bound on a hang, not a wait: a busy machine reads a deep history slowly.
+  await expect(page.getByText(/Whole history indexed/)).toBeVisible({ timeout: 60_000 });
   await page.reload();
   await expect(page.getByText(/Whole history indexed/)).toBeVisible();
   await expect(rows(page).first()).toBeVisible();
 }
 
-test.describe.configure({ mode: 'parallel' });
+// Room for openIndexed's bound and the test after it.
+test.describe.configure({ mode: 'parallel', timeout: 90_000 });
 
 test('a shared sorted and filtered view: the same rows in the same order, in a new browser and after a reload', async ({
   page,
@@ -51,11 +41,11 @@ test('a shared sorted and filtered view: the same rows in the same order, in a n
   await expect(shownStatus(page)).toContainText(/currenc/i);
   const kinds = await rows(page).locator('td:first-child').allTextContents();
   expect(new Set(kinds)).toEqual(new Set(['Sale']));
-  const mine = await signatures(rows(page));
+  const mine = await rowSignatures(table(page));
 
   await page.reload();
   await expect(rows(page).first()).toBeVisible();
-  expect(await signatures(rows(page))).toEqual(mine);
+  expect(await rowSignatures(table(page))).toEqual(mine);
 
   // Someone else's browser: no cache, no settings, the link alone.
   const other = await browser.newContext({ baseURL: new URL(page.url()).origin });
@@ -64,7 +54,7 @@ test('a shared sorted and filtered view: the same rows in the same order, in a n
   await theirs.goto(path);
   await expect(rows(theirs).first()).toBeVisible();
   const firstRowMs = Date.now() - started;
-  expect(await signatures(rows(theirs))).toEqual(mine);
+  expect(await rowSignatures(table(theirs))).toEqual(mine);
   await other.close();
   test
     .info()
@@ -153,7 +143,7 @@ test('export streams the view’s whole answer, named for it, with the hex id', 
   expect(new Set(lines.map((line) => line.split(',')[kind]))).toEqual(new Set(['Mint']));
 });
 
-for (const width of [390, 768, 1024, 1440]) {
+for (const width of WIDTHS) {
   test(`the collection page at ${width} px, light and dark: prices shown, nothing cut or sideways`, async ({
     page,
     servers,
@@ -167,15 +157,9 @@ for (const width of [390, 768, 1024, 1440]) {
     }
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
-      await expectNoSidewaysScroll(page, `${width} px ${scheme}`);
-      await expectReadableColumns(page, `${width} px ${scheme}`);
+      await expectLayout(page, `${width} px ${scheme}`);
       expect(await seriousViolations(page)).toEqual([]);
-      await imagesInViewDecoded(page);
-      await page.screenshot({
-        path: join(SCREENSHOTS_DIR, `collection-${width}-${scheme}.png`),
-        animations: 'disabled',
-        caret: 'hide',
-      });
+      await screenshot(page, `collection-${width}-${scheme}`);
     }
   });
 }
@@ -202,7 +186,7 @@ test('opening a collection moves nothing once drawn (layout shift ≤ 0.05)', as
   await page.goto(`/contracts/${busiest.address}`);
   await expect(rows(page).first()).toBeVisible();
   await expect(page.getByRole('slider', { name: /^Bars, one per/ })).toBeVisible();
-  await page.waitForLoadState('networkidle');
+  await drawnInFull(page);
   const shift = await page.evaluate(() => (window as unknown as { shift: number }).shift);
   expect(shift).toBeLessThanOrEqual(0.05);
 });
@@ -215,7 +199,7 @@ test('when the service cannot be asked, the page shows what is stored and says w
 }) => {
   const contract = servers.contracts.forFaults[0]!;
   await openIndexed(page, `/contracts/${contract.address}`);
-  const shown = await signatures(rows(page));
+  const shown = await rowSignatures(table(page));
   consoleWatch.allowApiFailures(502, 503);
   await sample.setFaults({
     fault: { type: 'status', status: 500 },
@@ -233,7 +217,7 @@ test('when the service cannot be asked, the page shows what is stored and says w
       page.getByRole('alert').filter({ hasText: /come from stored data/ }),
     ).toBeVisible();
     await expect(rows(page).first()).toBeVisible();
-    expect(await signatures(rows(page))).toEqual(shown);
+    expect(await rowSignatures(table(page))).toEqual(shown);
   } finally {
     await sample.setFaults(null);
   }

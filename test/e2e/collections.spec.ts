@@ -1,15 +1,14 @@
-import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import {
+  expectLayout,
   expectNoSidewaysScroll,
-  expectReadableColumns,
   expectRowsFitTheirHeight,
   expectTapTargets,
+  screenshot,
   seriousViolations,
+  WIDTHS,
 } from './support/layout';
-import { imagesInViewDecoded } from './support/pages';
-import { SCREENSHOTS_DIR } from './support/servers';
 import { dataRows } from './support/ui';
 import { indexedWallet } from './support/wallet';
 
@@ -50,15 +49,6 @@ const wholeNames = async (table: Locator) =>
   (await renderedRows(table)).filter((row) => row.whole).map((row) => row.name);
 
 const count = (text: string) => Number(text.replace(/,/g, ''));
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  await imagesInViewDecoded(page);
-  await page.screenshot({
-    path: join(SCREENSHOTS_DIR, `collections-${name}.png`),
-    animations: 'disabled',
-    caret: 'hide',
-  });
-}
 
 test('the ranking: a window and a sort in the URL change the rows, survive a reload and are shared', async ({
   page,
@@ -180,7 +170,7 @@ test('a URL with values the page does not know is replaced by its canonical one'
   ).toBeVisible();
 });
 
-for (const width of [390, 768, 1024, 1440]) {
+for (const width of WIDTHS) {
   test(`collections at ${width} px, light and dark`, async ({ page, servers }) => {
     test.setTimeout(150_000);
     await indexedWallet(page.request, servers.contracts.forWallet);
@@ -191,10 +181,8 @@ for (const width of [390, 768, 1024, 1440]) {
       await page.goto('/contracts?window=all');
       const table = rankingTable(page);
       await expect(dataRows(table).first()).toBeVisible();
-      await expectNoSidewaysScroll(page, where);
-      await expectReadableColumns(page, where);
-      await expectRowsFitTheirHeight(page, width <= 720);
-      await screenshot(page, `${width}-${scheme}`);
+      await expectLayout(page, where);
+      await screenshot(page, `collections-${width}-${scheme}`);
       expect.soft(await seriousViolations(page), `axe, ${where}`).toEqual([]);
     }
   });

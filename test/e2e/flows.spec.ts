@@ -8,6 +8,7 @@ import {
   eventsTable,
   loadedCount,
   loadStatus,
+  rowSignatures,
   scrollUntilMoreThan,
 } from './support/ui';
 
@@ -19,24 +20,6 @@ const tokenIds = (table: Locator) =>
     rows.map(
       (row) =>
         row.querySelector('a[href*="/tokens/"]')?.getAttribute('href')?.split('/').pop() ?? '',
-    ),
-  );
-
-/** Everything a row shows, with full values, to compare two renderings of one view. */
-const rowSignatures = (table: Locator) =>
-  dataRows(table).evaluateAll((rows) =>
-    rows.map((row) =>
-      [...row.querySelectorAll('td')]
-        .map((cell) => {
-          const full = [...cell.querySelectorAll('[title], [data-address], time')].map(
-            (node) =>
-              node.getAttribute('data-address') ??
-              node.getAttribute('datetime') ??
-              node.getAttribute('title'),
-          );
-          return `${cell.textContent?.trim()}${full.length ? ` [${full.join(' ')}]` : ''}`;
-        })
-        .join(' | '),
     ),
   );
 
@@ -271,32 +254,6 @@ test('a copied URL opens the same view in a new page', async ({ page, context, s
   const ids = (await tokenIds(copy)).map(BigInt);
   expect(ids).toEqual([...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
   await other.close();
-});
-
-test('hex and decimal token URLs show the same history', async ({ page, servers }) => {
-  const { contract, id, rows: events } = servers.token;
-  const canonical = `/contracts/${contract}/tokens/${id}`;
-  const history = page.getByRole('table', { name: `History of token ${id}, oldest first` });
-  await page.goto(canonical);
-  await expect(loadStatus(page)).toHaveText(`all ${events} events loaded`);
-  // The example token's history is short: every row is rendered.
-  const rows = await rowSignatures(history);
-  expect(rows).toHaveLength(events);
-
-  const hex = BigInt(id).toString(16);
-  const shortUpperContract = `0x${contract.slice(2).replace(/^0+/, '').toUpperCase()}`;
-  for (const path of [
-    `/contracts/${contract}/tokens/0x${hex}`,
-    `/contracts/${contract}/tokens/0x${hex.toUpperCase().padStart(64, '0')}`,
-    `/contracts/${shortUpperContract}/tokens/0x${hex}`,
-  ]) {
-    await page.goto(path);
-    await expect(page).toHaveURL(canonical);
-    await expect(heading(page)).toHaveText(`Token ${id}`);
-    await expect(loadStatus(page)).toHaveText(`all ${events} events loaded`);
-    expect(await rowSignatures(history)).toEqual(rows);
-  }
-  await expect(page.getByText(`0x${hex.padStart(64, '0')}`)).toBeVisible();
 });
 
 test('the lookup box goes to a contract or a token, and explains bad input', async ({

@@ -1,9 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
-import { expectNoSidewaysScroll, expectReadableColumns, seriousViolations } from './support/layout';
-import { SCREENSHOTS_DIR } from './support/servers';
+import {
+  expectNoSidewaysScroll,
+  expectReadableColumns,
+  screenshot,
+  seriousViolations,
+  WIDTHS,
+} from './support/layout';
 
 /*
  * A collection's holders, now and at the end of a past day: the figures and rows are the
@@ -90,7 +94,7 @@ test('as of a past day: other figures and rows, kept in the URL through a reload
   await expect(page).toHaveURL(new RegExp(`/contracts/${collection.address}$`));
 });
 
-for (const width of [390, 768, 1024, 1440]) {
+for (const width of WIDTHS) {
   test(`the holders page at ${width} px, light and dark: nothing cut or sideways`, async ({
     page,
     servers,
@@ -103,14 +107,11 @@ for (const width of [390, 768, 1024, 1440]) {
     await expect(page.getByRole('table', { name: /Holders by tokens held/ })).toBeVisible();
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
+      // Not a virtualised table: no row heights to check.
       await expectNoSidewaysScroll(page, `${width} px ${scheme}`);
       await expectReadableColumns(page, `${width} px ${scheme}`);
       expect(await seriousViolations(page)).toEqual([]);
-      await page.screenshot({
-        path: join(SCREENSHOTS_DIR, `holders-${width}-${scheme}.png`),
-        animations: 'disabled',
-        caret: 'hide',
-      });
+      await screenshot(page, `holders-${width}-${scheme}`);
     }
   });
 }

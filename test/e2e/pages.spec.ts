@@ -1,12 +1,11 @@
-import { join } from 'node:path';
 import { expect, test } from './support/fixtures';
 import {
   expectNoSidewaysScroll,
   expectRowsFitTheirHeight,
+  screenshot,
   seriousViolations,
 } from './support/layout';
-import { APP_PAGES, imagesInViewDecoded } from './support/pages';
-import { SCREENSHOTS_DIR } from './support/servers';
+import { APP_PAGES } from './support/pages';
 
 /*
  * Each page once per test, in light and dark: axe finds no serious or critical violation,
@@ -27,14 +26,8 @@ for (const appPage of APP_PAGES) {
     servers,
   }, testInfo) => {
     const axe = testInfo.project.name === AXE_PROJECT;
-    const shot = async (variant: string) => {
-      await imagesInViewDecoded(page);
-      await page.screenshot({
-        path: join(SCREENSHOTS_DIR, `${testInfo.project.name}-${appPage.name}-${variant}.png`),
-        animations: 'disabled',
-        caret: 'hide',
-      });
-    };
+    const shot = (variant: string) =>
+      screenshot(page, `${testInfo.project.name}-${appPage.name}-${variant}`);
     await page.setViewportSize(DESKTOP);
     await page.emulateMedia({ colorScheme: 'light' });
     await page.goto(appPage.path(servers));

@@ -1,11 +1,8 @@
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import type { TokenPageAnswer } from '../../src/lib/answers';
-import { join } from 'node:path';
 import { expect, test } from './support/fixtures';
-import { expectNoSidewaysScroll, seriousViolations } from './support/layout';
-import { imagesInViewDecoded } from './support/pages';
-import { SCREENSHOTS_DIR } from './support/servers';
-import { dataRows, loadStatus } from './support/ui';
+import { expectNoSidewaysScroll, screenshot, seriousViolations, WIDTHS } from './support/layout';
+import { dataRows, loadStatus, rowSignatures } from './support/ui';
 
 /*
  * The token page over the query API: one answer for the whole history, a sale's two
@@ -20,24 +17,6 @@ const history = (page: Page, id: string) =>
   page.getByRole('table', { name: `History of token ${id}, oldest first` });
 const custody = (page: Page) =>
   page.getByRole('region', { name: 'Provenance' }).getByRole('listitem');
-
-/** Each row's cells as text, with the exact values their titles, addresses and times hold. */
-const rowSignatures = (table: Locator) =>
-  dataRows(table).evaluateAll((rows) =>
-    rows.map((row) =>
-      [...row.querySelectorAll('td')]
-        .map((cell) => {
-          const full = [...cell.querySelectorAll('[title], [data-address], time')].map(
-            (node) =>
-              node.getAttribute('data-address') ??
-              node.getAttribute('datetime') ??
-              node.getAttribute('title'),
-          );
-          return `${cell.textContent?.trim()}${full.length ? ` [${full.join(' ')}]` : ''}`;
-        })
-        .join(' | '),
-    ),
-  );
 
 /** Every request the page makes to the service's raw lists (the page must make none). */
 function rawListRequests(page: Page): string[] {
@@ -70,9 +49,11 @@ test('decimal and hex URLs show the same rows, and a reload shows them again', a
   expect(shown).toHaveLength(rows);
 
   const hex = BigInt(id).toString(16);
+  const shortUpperContract = `0x${contract.slice(2).replace(/^0+/, '').toUpperCase()}`;
   for (const path of [
     `/contracts/${contract}/tokens/0x${hex}`,
     `/contracts/${contract}/tokens/0x${hex.toUpperCase().padStart(64, '0')}`,
+    `/contracts/${shortUpperContract}/tokens/0x${hex}`,
   ]) {
     await page.goto(path);
     await expect(page).toHaveURL(canonical);
@@ -191,10 +172,7 @@ test('when the service cannot be asked, the page says the history comes from sto
   await expect(custody(page).last()).toContainText('(from stored data)');
   if (testInfo.project.name === 'deployed') {
     await page.setViewportSize({ width: 390, height: 1400 });
-    await page.screenshot({
-      path: join(SCREENSHOTS_DIR, 'token-stored-390-light.png'),
-      fullPage: true,
-    });
+    await screenshot(page, 'token-stored-390-light', { fullPage: true });
   }
 });
 
@@ -237,20 +215,14 @@ test('screenshots at four widths, light and dark; no sideways scroll, axe clean'
   const { contract, id, rows } = servers.longToken;
   await page.goto(`/contracts/${contract}/tokens/${id}`);
   await expect(loadStatus(page)).toHaveText(new RegExp(`^all ${rows} events loaded`));
-  for (const width of [390, 768, 1024, 1440]) {
+  for (const width of WIDTHS) {
     for (const scheme of ['light', 'dark'] as const) {
       // Tall enough that the table (virtualised) renders every row in the full-page shot.
       await page.setViewportSize({ width, height: 2400 });
       await page.emulateMedia({ colorScheme: scheme });
       await expect(custody(page).last()).toBeVisible();
-      await imagesInViewDecoded(page);
       await expectNoSidewaysScroll(page, `token page at ${width} px, ${scheme}`);
-      await page.screenshot({
-        path: join(SCREENSHOTS_DIR, `token-${width}-${scheme}.png`),
-        fullPage: true,
-        animations: 'disabled',
-        caret: 'hide',
-      });
+      await screenshot(page, `token-${width}-${scheme}`, { fullPage: true });
       if (width === 390 || width === 1440) {
         expect.soft(await seriousViolations(page), `axe at ${width} px, ${scheme}`).toEqual([]);
       }

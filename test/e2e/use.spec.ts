@@ -1,15 +1,17 @@
-import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import {
+  expectLayout,
   expectNoSidewaysScroll,
   expectReadableColumns,
   expectRowsFitTheirHeight,
   expectTapTargets,
+  screenshot,
   seriousViolations,
+  WIDTHS,
 } from './support/layout';
-import { imagesInViewDecoded } from './support/pages';
-import { SCREENSHOTS_DIR, type ProfileServers } from './support/servers';
+import { drawnInFull } from './support/pages';
+import type { ProfileServers } from './support/servers';
 import {
   contractsTable,
   dataRows,
@@ -32,18 +34,7 @@ test.beforeEach(({}, testInfo) => {
   test.skip(testInfo.project.name !== 'deployed', 'layout and input do not depend on the profile');
 });
 
-const PHONE_WIDTH = 720;
 const heading = (page: Page) => page.getByRole('heading', { level: 1 });
-
-/** What must hold on every page at every width: no sideways scroll, readable columns. */
-async function expectLayout(page: Page, where: string): Promise<void> {
-  await expectNoSidewaysScroll(page, where);
-  await expectReadableColumns(page, where);
-  const width = page.viewportSize()?.width ?? 0;
-  if (await page.locator('tbody tr:not([aria-hidden="true"])').count()) {
-    await expectRowsFitTheirHeight(page, width <= PHONE_WIDTH);
-  }
-}
 
 /** The busiest contract's page, its first rows shown. */
 async function openBusiest(page: Page, servers: ProfileServers) {
@@ -53,16 +44,7 @@ async function openBusiest(page: Page, servers: ProfileServers) {
   return busiest;
 }
 
-async function screenshot(page: Page, name: string): Promise<void> {
-  await imagesInViewDecoded(page);
-  await page.screenshot({
-    path: join(SCREENSHOTS_DIR, `use-${name}.png`),
-    animations: 'disabled',
-    caret: 'hide',
-  });
-}
-
-for (const width of [390, 768, 1024, 1440]) {
+for (const width of WIDTHS) {
   test(`contracts → contract → token at ${width} px, light and dark`, async ({ page, servers }) => {
     test.setTimeout(90_000);
     const busiest = servers.contracts.deep[0]!;
@@ -75,7 +57,7 @@ for (const width of [390, 768, 1024, 1440]) {
       await expect(rankingStatus(page)).toBeVisible();
       await expect(page).toHaveTitle('Collections · NFT activity on Starknet');
       await expectLayout(page, where('contracts'));
-      await screenshot(page, `contracts-${width}-${scheme}`);
+      await screenshot(page, `use-contracts-${width}-${scheme}`);
       expect.soft(await seriousViolations(page), where('axe, contracts')).toEqual([]);
 
       await contractsTable(page).getByRole('link', { name: busiest.name }).click();
@@ -87,7 +69,7 @@ for (const width of [390, 768, 1024, 1440]) {
       const firstRow = dataRows(eventsTable(page)).first();
       await expect(firstRow.locator('td').nth(2)).toBeVisible();
       await expect(firstRow.locator('td').nth(3)).toBeVisible();
-      await screenshot(page, `contract-${width}-${scheme}`);
+      await screenshot(page, `use-contract-${width}-${scheme}`);
       expect.soft(await seriousViolations(page), where('axe, contract')).toEqual([]);
 
       // Exact times are longer: the columns make room for them, or give way.
@@ -113,7 +95,7 @@ for (const width of [390, 768, 1024, 1440]) {
         expect(timeline.x).toBeGreaterThanOrEqual(table.x + table.width);
         expect(timeline.y).toBeLessThan(table.y + table.height);
       }
-      await screenshot(page, `token-${width}-${scheme}`);
+      await screenshot(page, `use-token-${width}-${scheme}`);
       expect.soft(await seriousViolations(page), where('axe, token')).toEqual([]);
     }
   });
@@ -281,7 +263,7 @@ test('explorer links: a new tab without this page, to the explorer of the settin
   await expect(tx).toHaveAttribute('href', /^https:\/\/starkscan\.co\/tx\/0x/);
 });
 
-test('the lookup knows short forms, names and wallets, and its answer moves nothing', async ({
+test('the lookup’s answers lie over the page and move nothing; a wallet is offered both ways', async ({
   page,
   servers,
 }) => {
@@ -319,16 +301,6 @@ test('the lookup knows short forms, names and wallets, and its answer moves noth
   await expect(answer.getByRole('link').first()).toHaveText('Open as a wallet');
   await answer.getByRole('link', { name: /events with this address/ }).click();
   await expect(page).toHaveURL(`/contracts/${busiest.address}?address=${wallet}`);
-
-  // The contract by the name the list shows, and by its short form.
-  await page.goto('/contracts');
-  await box.fill(busiest.name.toUpperCase());
-  await box.press('Enter');
-  await expect(page).toHaveURL(`/contracts/${busiest.address}`);
-  const digits = busiest.address.slice(2).replace(/^0+/, '');
-  await box.fill(`0x${digits.slice(0, 4)}…${digits.slice(-4)} ${servers.token.id}`);
-  await box.press('Enter');
-  await expect(page).toHaveURL(`/contracts/${busiest.address}/tokens/${servers.token.id}`);
 });
 
 test('a bar of the chart shows its time in the table, by click and by key', async ({
@@ -343,6 +315,10 @@ test('a bar of the chart shows its time in the table, by click and by key', asyn
   const rows = dataRows(eventsTable(page));
   await expect(rows.first()).toBeVisible();
   const slider = page.getByRole('slider', { name: /^Bars, one per/ });
+  // The chart of the whole history, drawn, as its label says it.
+  const chart = page.getByRole('img', { name: / events per / });
+  await drawnInFull(page);
+  const wholeHistory = (await chart.getAttribute('aria-label'))!;
   await slider.focus();
   await page.keyboard.press('End');
   const valuetext = (await slider.getAttribute('aria-valuetext'))!;
@@ -375,7 +351,7 @@ test('a bar of the chart shows its time in the table, by click and by key', asyn
   await page.getByRole('button', { name: /Remove the time filter/ }).click();
   await expect(page).not.toHaveURL(/from=/);
   // The chart draws the whole history again once its series has come.
-  await page.waitForLoadState('networkidle');
+  await expect(chart).toHaveAttribute('aria-label', wholeHistory);
   // A quarter of the way along: well inside the history (the range runs on to today).
   const area = (await slider.boundingBox())!;
   await page.mouse.click(area.x + area.width / 5, area.y + area.height / 2);

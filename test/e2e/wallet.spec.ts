@@ -1,14 +1,15 @@
-import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import {
+  expectLayout,
   expectNoSidewaysScroll,
   expectReadableColumns,
-  expectRowsFitTheirHeight,
+  screenshot,
   seriousViolations,
+  WIDTHS,
 } from './support/layout';
-import { imagesInViewDecoded } from './support/pages';
-import { SCREENSHOTS_DIR, type ProfileServers } from './support/servers';
+import { drawnInFull } from './support/pages';
+import type { ProfileServers } from './support/servers';
 import { dataRows } from './support/ui';
 import { indexedWallet } from './support/wallet';
 
@@ -26,7 +27,6 @@ test.beforeEach(({}, testInfo) => {
   test.skip(testInfo.project.name !== 'deployed', 'layout and input do not depend on the profile');
 });
 
-const PHONE_WIDTH = 720;
 const heading = (page: Page) => page.getByRole('heading', { level: 1 });
 const walletTable = (page: Page) => page.getByRole('table', { name: 'Events of this wallet' });
 const shortWallet = (address: string) => {
@@ -34,30 +34,11 @@ const shortWallet = (address: string) => {
   return `0x${digits.slice(0, 4)}…${digits.slice(-4)}`;
 };
 
-/** What must hold at every width: no sideways scroll, readable columns, rows their height. */
-async function expectLayout(page: Page, where: string): Promise<void> {
-  await expectNoSidewaysScroll(page, where);
-  await expectReadableColumns(page, where);
-  const width = page.viewportSize()?.width ?? 0;
-  if (await page.locator('tbody tr:not([aria-hidden="true"])').count()) {
-    await expectRowsFitTheirHeight(page, width <= PHONE_WIDTH);
-  }
-}
-
 /** The wallet of the tests' collection, once it is indexed (a test's first minutes). */
 async function walletOfTests(page: Page, servers: ProfileServers) {
   test.setTimeout(150_000);
   const contract = servers.contracts.forWallet;
   return { contract, wallet: await indexedWallet(page.request, contract) };
-}
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  await imagesInViewDecoded(page);
-  await page.screenshot({
-    path: join(SCREENSHOTS_DIR, `use-${name}.png`),
-    animations: 'disabled',
-    caret: 'hide',
-  });
 }
 
 test('a wallet from the lookup box: its collections and its events', async ({ page, servers }) => {
@@ -168,7 +149,7 @@ test('a wallet inside a collection: from its card, by keyboard, shareable by its
   await expect(heldChart(page)).toBeVisible();
 });
 
-for (const width of [390, 768, 1024, 1440]) {
+for (const width of WIDTHS) {
   test(`wallet at ${width} px, light and dark`, async ({ page, servers }) => {
     const { contract, wallet } = await walletOfTests(page, servers);
     const holders = await page.request.get(`/api/collections/${contract.address}/holders?limit=1`);
@@ -181,12 +162,13 @@ for (const width of [390, 768, 1024, 1440]) {
       await expect(page).toHaveTitle(`Wallet ${shortWallet(wallet)}`);
       await expect(page.getByRole('list', { name: 'Collections' })).toBeVisible();
       await expect(dataRows(walletTable(page)).first()).toBeVisible();
-      // Nothing moves once the events are in: the table stays where it was drawn.
+      // Nothing moves once the events are in: the table stays where it was drawn while
+      // the rest of the page comes.
       const before = (await walletTable(page).boundingBox())!.y;
-      await page.waitForTimeout(300);
+      await drawnInFull(page);
       expect((await walletTable(page).boundingBox())!.y).toBe(before);
       await expectLayout(page, where('wallet'));
-      await screenshot(page, `wallet-${width}-${scheme}`);
+      await screenshot(page, `use-wallet-${width}-${scheme}`);
       expect.soft(await seriousViolations(page), where('axe, wallet')).toEqual([]);
 
       // The collection's largest holder inside it (results, counterparties, many tokens),

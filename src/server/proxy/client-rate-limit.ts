@@ -24,9 +24,10 @@ export function clientRateLimit(
     if (retryAfter === 0) return next();
     c.set('route', 'rate-limited');
     return errorResponse({
-      kind: 'rate_limited',
+      kind: 'client_rate_limited',
       status: 429,
-      message: 'Too many requests from your address. Wait a moment and try again.',
+      message:
+        'This dashboard answers each address a limited number of requests a minute, and yours has asked for more.',
       retryAfterSeconds: retryAfter,
     });
   };

@@ -109,7 +109,7 @@ export function pageFailureError(
       };
     case 'busy':
       return {
-        kind: 'upstream',
+        kind: 'busy',
         status: 503,
         message: `The server is busy: too many requests are waiting for ${SERVICE}. Try again shortly.`,
         retryAfterSeconds: 1,
@@ -153,7 +153,7 @@ const invalidPage = (what: string): ApiErrorInfo => ({
 
 /** The server stops: requests still waiting for the upstream get this instead. */
 export const SHUTTING_DOWN: ApiErrorInfo = {
-  kind: 'upstream',
+  kind: 'busy',
   status: 503,
   message: 'The server is restarting. Try again in a moment.',
   retryAfterSeconds: 1,

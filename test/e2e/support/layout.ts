@@ -1,6 +1,41 @@
+import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect } from './fixtures';
+import { imagesInViewDecoded } from './pages';
+import { SCREENSHOTS_DIR } from './servers';
+
+/** The widths every page is drawn at: a phone, a tablet, a laptop, a large screen. */
+export const WIDTHS = [390, 768, 1024, 1440];
+/** The widest window whose tables show each row as a card. */
+export const PHONE_WIDTH = 720;
+
+/**
+ * What must hold on every page at every width: no sideways scroll, readable columns, and
+ * rows (when there are any) as tall as the virtualiser counts them.
+ */
+export async function expectLayout(page: Page, where: string): Promise<void> {
+  await expectNoSidewaysScroll(page, where);
+  await expectReadableColumns(page, where);
+  const width = page.viewportSize()?.width ?? 0;
+  if (await page.locator('tbody tr:not([aria-hidden="true"])').count()) {
+    await expectRowsFitTheirHeight(page, width <= PHONE_WIDTH);
+  }
+}
+
+/**
+ * A screenshot, `name.png` in the screenshots folder, once the images in view are drawn;
+ * `fullPage` takes the whole page rather than the window.
+ */
+export async function screenshot(page: Page, name: string, { fullPage = false } = {}) {
+  await imagesInViewDecoded(page);
+  await page.screenshot({
+    path: join(SCREENSHOTS_DIR, `${name}.png`),
+    fullPage,
+    animations: 'disabled',
+    caret: 'hide',
+  });
+}
 
 /** Serious and critical axe violations, one readable line per element. */
 export async function seriousViolations(page: Page): Promise<string[]> {

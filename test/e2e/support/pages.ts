@@ -45,6 +45,19 @@ export const APP_PAGES: AppPage[] = [
   },
 ];
 
+/**
+ * Waits until the page has drawn everything it was loading: nothing busy (placeholder rows,
+ * figures, charts, a table being updated: each says `aria-busy`), its fonts loaded and the
+ * images in view decoded. What moves the page after this moves it for good.
+ */
+export async function drawnInFull(page: Page): Promise<void> {
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+  });
+  await imagesInViewDecoded(page);
+}
+
 /** Waits until the images in view are decoded, so a screenshot or a contrast check sees them. */
 export async function imagesInViewDecoded(page: Page): Promise<void> {
   await page.waitForFunction(() =>

@@ -36,6 +36,27 @@ export const eventsTable = (page: Page): Locator =>
 export const dataRows = (table: Locator): Locator =>
   table.locator('tbody tr:not([aria-hidden="true"])');
 
+/**
+ * Everything each rendered row shows, with the full values its titles, addresses and times
+ * hold: to compare two renderings of one view.
+ */
+export const rowSignatures = (table: Locator): Promise<string[]> =>
+  dataRows(table).evaluateAll((rows) =>
+    rows.map((row) =>
+      [...row.querySelectorAll('td')]
+        .map((cell) => {
+          const full = [...cell.querySelectorAll('[title], [data-address], time')].map(
+            (node) =>
+              node.getAttribute('data-address') ??
+              node.getAttribute('datetime') ??
+              node.getAttribute('title'),
+          );
+          return `${cell.textContent?.trim()}${full.length ? ` [${full.join(' ')}]` : ''}`;
+        })
+        .join(' | '),
+    ),
+  );
+
 /** Scrolls to the bottom of the document, as a reader reaching the end of the loaded rows. */
 export async function scrollToBottom(page: Page): Promise<void> {
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));

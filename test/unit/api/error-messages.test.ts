@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, failedSide, type FailedSide } from '../../../src/api/api-error';
 import { errorMessage, errorNext, errorTitle } from '../../../src/components/states';
 import { API_ERROR_KINDS } from '../../../src/lib/error-body';
+import { createProxyApp } from '../../../src/server/proxy/app';
 import {
   databaseError,
   errorResponse,
@@ -9,6 +10,10 @@ import {
   SHUTTING_DOWN,
   type ApiErrorInfo,
 } from '../../../src/server/proxy/error-response';
+import { fakeUpstream } from '../proxy/fake-upstream';
+import { fromSocket } from '../../support/socket-bindings';
+
+afterEach(() => vi.useRealTimers());
 
 /** What the reader reads of an answer of the server, as the browser's client builds it. */
 async function shown(info: ApiErrorInfo) {
@@ -76,9 +81,9 @@ describe('every error says which side failed', () => {
 
   it('an answer of our own server that cannot be read is the server’s, not the service’s', () => {
     for (const error of [
-      new ApiError('invalid_response'),
-      new ApiError('invalid_response', undefined, 200),
-      new ApiError('invalid_response', 'The dashboard’s server sent a wallet it could not read.'),
+      new ApiError('unreadable_answer'),
+      new ApiError('unreadable_answer', undefined, 200),
+      new ApiError('unreadable_answer', 'The dashboard’s server sent a wallet it could not read.'),
     ]) {
       expect(failedSide(error)).toBe('server');
       expect(errorTitle(error)).toBe('The dashboard’s server sent something unreadable');
@@ -94,8 +99,31 @@ describe('every error says which side failed', () => {
     expect(errorNext(error)).toMatch(/a lost connection tries again by itself when it returns/);
   });
 
+  it('our own limit on a visitor’s requests says this dashboard limits them, and when to try again', async () => {
+    // The limiter's clock stands still: the second request is over the limit.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const app = createProxyApp({
+      upstream: fakeUpstream().upstream,
+      rateLimit: { perMinute: 60, burst: 1 },
+    });
+    const ask = () => app.request('/api/v1/contracts', {}, fromSocket('1.2.3.4'));
+    expect((await ask()).status).toBe(200);
+    const error = await ApiError.fromResponse(await ask());
+    expect(error).toMatchObject({ kind: 'client_rate_limited', status: 429, retryAfterSeconds: 1 });
+    expect(failedSide(error)).toBe('server');
+    expect(errorTitle(error)).toBe('This dashboard is limiting your requests');
+    expect(errorMessage(error)).toMatch(/^This dashboard answers each address a limited number/);
+    expect(errorNext(error)).toBe('Wait 1 s, then Retry.');
+    // The service's throttling is the service's, in words of its own.
+    const throttled = await ApiError.fromResponse(
+      errorResponse(page({ kind: 'throttled', retryAfterSeconds: 3 })),
+    );
+    expect(errorTitle(throttled)).toBe('The service is busy');
+    expect(errorTitle(throttled)).not.toBe(errorTitle(error));
+  });
+
   it('every kind has a title, a message and what happens next', () => {
-    for (const kind of [...API_ERROR_KINDS, 'network'] as const) {
+    for (const kind of [...API_ERROR_KINDS, 'network', 'unreadable_answer'] as const) {
       for (const status of [0, 502, 503]) {
         const error = new ApiError(kind, undefined, status);
         expect(errorTitle(error), kind).toMatch(/^[A-Z]/);

@@ -38,16 +38,19 @@ describe('the retry policy, as the query client applies it', () => {
     }
   });
 
-  it('waits out a rate limit six times, backing off from 1 s', async () => {
+  it('waits out a rate limit, the service’s or ours, six times, backing off from 1 s', async () => {
     // React Query asks for the first delay with a failure count of 0, then 1, 2, …
-    expect(await attempts('rate_limited')).toEqual({
-      retries: 6,
-      waits: [1000, 2000, 4000, 8000, 16_000, 30_000],
-    });
+    for (const kind of ['rate_limited', 'client_rate_limited'] as const) {
+      expect(await attempts(kind)).toEqual({
+        retries: 6,
+        waits: [1000, 2000, 4000, 8000, 16_000, 30_000],
+      });
+    }
   });
 
   it('waits as long as Retry-After says, at most 30 s', async () => {
     expect((await attempts('rate_limited', 3)).waits).toEqual([3000, 3000, 3000, 3000, 3000, 3000]);
+    expect((await attempts('client_rate_limited', 2)).waits).toEqual(Array(6).fill(2000));
     expect(retryDelayMs(1, new ApiError('rate_limited', undefined, 429, 120))).toBe(30_000);
   });
 
@@ -61,15 +64,15 @@ describe('the retry policy, as the query client applies it', () => {
 
   it('asks a busy 503 again after the time it asks, whatever its kind, a few times', async () => {
     // The server's queue for the service is full, it restarts, or a proxy in front says so.
-    for (const kind of ['upstream', 'internal', 'timeout'] as const) {
+    for (const kind of ['busy', 'internal', 'timeout'] as const) {
       expect(await attempts(kind, 2, 503)).toEqual({ retries: 3, waits: [2000, 2000, 2000] });
     }
     // A long wait is capped.
-    expect((await attempts('upstream', 600, 503)).waits).toEqual([30_000, 30_000, 30_000]);
+    expect((await attempts('busy', 600, 503)).waits).toEqual([30_000, 30_000, 30_000]);
   });
 
   it('does not hammer a 503 that does not say how long to wait', async () => {
-    for (const kind of ['upstream', 'internal', 'database', 'timeout'] as const) {
+    for (const kind of ['busy', 'internal', 'database', 'timeout'] as const) {
       expect(await attempts(kind, undefined, 503)).toEqual({ retries: 0, waits: [] });
     }
   });
@@ -82,6 +85,7 @@ describe('the retry policy, as the query client applies it', () => {
       'method_not_allowed',
       'upstream',
       'invalid_response',
+      'unreadable_answer',
     ] as const) {
       expect(await attempts(kind)).toEqual({ retries: 0, waits: [] });
     }
@@ -111,12 +115,13 @@ describe('ApiError.fromResponse', () => {
   });
 
   it('knows an answer that is not ours by its status and its Retry-After header', async () => {
+    // Something in front of the server limits this browser: not the service.
     const response = new Response('<html>Too many requests</html>', {
       status: 429,
       headers: { 'retry-after': '9' },
     });
     expect(await ApiError.fromResponse(response)).toMatchObject({
-      kind: 'rate_limited',
+      kind: 'client_rate_limited',
       status: 429,
       retryAfterSeconds: 9,
     });

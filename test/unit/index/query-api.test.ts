@@ -1,10 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseBaseUnits } from '../../../src/lib/price';
 import { createSampleService, generateDataset } from '../../../src/server/sample-service';
-import { indexedProxy } from '../../support/indexed-proxy';
-import { usePostgresDatabases } from '../../support/postgres-databases';
+import { useIndexedSample, type Json } from '../../support/indexed-sample';
 import { rawRecords } from '../../support/raw-records';
-import { sampleUpstream } from '../../support/sample-upstream';
 
 /**
  * The query API over the sample service, both profiles: every figure of a collection's
@@ -17,32 +15,7 @@ const base = `/api/collections/${busiest.address}`;
 const STRK = '0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
 const USDC = '0x053c91253bc9682c04929ca02ed00b3e423f6710d2ee7e0d5ebb06f3ecf368a8';
 
-const databases = usePostgresDatabases();
-const opened: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const close of opened.splice(0).reverse()) await close();
-});
-
-// Answers are read loosely here: the assertions say what they must hold.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = Record<string, any>;
-
-async function setUp(profile: 'deployed' | 'documented') {
-  const database = await databases.database();
-  opened.push(database.drop);
-  const service = createSampleService({ apiKey: 'k', profile, dataset });
-  const { proxy } = await indexedProxy({
-    url: database.url,
-    upstream: sampleUpstream(service),
-    cleanups: opened,
-    settings: { headIntervalMs: 60_000 },
-  });
-  const get = async (path: string) => {
-    const response = await proxy.app.request(path);
-    return { status: response.status, body: (await response.json()) as Json, response };
-  };
-  return { proxy, service, get };
-}
+const setUp = useIndexedSample(dataset);
 
 describe.each(['deployed', 'documented'] as const)('the query API (%s profile)', (profile) => {
   it('answers figures of the whole history that equal the raw records’', async () => {
@@ -74,7 +47,9 @@ describe.each(['deployed', 'documented'] as const)('the query API (%s profile)',
     let last = Infinity;
     let cursor: string | null = null;
     do {
-      const page = await get(`${base}/events?limit=500${cursor ? `&cursor=${cursor}` : ''}`);
+      const page: { status: number; body: Json } = await get(
+        `${base}/events?limit=500${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       expect(page.status).toBe(200);
       for (const row of page.body.events) {
         expect(row.timestamp).toBeLessThanOrEqual(last);
@@ -100,7 +75,7 @@ describe.each(['deployed', 'documented'] as const)('the query API (%s profile)',
     const byCurrency: [string, bigint][] = [];
     cursor = null;
     do {
-      const page = await get(
+      const page: { status: number; body: Json } = await get(
         `${base}/events?sort=-price&limit=7${cursor ? `&cursor=${cursor}` : ''}`,
       );
       expect(page.status).toBe(200);
@@ -123,7 +98,7 @@ describe.each(['deployed', 'documented'] as const)('the query API (%s profile)',
     let saleRows = 0;
     cursor = null;
     do {
-      const page = await get(
+      const page: { status: number; body: Json } = await get(
         `${base}/events?kind=sale&limit=500${cursor ? `&cursor=${cursor}` : ''}`,
       );
       saleRows += page.body.events.length;
@@ -190,7 +165,9 @@ describe('a collection the indexer is still reading', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const page = await get(`${base}/events?limit=500${cursor ? `&cursor=${cursor}` : ''}`);
+      const page: { status: number; body: Json } = await get(
+        `${base}/events?limit=500${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       expect(page.status).toBe(200);
       for (const row of page.body.events) seen.add(row.id);
       cursor = page.body.next;
@@ -227,7 +204,7 @@ describe('collections ranked', () => {
       const addresses: string[] = [];
       let cursor: string | null = null;
       do {
-        const page = await get(
+        const page: { status: number; body: Json } = await get(
           `/api/collections?window=all&limit=2&${query}${cursor ? `&cursor=${cursor}` : ''}`,
         );
         expect(page.status).toBe(200);

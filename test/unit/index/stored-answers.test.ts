@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSampleService, generateDataset } from '../../../src/server/sample-service';
 import { indexedProxy } from '../../support/indexed-proxy';
 import { usePostgresDatabases } from '../../support/postgres-databases';
@@ -70,10 +70,9 @@ describe('answers while the service cannot be asked', () => {
       // A read started under the fault ends first; a 429 then pauses every upstream
       // request for a while: the head is read again once that is over.
       await proxy.indexer!.head(contract);
-      const pausedUntil = proxy.stats().gate.coolingDownUntil;
-      if (pausedUntil !== undefined) {
-        await new Promise((resolve) => setTimeout(resolve, pausedUntil - Date.now() + 1));
-      }
+      await vi.waitFor(() => expect(proxy.stats().gate.coolingDownUntil).toBeUndefined(), {
+        timeout: 5_000,
+      });
       await proxy.indexer!.head(contract);
       expect((await coverage()).upstream).toBeNull();
     },

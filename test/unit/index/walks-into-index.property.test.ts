@@ -4,6 +4,7 @@ import { parseBaseUnits } from '../../../src/lib/price';
 import { createSampleService, generateDataset } from '../../../src/server/sample-service';
 import { createRandom } from '../../../src/server/sample-service/random';
 import { indexedProxy } from '../../support/indexed-proxy';
+import { rawRecords } from '../../support/raw-records';
 import { usePostgresDatabases } from '../../support/postgres-databases';
 import { sampleUpstream } from '../../support/sample-upstream';
 
@@ -20,21 +21,6 @@ afterEach(async () => {
 });
 
 type Step = 'deeper' | 'head' | 'forget' | 'arrive';
-
-async function records(service: ReturnType<typeof createSampleService>, contract: string) {
-  const all: Record<string, string>[] = [];
-  let cursor: string | null | undefined = null;
-  do {
-    const response = await service.fetch(
-      `/v1/events/${contract}?limit=5000${cursor ? `&cursor=${cursor}` : ''}`,
-      { headers: { 'x-api-key': 'k' } },
-    );
-    const body = (await response.json()) as { result: Record<string, string>[]; cursor?: string };
-    all.push(...body.result);
-    cursor = body.cursor;
-  } while (cursor);
-  return all;
-}
 
 describe('walks of the deployed service into the index', () => {
   it('end with one row per change of hands and figures equal to the records', async () => {
@@ -82,7 +68,7 @@ describe('walks of the deployed service into the index', () => {
           await walk.done;
           expect(walk.progress.state).toBe('done');
 
-          const raw = await records(service, contract.address);
+          const raw = await rawRecords(service, contract.address);
           const sales = raw.filter((record) => record.event_type === 'sale');
           const volume = new Map<string, bigint>();
           for (const sale of sales) {

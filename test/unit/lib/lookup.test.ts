@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { addressMatcher, resolveAddress } from '../../../src/lib/address-match';
 import type { Contract } from '../../../src/lib/contract';
-import { notListedText, resolveLookup, type KnownContracts } from '../../../src/lib/lookup';
+import {
+  notListedText,
+  parseLookup,
+  resolveLookup,
+  type KnownContracts,
+} from '../../../src/lib/lookup';
 
 const A = (digits: string) => `0x${digits.padStart(64, '0')}`;
 const GALLERY = A('60582df2cd4ad2c988b11fdede5c43f56a432e895df255ccd1af129160044b8');
@@ -266,5 +271,26 @@ describe('short forms of addresses', () => {
       ok: false,
       error: expect.stringMatching(/An address is 0x/),
     });
+  });
+});
+
+describe('parseLookup', () => {
+  it.each([
+    ['0xabc', { address: A('abc') }],
+    ['  0xABC  ', { address: A('abc') }],
+    ['0xabc 12', { address: A('abc'), tokenId: '12' }],
+    ['0xabc/0x0c', { address: A('abc'), tokenId: '12' }],
+    ['0xabc:12', { address: A('abc'), tokenId: '12' }],
+    [
+      `https://dash.example/contracts/${A('abc')}/tokens/12?x=1`,
+      { address: A('abc'), tokenId: '12' },
+    ],
+  ])('%s', (input, expected) => {
+    expect(parseLookup(input)).toEqual({ ok: true, value: expected });
+  });
+
+  it.each(['', 'hello', '0xabc 12 13', '0xabc -1', '0xabc 1.5'])('refuses %j', (input) => {
+    const parsed = parseLookup(input);
+    expect(parsed.ok).toBe(false);
   });
 });

@@ -3,15 +3,13 @@ import { createProxyApp } from '../../../src/server/proxy/app';
 import { clientKey } from '../../../src/server/proxy/client-address';
 import { createRateLimiter } from '../../../src/server/proxy/rate-limit';
 import { fakeUpstream } from './fake-upstream';
+import { fromSocket } from '../../support/socket-bindings';
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(new Date('2025-01-01T00:00:00Z'));
 });
 afterEach(() => vi.useRealTimers());
-
-/** The bindings @hono/node-server passes: the socket the request came on. */
-const fromSocket = (remoteAddress: string) => ({ incoming: { socket: { remoteAddress } } });
 
 describe('token bucket per client', () => {
   it('allows the burst, then the sustained rate, and says when to come back', () => {
@@ -100,7 +98,7 @@ describe('rate limit on the API', () => {
     return statuses;
   }
 
-  it('answers 429 in our error shape with Retry-After once a client is over its limit', async () => {
+  it('answers 429 in our error shape, a kind of its own, with Retry-After once a client is over its limit', async () => {
     const { app } = limited();
     for (let i = 0; i < 3; i += 1) {
       const ok = await app.request('/api/v1/contracts', {}, fromSocket('1.2.3.4'));
@@ -110,8 +108,16 @@ describe('rate limit on the API', () => {
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('1');
     expect(refused.headers.get('cache-control')).toBe('no-store');
-    const body = (await refused.json()) as { error: { kind: string; retryAfterSeconds: number } };
-    expect(body.error).toMatchObject({ kind: 'rate_limited', retryAfterSeconds: 1 });
+    // Our own limit, never to be taken for the service throttling the server.
+    expect(await refused.json()).toEqual({
+      error: {
+        kind: 'client_rate_limited',
+        status: 429,
+        message:
+          'This dashboard answers each address a limited number of requests a minute, and yours has asked for more.',
+        retryAfterSeconds: 1,
+      },
+    });
     const other = await app.request('/api/v1/contracts', {}, fromSocket('5.6.7.8'));
     expect(other.status).toBe(200);
   });

@@ -7,6 +7,7 @@ import {
   type UpstreamGateSettings,
 } from '../../../src/server/upstream/gate';
 import { fakeUpstream } from './fake-upstream';
+import { fromSocket } from '../../support/socket-bindings';
 
 const A = '0x' + '0'.repeat(60) + 'abcd';
 const settings = (overrides: Partial<UpstreamGateSettings> = {}): UpstreamGateSettings => ({
@@ -338,14 +339,15 @@ describe('the proxy behind the gate', () => {
     const response = await app.request(page(2));
     expect(response.status).toBe(503);
     const body = (await response.json()) as { error: { kind: string; message: string } };
-    expect(body.error.kind).toBe('upstream');
+    expect(body.error.kind).toBe('busy');
     expect(body.error.message).toMatch(/busy/);
   });
 
   it('a flood of cache misses from one client leaves another client’s answered within 2 s', async () => {
     vi.useFakeTimers();
     try {
-      // The real service's budget and latency: 5 requests/s, about 80 ms a page.
+      // The real service's budget and latency: 5 requests/s, about 80 ms a page (the
+      // stand-in's answer time on the fake clock, not a wait of the test).
       const { upstream, calls } = fakeUpstream(async () => {
         await new Promise((resolve) => setTimeout(resolve, 80));
         return Response.json({ result: [], cursor: 'next' });
@@ -355,7 +357,6 @@ describe('the proxy behind the gate', () => {
         rateLimit: noRateLimit,
         gate: { concurrency: 4, queueTimeoutMs: 10_000, ratePerSecond: 5 },
       });
-      const fromSocket = (remoteAddress: string) => ({ incoming: { socket: { remoteAddress } } });
       for (let i = 0; i < 200; i += 1) void app.request(page(i), {}, fromSocket('10.0.0.1'));
       await vi.advanceTimersByTimeAsync(1_000);
       const start = Date.now();

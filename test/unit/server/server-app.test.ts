@@ -6,6 +6,7 @@ import { createServerApp } from '../../../src/server/http/app';
 import { createProxy, type ProxyOptions } from '../../../src/server/proxy/app';
 import type { RequestLog } from '../../../src/server/proxy/request-log';
 import { fakeUpstream } from '../proxy/fake-upstream';
+import { fromSocket } from '../../support/socket-bindings';
 
 let clientDir: string;
 
@@ -27,8 +28,6 @@ function server(answer?: Parameters<typeof fakeUpstream>[0], options: Partial<Pr
   return { app: createServerApp({ proxy, clientDir, log, trustedProxyHops }), calls, lines };
 }
 
-/** The bindings @hono/node-server passes: the socket the request came on. */
-const fromSocket = (remoteAddress: string) => ({ incoming: { socket: { remoteAddress } } });
 const failing = () => Response.json({ message: 'Internal server error' }, { status: 502 });
 
 describe('production server', () => {

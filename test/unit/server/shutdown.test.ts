@@ -16,6 +16,8 @@ let clientDir: string;
 let upstream: Server;
 let upstreamUrl: string;
 let slowRequestArrived: () => void = () => {};
+// Answers the event page the stand-in holds; set once it holds one.
+let answerSlowRequest: () => void = () => {};
 const children: ChildProcess[] = [];
 const dataDirs: string[] = [];
 
@@ -24,7 +26,7 @@ beforeAll(async () => {
   // As root the embedded PostgreSQL runs as another user, who must reach its DATA_DIR.
   chmodSync(clientDir, 0o755);
   writeFileSync(join(clientDir, 'index.html'), '<!doctype html><title>dashboard</title>');
-  // A real service stand-in over HTTP: event pages take half a second.
+  // A real service stand-in over HTTP: an event page is answered when the test says so.
   upstream = createServer((req, res) => {
     const send = () => {
       res.setHeader('content-type', 'application/json');
@@ -32,8 +34,8 @@ beforeAll(async () => {
     };
     if (req.url?.includes(HUNG)) return slowRequestArrived();
     if (req.url?.startsWith('/v1/events/')) {
+      answerSlowRequest = send;
       slowRequestArrived();
-      setTimeout(send, 500);
     } else send();
   });
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
@@ -125,6 +127,7 @@ describe('production server process', { timeout: 20_000 }, () => {
     server.child.kill('SIGTERM');
     await server.output(/SIGTERM: finishing requests in flight/);
     await expect(get(Number(port), '/healthz')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    answerSlowRequest();
     const answer = await inFlight;
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toEqual({ result: [{ event_id: '0x1' }], cursor: null });
@@ -153,12 +156,12 @@ describe('production server process', { timeout: 20_000 }, () => {
     ['still sending its headers', 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n'],
     ['that has sent nothing', ''],
   ])('on SIGTERM closes a connection %s at once and exits 0', async (_name, sent) => {
-    const server = startChild(realUpstream(PATIENT));
+    const server = startChild(realUpstream({ ...PATIENT, SAY_CONNECTIONS: 'true' }));
     const [, port] = await server.output(/on http:\/\/127\.0\.0\.1:(\d+)\//);
     const connection = await rawConnection(Number(port));
     if (sent) connection.socket.write(sent);
     // The server has the connection, and the bytes, before it is told to stop.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await server.output(sent ? /connection bytes read/ : /connection accepted/);
     server.child.kill('SIGTERM');
     await connection.closed;
     expect(await server.exited).toBe(0);
@@ -179,7 +182,7 @@ describe('production server process', { timeout: 20_000 }, () => {
     expect(answer.headers['retry-after']).toBe('1');
     expect(JSON.parse(answer.body)).toEqual({
       error: {
-        kind: 'upstream',
+        kind: 'busy',
         status: 503,
         message: expect.stringMatching(/restarting/),
         retryAfterSeconds: 1,

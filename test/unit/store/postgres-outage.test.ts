@@ -1,4 +1,5 @@
-import { afterEach, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterEach, expect, it, vi } from 'vitest';
 import { openPostgresEngine, type PostgresEngine } from '../../../src/server/store/postgres-engine';
 import { startPostgres, type PostgresServer } from '../../support/postgres-server';
 
@@ -10,6 +11,7 @@ import { startPostgres, type PostgresServer } from '../../support/postgres-serve
 let server: PostgresServer | undefined;
 let engine: PostgresEngine | undefined;
 afterEach(async () => {
+  vi.restoreAllMocks();
   await engine?.close().catch(() => {});
   await server?.stop();
 });
@@ -18,6 +20,7 @@ it('survives PostgreSQL stopping while a list’s lock is held, and rejects that
   server = await startPostgres();
   engine = await openPostgresEngine({ connectionString: server.url });
   engine.pool.on('error', () => {});
+  const connect = vi.spyOn(pg.Pool.prototype, 'connect');
   let running: () => void = () => {};
   const started = new Promise<void>((resolve) => (running = resolve));
   let finish: () => void = () => {};
@@ -27,9 +30,13 @@ it('survives PostgreSQL stopping while a list’s lock is held, and rejects that
     return 'read';
   });
   await started;
+  // The connection holding the lock: the only one taken from a pool since the spy.
+  expect(connect).toHaveBeenCalledTimes(1);
+  const held = (await connect.mock.results[0]!.value) as pg.PoolClient;
+  const ended = new Promise((resolve) => held.once('end', resolve));
   server.kill();
-  // Let the held connection see its end before the task finishes.
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  // The held connection sees its end while the task still runs.
+  await ended;
   finish();
   await expect(task).rejects.toThrow(/database connection holding the lock .* failed/);
   // Reads fail too, as rejections.
