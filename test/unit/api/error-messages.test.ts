@@ -50,7 +50,6 @@ describe('every error says which side failed', () => {
     ['a cut connection', page({ kind: 'broken' }), 'service'],
     ['an oversized page', page({ kind: 'too_large' }), 'service'],
     ['an unreadable page', page({ kind: 'invalid' }), 'service'],
-    ['a dead cursor', page({ kind: 'expired_cursor' }), 'service'],
   ])('the service’s: %s names it', async (_what, info, side) => {
     const { side: said, text } = await shown(info);
     expect(said).toBe(side);
@@ -72,6 +71,8 @@ describe('every error says which side failed', () => {
     ],
     ['its queue for the service full', page({ kind: 'busy' }), 'server'],
     ['a restart', SHUTTING_DOWN, 'server'],
+    // Only the server's own store hands out cursors that can die (its copy was read again).
+    ['a dead cursor of its store', page({ kind: 'expired_cursor' }), 'server'],
   ])('our own: %s never blames the service', async (_what, info, side) => {
     const { side: said, text } = await shown(info);
     expect(said).toBe(side);
