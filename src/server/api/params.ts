@@ -206,6 +206,7 @@ export const walletEventsParams = z.strictObject({
   limit: limit(MAX_PAGE_SIZE, 50),
   cursor,
 });
+export const marketParams = withPriceRule({ from: filterShape.from, to: filterShape.to });
 export const emptyParams = z.strictObject({});
 
 export const contractAddress = address('The collection address');

@@ -9,6 +9,7 @@ import { eventExportColumns, eventExportRow } from '../../lib/event-export';
 import { eventsPage, orderStatement } from '../index/events-query';
 import { overview } from '../index/figures';
 import { everyHolder, holders } from '../index/holders';
+import { market, MARKET_COUNTED, noMarket } from '../index/market';
 import type { Keyset } from '../index/keyset';
 import { matchingRanking, rankedBy, rankings } from '../index/rankings';
 import { series } from '../index/series';
@@ -27,6 +28,7 @@ import {
   filtersOf,
   holdersExportParams,
   holdersParams,
+  marketParams,
   problemOf,
   rankingParams,
   seriesParams,
@@ -219,6 +221,20 @@ export function createQueryApi(options: QueryApiOptions) {
         ? []
         : await series(pool, found.id, params.interval, filtersOf(params));
     return c.json({ interval: params.interval, buckets, coverage: found.coverage });
+  });
+
+  app.get('/collections/:address/market', async (c) => {
+    const found = await collectionRequest(c, marketParams);
+    if (found.error) return found.error;
+    const span = filtersOf(found.params);
+    const figures = found.id === undefined ? noMarket() : await market(pool, found.id, span);
+    return c.json({
+      ...figures,
+      from: span.from ?? null,
+      to: span.to ?? null,
+      counted: MARKET_COUNTED,
+      coverage: found.coverage,
+    });
   });
 
   app.get('/collections/:address/holders', async (c) => {

@@ -1,16 +1,12 @@
 import fc from 'fast-check';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CURRENCIES } from '../../../src/lib/price';
-import { createIngest } from '../../../src/server/index/ingest';
+import { describe, expect, it } from 'vitest';
 import { eventsPage } from '../../../src/server/index/events-query';
 import { overview } from '../../../src/server/index/figures';
 import { holders } from '../../../src/server/index/holders';
 import { series } from '../../../src/server/index/series';
-import { chunksOf } from '../../../src/server/store/engine';
 import { WASH_WINDOW_SECONDS, washReasons } from '../../../src/server/index/wash-flags';
-import { startPostgres, type PostgresServer } from '../../support/postgres-server';
-import { migrateForTests } from './index-harness';
+import { emptyIndex, useIndexDatabase } from './index-harness';
+import { CONTRACT, history, ingestPages, recordsOf, ZERO, type Change } from './random-history';
 
 /**
  * Whatever order pages arrive in (head reads, depth reads, a dead cursor walked round),
@@ -18,132 +14,6 @@ import { migrateForTests } from './index-harness';
  * index holds one row per change of hands, and every figure equals the figure computed
  * here, independently, from the raw records.
  */
-const CONTRACT = `0x${'c'.repeat(64)}`;
-const ZERO = `0x${'0'.repeat(64)}`;
-const WALLETS = ['1', '2', '3', '4', '5'].map((d) => `0x${d.repeat(64)}`);
-const hex64 = (n: bigint) => `0x${n.toString(16).padStart(64, '0')}`;
-
-interface Change {
-  kind: 'mint' | 'transfer' | 'sale' | 'burn';
-  token: number;
-  from: string;
-  to: string;
-  ts: number;
-  tx: string;
-  price?: bigint;
-  currency?: string;
-  reversed?: boolean;
-  hexPrice?: boolean;
-}
-
-/** A history: each token minted, then moved, sold or burned, times strictly rising per token. */
-const history = fc
-  .array(
-    fc.record({
-      token: fc.integer({ min: 1, max: 6 }),
-      step: fc.constantFrom('transfer', 'sale', 'sale', 'burn'),
-      to: fc.integer({ min: 0, max: 4 }),
-      gap: fc.integer({ min: 1, max: 100_000 }),
-      price: fc.bigInt({ min: 1n, max: 10n ** 21n }),
-      currency: fc.integer({ min: 0, max: 4 }),
-      reversed: fc.boolean(),
-      hexPrice: fc.boolean(),
-    }),
-    { maxLength: 40 },
-  )
-  .map((steps) => {
-    const owner = new Map<number, string | null>();
-    const time = new Map<number, number>();
-    const changes: Change[] = [];
-    let tx = 1n;
-    for (const step of steps) {
-      const held = owner.get(step.token);
-      const ts = (time.get(step.token) ?? 1_700_000_000 + step.token * 7) + step.gap;
-      time.set(step.token, ts);
-      const txHash = hex64(tx++);
-      if (held === undefined) {
-        changes.push({
-          kind: 'mint',
-          token: step.token,
-          from: ZERO,
-          to: WALLETS[step.to]!,
-          ts,
-          tx: txHash,
-        });
-        owner.set(step.token, WALLETS[step.to]!);
-        continue;
-      }
-      if (held === null) continue;
-      if (step.step === 'burn') {
-        changes.push({ kind: 'burn', token: step.token, from: held, to: ZERO, ts, tx: txHash });
-        owner.set(step.token, null);
-        continue;
-      }
-      const to = WALLETS[step.to]!;
-      if (to === held) continue;
-      const change: Change = {
-        kind: step.step as 'transfer' | 'sale',
-        token: step.token,
-        from: held,
-        to,
-        ts,
-        tx: txHash,
-      };
-      if (step.step === 'sale') {
-        change.price = step.price;
-        change.currency =
-          step.currency < 3
-            ? CURRENCIES[step.currency]!.address
-            : step.currency === 3
-              ? undefined
-              : `0x${'e'.repeat(64)}`;
-        change.reversed = step.reversed;
-        change.hexPrice = step.hexPrice;
-      }
-      changes.push(change);
-      owner.set(step.token, to);
-    }
-    return changes;
-  });
-
-/** The records the deployed service sends for a history: a sale is its transfer and its sale record. */
-function recordsOf(changes: Change[]): Record<string, string>[] {
-  const records: Record<string, string>[] = [];
-  changes.forEach((change, index) => {
-    const common = {
-      token_id: String(change.token),
-      token_id_hex: hex64(BigInt(change.token)),
-      timestamp: String(change.ts),
-      transaction_hash: change.tx,
-    };
-    records.push({
-      ...common,
-      contract_address: CONTRACT,
-      contract_type: 'ERC721',
-      event_type: 'transfer',
-      event_id: hex64(BigInt(index + 1) * 1_000_003n),
-      from_address: change.from,
-      to_address: change.to,
-    });
-    if (change.kind === 'sale') {
-      const [from, to] = change.reversed ? [change.to, change.from] : [change.from, change.to];
-      records.push({
-        ...common,
-        nft_contract_address: CONTRACT,
-        event_type: 'sale',
-        event_id: common.token_id_hex,
-        from_address: from,
-        to_address: to,
-        price: change.hexPrice ? hex64(change.price!) : change.price!.toString(),
-        quantity: '1',
-        marketplace_name: change.currency === undefined ? 'Ventory' : 'Element',
-        marketplace_contract_address: `0x${'d'.repeat(64)}`,
-        ...(change.currency !== undefined && { currency_address: change.currency }),
-      });
-    }
-  });
-  return records;
-}
 
 /** Pages of the records in any order, some records on two pages, twins split anywhere. */
 const delivery = (count: number) =>
@@ -153,43 +23,7 @@ const delivery = (count: number) =>
     order: fc.array(fc.nat(), { minLength: 12, maxLength: 12 }),
   });
 
-let server: PostgresServer;
-let pool: pg.Pool;
-
-beforeAll(async () => {
-  server = await startPostgres();
-  pool = new pg.Pool({ connectionString: server.url, max: 4 });
-  await migrateForTests(pool);
-}, 60_000);
-
-afterAll(async () => {
-  await pool?.end();
-  await server?.stop();
-});
-
-async function ingestPages(pages: Record<string, string>[][]) {
-  const ingest = createIngest(pool);
-  let seq = 0;
-  for (const page of pages) {
-    const records = page.map((record) => ({
-      json: Buffer.from(JSON.stringify(record)),
-      ts: Number(record.timestamp),
-    }));
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      await ingest.onCommit(client, `/v1/events/${CONTRACT}`, chunksOf(seq, records, 300), {
-        complete: false,
-        first: 0,
-        next: seq + records.length,
-      });
-      await client.query('COMMIT');
-    } finally {
-      client.release();
-    }
-    seq += records.length;
-  }
-}
+const db = useIndexDatabase();
 
 /** The figures, computed from the history itself. */
 function expected(changes: Change[]) {
@@ -231,9 +65,8 @@ describe('the event index, whatever order its pages come in', () => {
           fc.tuple(fc.constant(changes), delivery(recordsOf(changes).length)),
         ),
         async ([changes, { cuts, repeats, order }]) => {
-          await pool.query(
-            'TRUNCATE idx_changes, idx_tokens, idx_owners, idx_hourly, idx_contracts RESTART IDENTITY',
-          );
+          const { pool } = db;
+          await emptyIndex(pool);
           const records = recordsOf(changes);
           const bounds = [...new Set([0, ...cuts, records.length])].sort((a, b) => a - b);
           const pages = bounds.slice(1).map((end, index) => records.slice(bounds[index], end));
@@ -243,9 +76,9 @@ describe('the event index, whatever order its pages come in', () => {
             .map((page, index) => ({ page, key: order[index % order.length]! * 31 + index }))
             .sort((a, b) => a.key - b.key)
             .map((entry) => entry.page);
-          await ingestPages(shuffled);
+          await ingestPages(pool, shuffled);
           // A page read twice (a head re-read, a walk round a dead cursor) changes nothing.
-          if (shuffled[0]) await ingestPages([shuffled[0]]);
+          if (shuffled[0]) await ingestPages(pool, [shuffled[0]]);
 
           const want = expected(changes);
           const { rows } = await pool.query<{ id: number }>(

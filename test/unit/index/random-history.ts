@@ -1,0 +1,171 @@
+import fc from 'fast-check';
+import type pg from 'pg';
+import { CURRENCIES } from '../../../src/lib/price';
+import { createIngest } from '../../../src/server/index/ingest';
+import { chunksOf } from '../../../src/server/store/engine';
+
+/**
+ * A random history of one contract, as the property tests of the index generate it, the
+ * records the deployed service sends for it, and their ingest a page at a time.
+ */
+export const CONTRACT = `0x${'c'.repeat(64)}`;
+export const ZERO = `0x${'0'.repeat(64)}`;
+export const WALLETS = ['1', '2', '3', '4', '5'].map((d) => `0x${d.repeat(64)}`);
+export const hex64 = (n: bigint) => `0x${n.toString(16).padStart(64, '0')}`;
+
+/** Marketplaces a sale names; the empty name is a sale record that names none. */
+export const MARKETPLACES = ['Element', 'Ventory', 'Pyramid', ''];
+
+export interface Change {
+  kind: 'mint' | 'transfer' | 'sale' | 'burn';
+  token: number;
+  from: string;
+  to: string;
+  ts: number;
+  tx: string;
+  price?: bigint;
+  currency?: string;
+  reversed?: boolean;
+  hexPrice?: boolean;
+  marketplace?: string;
+}
+
+/** A history: each token minted, then moved, sold or burned, times strictly rising per token. */
+export const history = fc
+  .array(
+    fc.record({
+      token: fc.integer({ min: 1, max: 6 }),
+      step: fc.constantFrom('transfer', 'sale', 'sale', 'burn'),
+      to: fc.integer({ min: 0, max: 4 }),
+      // Mostly within a day; sometimes months (the time from a mint to a first sale).
+      gap: fc.oneof(
+        { weight: 3, arbitrary: fc.integer({ min: 1, max: 100_000 }) },
+        { weight: 1, arbitrary: fc.integer({ min: 1, max: 250 * 86_400 }) },
+      ),
+      market: fc.integer({ min: 0, max: MARKETPLACES.length - 1 }),
+      price: fc.bigInt({ min: 1n, max: 10n ** 21n }),
+      currency: fc.integer({ min: 0, max: 4 }),
+      reversed: fc.boolean(),
+      hexPrice: fc.boolean(),
+    }),
+    { maxLength: 40 },
+  )
+  .map((steps) => {
+    const owner = new Map<number, string | null>();
+    const time = new Map<number, number>();
+    const changes: Change[] = [];
+    let tx = 1n;
+    for (const step of steps) {
+      const held = owner.get(step.token);
+      const ts = (time.get(step.token) ?? 1_700_000_000 + step.token * 7) + step.gap;
+      time.set(step.token, ts);
+      const txHash = hex64(tx++);
+      if (held === undefined) {
+        changes.push({
+          kind: 'mint',
+          token: step.token,
+          from: ZERO,
+          to: WALLETS[step.to]!,
+          ts,
+          tx: txHash,
+        });
+        owner.set(step.token, WALLETS[step.to]!);
+        continue;
+      }
+      if (held === null) continue;
+      if (step.step === 'burn') {
+        changes.push({ kind: 'burn', token: step.token, from: held, to: ZERO, ts, tx: txHash });
+        owner.set(step.token, null);
+        continue;
+      }
+      const to = WALLETS[step.to]!;
+      if (to === held) continue;
+      const change: Change = {
+        kind: step.step as 'transfer' | 'sale',
+        token: step.token,
+        from: held,
+        to,
+        ts,
+        tx: txHash,
+      };
+      if (step.step === 'sale') {
+        change.price = step.price;
+        change.currency =
+          step.currency < 3
+            ? CURRENCIES[step.currency]!.address
+            : step.currency === 3
+              ? undefined
+              : `0x${'e'.repeat(64)}`;
+        change.reversed = step.reversed;
+        change.hexPrice = step.hexPrice;
+        change.marketplace = MARKETPLACES[step.market]!;
+      }
+      changes.push(change);
+      owner.set(step.token, to);
+    }
+    return changes;
+  });
+
+/** The records the deployed service sends for a history: a sale is its transfer and its sale record. */
+export function recordsOf(changes: Change[]): Record<string, string>[] {
+  const records: Record<string, string>[] = [];
+  changes.forEach((change, index) => {
+    const common = {
+      token_id: String(change.token),
+      token_id_hex: hex64(BigInt(change.token)),
+      timestamp: String(change.ts),
+      transaction_hash: change.tx,
+    };
+    records.push({
+      ...common,
+      contract_address: CONTRACT,
+      contract_type: 'ERC721',
+      event_type: 'transfer',
+      event_id: hex64(BigInt(index + 1) * 1_000_003n),
+      from_address: change.from,
+      to_address: change.to,
+    });
+    if (change.kind === 'sale') {
+      const [from, to] = change.reversed ? [change.to, change.from] : [change.from, change.to];
+      records.push({
+        ...common,
+        nft_contract_address: CONTRACT,
+        event_type: 'sale',
+        event_id: common.token_id_hex,
+        from_address: from,
+        to_address: to,
+        price: change.hexPrice ? hex64(change.price!) : change.price!.toString(),
+        quantity: '1',
+        ...(change.marketplace && { marketplace_name: change.marketplace }),
+        marketplace_contract_address: `0x${'d'.repeat(64)}`,
+        ...(change.currency !== undefined && { currency_address: change.currency }),
+      });
+    }
+  });
+  return records;
+}
+
+/** Ingests the pages in order, as the store commits them. */
+export async function ingestPages(pool: pg.Pool, pages: Record<string, string>[][]) {
+  const ingest = createIngest(pool);
+  let seq = 0;
+  for (const page of pages) {
+    const records = page.map((record) => ({
+      json: Buffer.from(JSON.stringify(record)),
+      ts: Number(record.timestamp),
+    }));
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await ingest.onCommit(client, `/v1/events/${CONTRACT}`, chunksOf(seq, records, 300), {
+        complete: false,
+        first: 0,
+        next: seq + records.length,
+      });
+      await client.query('COMMIT');
+    } finally {
+      client.release();
+    }
+    seq += records.length;
+  }
+}
