@@ -296,7 +296,7 @@ async function firstSales(
       SELECT (SELECT s.ts FROM idx_changes s
         WHERE s.contract_id = ${contract} AND s.token_id = m.token_id AND s.ts >= m.ts
           AND ${sales.where.join(' AND ')}
-        ORDER BY s.ts, s.id LIMIT 1) - m.ts AS wait
+        ORDER BY s.ts LIMIT 1) - m.ts AS wait
       FROM m
     )
     SELECT count(*) FILTER (WHERE wait IS NOT NULL) AS sold,
