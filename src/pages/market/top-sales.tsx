@@ -24,7 +24,8 @@ function Wallet({ address }: { address: string }) {
 /**
  * Each currency's highest sales, a table per currency (prices of different currencies
  * are never ranked together): the token (to its page), price, seller, buyer, time and
- * marketplace. On a phone each sale is a card, each value under its name.
+ * marketplace. Where the six columns do not fit, each sale is a card, each value under
+ * its name.
  */
 export function TopSales({
   address,
@@ -47,7 +48,6 @@ export function TopSales({
           </caption>
           <thead>
             <tr>
-              <th scope="col">#</th>
               <th scope="col">Token</th>
               <th scope="col" className={styles.number}>
                 Price
@@ -59,11 +59,8 @@ export function TopSales({
             </tr>
           </thead>
           <tbody>
-            {sales.map((sale, index) => (
+            {sales.map((sale) => (
               <tr key={sale.id}>
-                <td data-label="#" className={styles.rank}>
-                  {index + 1}
-                </td>
                 <td data-label="Token">
                   <TokenIdLink
                     contract={address}

@@ -71,13 +71,12 @@ export async function market(
   contractId: number,
   span: MarketSpan,
 ): Promise<MarketFigures> {
-  const [topSales, shares, minters, firstSale] = await Promise.all([
+  const [topSales, shares, mints] = await Promise.all([
     topSalesOf(pool, contractId, span),
     marketplaceShares(pool, contractId, span),
-    mintersOf(pool, contractId, span),
-    firstSales(pool, contractId, span),
+    mintFigures(pool, contractId, span),
   ]);
-  return { topSales, ...shares, minters, firstSale };
+  return { topSales, ...shares, ...mints };
 }
 
 interface SaleRecord {
@@ -227,79 +226,45 @@ export function ratio(a: bigint, b: bigint): number {
 }
 
 /**
- * `m`: each token minted in the span with its mint's time and receiver (a token minted
- * twice there: its first mint).
+ * The tokens minted in the span, each with its first mint there (in the holder rule's
+ * order: at one time a mint comes first), read down the token index backwards (its
+ * order, so nothing is sorted); then, in one statement:
+ * - the minters: each wallet a mint went to, and whether it is among the holders now;
+ * - each token held now by the wallet its mint went to (the tokens table);
+ * - each token's first sale at or after its mint, whenever it came: one look-up of the
+ *   token index per token.
  */
-function mintsCte(sql: Sql, contract: string, span: MarketSpan): string {
-  const where = [`c.contract_id = ${contract}`, `c.kind = ${KIND_CODES.mint}`];
-  where.push(...spanOf(sql, 'c', span));
-  return `m AS MATERIALIZED (
-      SELECT DISTINCT ON (token_id) token_id, ts, to_addr FROM idx_changes c
-      WHERE ${where.join(' AND ')} ORDER BY token_id, ts, id)`;
-}
-
-/**
- * The minters of the span and how many still hold: each wallet a mint went to, with a row
- * of the holders now; each token minted, held now by the wallet its mint went to.
- */
-async function mintersOf(
+async function mintFigures(
   pool: pg.Pool,
   contractId: number,
   span: MarketSpan,
-): Promise<MintersFigures> {
+): Promise<{ minters: MintersFigures; firstSale: FirstSaleFigures }> {
   const sql = new Sql();
   const contract = sql.param(contractId);
-  const { rows } = await pool.query<Record<string, string>>(
-    `WITH ${mintsCte(sql, contract, span)}, w AS (SELECT DISTINCT to_addr FROM m)
-    SELECT (SELECT count(*) FROM w) AS minters,
-      (SELECT count(*) FROM w JOIN idx_owners o
-        ON o.contract_id = ${contract} AND o.owner = w.to_addr AND o.tokens > 0) AS holding,
-      (SELECT count(*) FROM m) AS minted,
-      (SELECT count(*) FROM m JOIN idx_tokens t
-        ON t.contract_id = ${contract} AND t.token_id = m.token_id
-        AND t.owner = m.to_addr AND NOT t.burned) AS kept`,
-    sql.values,
-  );
-  const r = rows[0]!;
-  const [minters, holding, minted, kept] = [r.minters, r.holding, r.minted, r.kept].map(Number) as [
-    number,
-    number,
-    number,
-    number,
-  ];
-  return {
-    minters,
-    holding,
-    holdingShare: minters > 0 ? holding / minters : 0,
-    minted,
-    keptByMinter: kept,
-    keptShare: minted > 0 ? kept / minted : 0,
-  };
-}
-
-/**
- * For each token minted in the span (its first mint there), the first sale at or after
- * that mint, whenever it came: one look-up of the token index per token.
- */
-async function firstSales(
-  pool: pg.Pool,
-  contractId: number,
-  span: MarketSpan,
-): Promise<FirstSaleFigures> {
-  const sql = new Sql();
-  const contract = sql.param(contractId);
-  const mints = mintsCte(sql, contract, span);
+  const mints = [`c.contract_id = ${contract}`, `c.kind = ${KIND_CODES.mint}`];
+  mints.push(...spanOf(sql, 'c', span));
   // The sale's own span is the rest of the history after the mint.
   const sales = saleRows(sql, 's', {});
   const { rows } = await pool.query<Record<string, string | null>>(
-    `WITH ${mints}, d AS MATERIALIZED (
+    `WITH m AS MATERIALIZED (
+      SELECT DISTINCT ON (token_id) token_id, ts, to_addr FROM idx_changes c
+      WHERE ${mints.join(' AND ')} ORDER BY token_id DESC, ts, rank, id
+    ), w AS (SELECT DISTINCT to_addr FROM m),
+    d AS MATERIALIZED (
       SELECT (SELECT s.ts FROM idx_changes s
         WHERE s.contract_id = ${contract} AND s.token_id = m.token_id AND s.ts >= m.ts
           AND ${sales.where.join(' AND ')}
         ORDER BY s.ts LIMIT 1) - m.ts AS wait
       FROM m
     )
-    SELECT count(*) FILTER (WHERE wait IS NOT NULL) AS sold,
+    SELECT (SELECT count(*) FROM w) AS minters,
+      (SELECT count(*) FROM w JOIN idx_owners o
+        ON o.contract_id = ${contract} AND o.owner = w.to_addr AND o.tokens > 0) AS holding,
+      (SELECT count(*) FROM m) AS minted,
+      (SELECT count(*) FROM m JOIN idx_tokens t
+        ON t.contract_id = ${contract} AND t.token_id = m.token_id
+        AND t.owner = m.to_addr AND NOT t.burned) AS kept,
+      count(*) FILTER (WHERE wait IS NOT NULL) AS sold,
       count(*) FILTER (WHERE wait IS NULL) AS never,
       percentile_cont(ARRAY[0.25, 0.5, 0.75]) WITHIN GROUP (ORDER BY wait)::text AS quartiles,
       ${FIRST_SALE_BUCKETS.map(
@@ -310,19 +275,35 @@ async function firstSales(
     sql.values,
   );
   const r = rows[0]!;
-  const sold = Number(r.sold);
+  const [minters, holding, minted, kept, sold] = [
+    r.minters,
+    r.holding,
+    r.minted,
+    r.kept,
+    r.sold,
+  ].map(Number) as [number, number, number, number, number];
   const quartiles =
     sold > 0 && r.quartiles ? (r.quartiles.slice(1, -1).split(',').map(Number) as number[]) : null;
   return {
-    sold,
-    neverSold: Number(r.never),
-    quartiles: quartiles ? [quartiles[0]!, quartiles[1]!, quartiles[2]!] : null,
-    buckets: FIRST_SALE_BUCKETS.map(([range, from, to], index) => ({
-      range,
-      from,
-      to,
-      tokens: Number(r[`b${index}`]),
-    })),
+    minters: {
+      minters,
+      holding,
+      holdingShare: minters > 0 ? holding / minters : 0,
+      minted,
+      keptByMinter: kept,
+      keptShare: minted > 0 ? kept / minted : 0,
+    },
+    firstSale: {
+      sold,
+      neverSold: Number(r.never),
+      quartiles: quartiles ? [quartiles[0]!, quartiles[1]!, quartiles[2]!] : null,
+      buckets: FIRST_SALE_BUCKETS.map(([range, from, to], index) => ({
+        range,
+        from,
+        to,
+        tokens: Number(r[`b${index}`]),
+      })),
+    },
   };
 }
 
