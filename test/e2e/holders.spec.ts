@@ -1,9 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
-import { expectNoSidewaysScroll, expectReadableColumns, seriousViolations } from './support/layout';
-import { SCREENSHOTS_DIR } from './support/servers';
+import { expectLayoutInBothSchemes, openWhenIndexed } from './support/layout';
 
 /*
  * A collection's holders, now and at the end of a past day: the figures and rows are the
@@ -21,12 +19,9 @@ const owners = (page: Page) =>
     .locator('a[href^="/addresses/"]')
     .evaluateAll((links) => links.map((link) => link.getAttribute('href')));
 
-/** Opens the page once the whole history is indexed (the first visit starts the indexer). */
+/** Opens the page once the whole history is indexed, and waits for its rows. */
 async function openIndexed(page: Page, path: string) {
-  await page.goto(path);
-  await expect(page.getByText(/Whole history indexed/)).toBeVisible({ timeout: 40_000 });
-  await page.reload();
-  await expect(page.getByText(/Whole history indexed/)).toBeVisible();
+  await openWhenIndexed(page, path);
   await expect(rows(page).first()).toBeVisible();
 }
 
@@ -101,16 +96,6 @@ for (const width of [390, 768, 1024, 1440]) {
     await page.setViewportSize({ width, height: 900 });
     await openIndexed(page, `/contracts/${collection.address}/holders`);
     await expect(page.getByRole('table', { name: /Holders by tokens held/ })).toBeVisible();
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await expectNoSidewaysScroll(page, `${width} px ${scheme}`);
-      await expectReadableColumns(page, `${width} px ${scheme}`);
-      expect(await seriousViolations(page)).toEqual([]);
-      await page.screenshot({
-        path: join(SCREENSHOTS_DIR, `holders-${width}-${scheme}.png`),
-        animations: 'disabled',
-        caret: 'hide',
-      });
-    }
+    await expectLayoutInBothSchemes(page, 'holders', width);
   });
 }

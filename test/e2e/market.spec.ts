@@ -1,8 +1,6 @@
-import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
-import { expectNoSidewaysScroll, expectReadableColumns, seriousViolations } from './support/layout';
-import { SCREENSHOTS_DIR } from './support/servers';
+import { expectLayoutInBothSchemes, openWhenIndexed } from './support/layout';
 
 /*
  * A collection's market over the whole history and a span: the tables and figures are the
@@ -12,12 +10,9 @@ import { SCREENSHOTS_DIR } from './support/servers';
 const marketsTable = (page: Page) =>
   page.getByRole('table', { name: 'Sales and volume per marketplace' });
 
-/** Opens the page once the whole history is indexed (the first visit starts the indexer). */
+/** Opens the page once the whole history is indexed, and waits for its rows. */
 async function openIndexed(page: Page, path: string) {
-  await page.goto(path);
-  await expect(page.getByText(/Whole history indexed/)).toBeVisible({ timeout: 40_000 });
-  await page.reload();
-  await expect(page.getByText(/Whole history indexed/)).toBeVisible();
+  await openWhenIndexed(page, path);
   await expect(marketsTable(page)).toBeVisible();
 }
 
@@ -78,18 +73,7 @@ for (const width of [390, 768, 1024, 1440]) {
     await page.setViewportSize({ width, height: 900 });
     await openIndexed(page, `/contracts/${collection.address}/market`);
     await expect(page.getByRole('table', { name: /^Time from mint to first sale/ })).toBeVisible();
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await expectNoSidewaysScroll(page, `${width} px ${scheme}`);
-      await expectReadableColumns(page, `${width} px ${scheme}`);
-      expect(await seriousViolations(page)).toEqual([]);
-      await page.screenshot({
-        path: join(SCREENSHOTS_DIR, `market-${width}-${scheme}.png`),
-        animations: 'disabled',
-        caret: 'hide',
-        fullPage: true,
-      });
-    }
+    await expectLayoutInBothSchemes(page, 'market', width, true);
   });
 }
 
@@ -100,7 +84,10 @@ test('keyboard: the span’s dates, Whole history and a top sale’s token are r
   test.skip(testInfo.project.name !== 'deployed', 'keys do not depend on the profile');
   test.setTimeout(60_000);
   const collection = servers.contracts.deep[1]!;
-  await openIndexed(page, `/contracts/${collection.address}/market?from=2000-01-01&to=2000-01-02`);
+  await openWhenIndexed(
+    page,
+    `/contracts/${collection.address}/market?from=2000-01-01&to=2000-01-02`,
+  );
   await expect(page.getByText('No token minted in 1 Jan 2000')).toBeVisible();
   const whole = page.getByRole('button', { name: 'Whole history' });
   await page.getByLabel('To (inclusive)').focus();

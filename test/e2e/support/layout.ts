@@ -1,6 +1,8 @@
+import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect } from './fixtures';
+import { SCREENSHOTS_DIR } from './servers';
 
 /** Serious and critical axe violations, one readable line per element. */
 export async function seriousViolations(page: Page): Promise<string[]> {
@@ -136,4 +138,36 @@ export async function expectTapTargets(page: Page, where: string): Promise<void>
       }),
   );
   expect(small, `controls smaller than 44 px, ${where}`).toEqual([]);
+}
+
+/**
+ * The page in light and dark: nothing to scroll sideways, every column readable, no serious
+ * axe violation; a screenshot of each (`name-width-scheme.png`).
+ */
+export async function expectLayoutInBothSchemes(
+  page: Page,
+  name: string,
+  width: number,
+  fullPage = false,
+): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await expectNoSidewaysScroll(page, `${width} px ${scheme}`);
+    await expectReadableColumns(page, `${width} px ${scheme}`);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({
+      path: join(SCREENSHOTS_DIR, `${name}-${width}-${scheme}.png`),
+      animations: 'disabled',
+      caret: 'hide',
+      fullPage,
+    });
+  }
+}
+
+/** Opens a collection's page once its whole history is indexed (the first visit starts it). */
+export async function openWhenIndexed(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await expect(page.getByText(/Whole history indexed/)).toBeVisible({ timeout: 40_000 });
+  await page.reload();
+  await expect(page.getByText(/Whole history indexed/)).toBeVisible();
 }
