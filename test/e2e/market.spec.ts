@@ -13,7 +13,8 @@ const marketsTable = (page: Page) =>
 /** Opens the page once the whole history is indexed, and waits for its rows. */
 async function openIndexed(page: Page, path: string) {
   await openWhenIndexed(page, path);
-  await expect(marketsTable(page)).toBeVisible();
+  // The market reads every token minted: on a busy machine it takes seconds.
+  await expect(marketsTable(page)).toBeVisible({ timeout: 30_000 });
 }
 
 test.describe.configure({ mode: 'parallel' });

@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
 import type pg from 'pg';
 import type { z } from 'zod';
-import type { HoldersFigures } from '../../lib/answers';
+import type { HoldersFigures, MarketFigures } from '../../lib/answers';
 import { custodyChain } from '../../lib/custody';
 import { csvHeader, csvRows } from '../../lib/export';
 import { CURRENCIES } from '../../lib/price';
@@ -17,6 +17,7 @@ import { tokenHistory } from '../index/token';
 import { walletCollections } from '../index/wallet';
 import type { Indexer } from '../indexer/indexer';
 import { errorResponse } from '../proxy/error-response';
+import { createCoalescer } from '../upstream/coalesce';
 import { downloadResponse } from './download';
 import { coverageOf } from './coverage';
 import { holderExportColumns, holderExportName, holderExportRow } from './holders-export';
@@ -223,11 +224,23 @@ export function createQueryApi(options: QueryApiOptions) {
     return c.json({ interval: params.interval, buckets, coverage: found.coverage });
   });
 
+  // The market reads every token minted: identical requests over the same indexed rows
+  // (the coverage's records and newest time) share one run.
+  const markets = createCoalescer<MarketFigures>();
   app.get('/collections/:address/market', async (c) => {
     const found = await collectionRequest(c, marketParams);
     if (found.error) return found.error;
     const span = filtersOf(found.params);
-    const figures = found.id === undefined ? noMarket() : await market(pool, found.id, span);
+    const { id, coverage } = found;
+    const figures =
+      id === undefined
+        ? noMarket()
+        : (
+            await markets.run(
+              JSON.stringify([id, span.from, span.to, coverage.records, coverage.newest]),
+              () => market(pool, id, span),
+            )
+          ).value;
     return c.json({
       ...figures,
       from: span.from ?? null,
