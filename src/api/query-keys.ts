@@ -10,8 +10,8 @@ export const queryKeys = {
   rankings: (search: string) => ['collections', 'ranking', search] as const,
   /** One collection's identity, figures and coverage. */
   collection: (address: string) => ['collection', address, 'overview'] as const,
-  /** Every query of one kind about a collection (events, series, holders): to refresh them all. */
-  collectionAll: (address: string, kind: 'events' | 'series' | 'holders') =>
+  /** Every query of one kind about a collection (events, series, holders…): to refresh them all. */
+  collectionAll: (address: string, kind: 'events' | 'series' | 'holders' | 'market') =>
     ['collection', address, kind] as const,
   /** A collection's events under a view (its filters and sort as a search string). */
   collectionEvents: (address: string, search: string) =>
@@ -22,6 +22,9 @@ export const queryKeys = {
   /** A collection's holders (now, or as of a time). */
   collectionHolders: (address: string, search: string) =>
     [...queryKeys.collectionAll(address, 'holders'), search] as const,
+  /** A collection's market (over the whole history, or a span). */
+  collectionMarket: (address: string, search: string) =>
+    [...queryKeys.collectionAll(address, 'market'), search] as const,
   /** One token's history and custody. */
   token: (address: string, tokenId: string) => ['collection', address, 'token', tokenId] as const,
   /** A wallet across the indexed collections. */

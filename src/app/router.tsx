@@ -65,6 +65,10 @@ export const routes: RouteObject[] = [
             async () => (await import('../pages/holders/holders-page')).HoldersRoute,
           ),
           lazyPage(
+            routePatterns.market,
+            async () => (await import('../pages/market/market-page')).MarketRoute,
+          ),
+          lazyPage(
             routePatterns.wallet,
             async () => (await import('../pages/wallet/wallet-page')).WalletRoute,
           ),

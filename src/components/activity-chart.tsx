@@ -19,9 +19,10 @@ import { useElementWidth } from './use-element-width';
 import chart from './chart.module.css';
 import styles from './activity-chart.module.css';
 
-const HINT = 'Point at or tap a bar for its numbers; a click or Enter shows its events below.';
-const KEYS_HINT =
-  'The arrow keys, Home and End move between bars; Enter shows the events of the bar in the table.';
+const hintOf = (chosen: string) =>
+  `Point at or tap a bar for its numbers; a click or Enter shows ${chosen}.`;
+const keysHintOf = (chosen: string) =>
+  `The arrow keys, Home and End move between bars; Enter shows ${chosen}.`;
 /** The plot's width until it is measured (and where nothing is laid out). */
 const FALLBACK_WIDTH = 800;
 const COUNTS_HEIGHT = 120;
@@ -38,6 +39,8 @@ export interface ActivityChartProps {
   range: TimeSpan;
   /** Narrows the table to a bar's time (a click or Enter on it). */
   onSelect?: (span: TimeSpan) => void;
+  /** What a click or Enter on a bar shows, in words. */
+  selects?: string;
   /** The service lists no burns for the contract: the legend says where a burn shows. */
   burnsUnlisted?: boolean;
   /** What the index does not cover of the range yet, in words; null when it covers it. */
@@ -64,6 +67,7 @@ export function ActivityChart({
   interval,
   range,
   onSelect,
+  selects = 'the events of the bar in the table',
   burnsUnlisted = false,
   partial = null,
   loading = false,
@@ -137,8 +141,8 @@ export function ActivityChart({
           onChoose={setChosenKey}
         />
       }
-      hint={HINT}
-      keysHint={KEYS_HINT}
+      hint={hintOf(selects)}
+      keysHint={keysHintOf(selects)}
       legend={EVENT_KINDS.map((kind) => (
         <li key={kind}>
           <span className={`${styles.swatch} ${kindTones[kind]}`} aria-hidden="true" />{' '}

@@ -1,4 +1,5 @@
-import type { Interval, SeriesBucket } from './answers';
+import type { Coverage, Interval, SeriesBucket } from './answers';
+import { formatDay } from './time';
 import type { TimeSpan } from './time-span';
 import { EVENT_KINDS, type EventKind } from './token-event';
 
@@ -41,6 +42,28 @@ export function intervalStart(seconds: number, interval: Interval): number {
       return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1) / 1000;
     }
   }
+}
+
+export interface ChartRange extends TimeSpan {
+  interval: Interval;
+}
+
+/**
+ * The span the charts cover — the view's, else the collection's first activity to now,
+ * never past now — and the size of its buckets.
+ */
+export function chartRange(span: TimeSpan | null, first: number | null, now: number): ChartRange {
+  const from = span?.from ?? first ?? now - 30 * 86_400;
+  const to = Math.max(from + 3600, Math.min(span?.to ?? now, now));
+  return { from, to, interval: chooseInterval({ from, to }) };
+}
+
+/** What the index does not cover yet, in words for a chart; null once it has it all. */
+export function uncoveredNote(coverage: Coverage | undefined): string | null {
+  if (!coverage || coverage.complete) return null;
+  return coverage.indexedBack === null
+    ? 'Nothing indexed yet: the chart fills in as the indexer reads.'
+    : `Indexed back to ${formatDay(coverage.indexedBack)} so far: older events are not drawn yet.`;
 }
 
 /** When the bucket starting at `start` ends: the next one's start. */

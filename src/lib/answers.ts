@@ -310,3 +310,66 @@ export interface WalletAnswer {
   collections: WalletCollection[];
   covers: string;
 }
+
+/** One of a currency's highest sales (`GET …/market`). */
+export interface MarketSale {
+  id: string;
+  tokenId: string;
+  tokenIdHex: string;
+  /** Base units of the group's currency. */
+  price: string;
+  /** Who held the token before the sale and after it. */
+  seller: string;
+  buyer: string;
+  timestamp: number;
+  marketplace: string | null;
+  transactionHash: string;
+}
+
+/** A volume in one currency with its share of all the span's volume in that currency. */
+export interface MarketVolume extends Volume {
+  share: number;
+}
+
+/**
+ * Of the wallets a mint went to, those holding a token of the collection now; of the
+ * tokens minted, those held now by the wallet their mint went to.
+ */
+export interface MintersFigures {
+  minters: number;
+  holding: number;
+  holdingShare: number;
+  minted: number;
+  keptByMinter: number;
+  keptShare: number;
+}
+
+/** The time from a token's mint to its first sale after it, in seconds. */
+export interface FirstSaleFigures {
+  /** Tokens minted that sold at least once after their mint. */
+  sold: number;
+  neverSold: number;
+  /** First quartile, median, third quartile; null when none sold. */
+  quartiles: [number, number, number] | null;
+  /** `from` inclusive, `to` exclusive (null: no end). */
+  buckets: { range: string; from: number; to: number | null; tokens: number }[];
+}
+
+export interface MarketFigures {
+  /** Each currency's highest sales, highest first; currencies in the price sort's order. */
+  topSales: { currency: CurrencyRef; sales: MarketSale[] }[];
+  sales: number;
+  volume: MarketVolume[];
+  marketplaces: { name: string | null; sales: number; share: number; volume: MarketVolume[] }[];
+  minters: MintersFigures;
+  firstSale: FirstSaleFigures;
+}
+
+/** `GET /api/collections/:address/market`. */
+export interface MarketAnswer extends MarketFigures {
+  from: number | null;
+  to: number | null;
+  /** How each figure is counted, in words. */
+  counted: string;
+  coverage: Coverage;
+}

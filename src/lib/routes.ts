@@ -8,6 +8,7 @@ export const routePatterns = {
   contractEvents: '/contracts/:address',
   tokenHistory: '/contracts/:address/tokens/:tokenId',
   holders: '/contracts/:address/holders',
+  market: '/contracts/:address/market',
   wallet: '/addresses/:address',
 } as const;
 
@@ -17,6 +18,7 @@ export const hrefs = {
   tokenHistory: (address: string, tokenId: string, search = '') =>
     `/contracts/${address}/tokens/${tokenId}${search}`,
   holders: (address: string, search = '') => `/contracts/${address}/holders${search}`,
+  market: (address: string, search = '') => `/contracts/${address}/market${search}`,
   wallet: (address: string, search = '') => `/addresses/${address}${search}`,
 };
 

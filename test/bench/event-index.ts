@@ -7,6 +7,7 @@ import { eventsPage, type EventsQuery } from '../../src/server/index/events-quer
 import { overview } from '../../src/server/index/figures';
 import { createPreviews } from '../../src/server/preview/previews';
 import { holders } from '../../src/server/index/holders';
+import { market } from '../../src/server/index/market';
 import { createIngest, type Ingest } from '../../src/server/index/ingest';
 import type { KeysetValues } from '../../src/server/index/keyset';
 import { WINDOWS, type RankingWindow } from '../../src/lib/answers';
@@ -472,6 +473,17 @@ export async function eventIndex(context: Context): Promise<void> {
       'holders as of a date',
       (run) => holders(db, id, { limit: 20, after: null, asOf: within(run, 0) }),
       BUDGET.holdersAsOfMs,
+    );
+    await measure('market, whole history', () => market(db, id, {}));
+    await measure('market, a 30-day span on whole hours', (run) =>
+      market(db, id, { from: within(run, 30 * DAY), to: within(run, 30 * DAY) + 30 * DAY }),
+    );
+    // Off the hour the marketplaces' shares are read from the rows, not the hourly totals.
+    await measure('market, a 30-day span off the hour', (run) =>
+      market(db, id, {
+        from: within(run, 30 * DAY) + 1,
+        to: within(run, 30 * DAY) + 30 * DAY + 1,
+      }),
     );
     const windows = Object.keys(WINDOWS) as RankingWindow[];
     await measure(`rankings (${windows.join(', ')} in turn)`, (run) =>

@@ -1,13 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
-import {
-  expectNoSidewaysScroll,
-  expectReadableColumns,
-  screenshot,
-  seriousViolations,
-  WIDTHS,
-} from './support/layout';
+import { expectLayoutInBothSchemes, openWhenIndexed, WIDTHS } from './support/layout';
 
 /*
  * A collection's holders, now and at the end of a past day: the figures and rows are the
@@ -25,12 +19,9 @@ const owners = (page: Page) =>
     .locator('a[href^="/addresses/"]')
     .evaluateAll((links) => links.map((link) => link.getAttribute('href')));
 
-/** Opens the page once the whole history is indexed (the first visit starts the indexer). */
+/** Opens the page once the whole history is indexed, and waits for its rows. */
 async function openIndexed(page: Page, path: string) {
-  await page.goto(path);
-  await expect(page.getByText(/Whole history indexed/)).toBeVisible({ timeout: 40_000 });
-  await page.reload();
-  await expect(page.getByText(/Whole history indexed/)).toBeVisible();
+  await openWhenIndexed(page, path);
   await expect(rows(page).first()).toBeVisible();
 }
 
@@ -105,13 +96,6 @@ for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
     await openIndexed(page, `/contracts/${collection.address}/holders`);
     await expect(page.getByRole('table', { name: /Holders by tokens held/ })).toBeVisible();
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      // Not a virtualised table: no row heights to check.
-      await expectNoSidewaysScroll(page, `${width} px ${scheme}`);
-      await expectReadableColumns(page, `${width} px ${scheme}`);
-      expect(await seriousViolations(page)).toEqual([]);
-      await screenshot(page, `holders-${width}-${scheme}`);
-    }
+    await expectLayoutInBothSchemes(page, 'holders', width);
   });
 }

@@ -2,27 +2,12 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { collectionEventsQueryOptions } from '../../api/collection';
 import { ActivityChart } from '../../components/activity-chart';
 import { SalesChart } from '../../components/sales-chart';
-import { chooseInterval } from '../../lib/activity';
-import type { Coverage, EventRow, Interval, SeriesAnswer } from '../../lib/answers';
-import { formatDay } from '../../lib/time';
+import { uncoveredNote, type ChartRange } from '../../lib/activity';
+import type { Coverage, EventRow, SeriesAnswer } from '../../lib/answers';
 import type { TimeSpan } from '../../lib/time-span';
 
 /** How many of the view's latest sales the sales chart draws: one page of the query API. */
 const SALES_DRAWN = 500;
-
-export interface ChartRange extends TimeSpan {
-  interval: Interval;
-}
-
-/**
- * The span the charts cover — the view's, else the collection's first activity to now,
- * never past now — and the size of its buckets.
- */
-export function chartRange(span: TimeSpan | null, first: number | null, now: number): ChartRange {
-  const from = span?.from ?? first ?? now - 30 * 86_400;
-  const to = Math.max(from + 3600, Math.min(span?.to ?? now, now));
-  return { from, to, interval: chooseInterval({ from, to }) };
-}
 
 interface CollectionChartsProps {
   address: string;
@@ -51,12 +36,7 @@ export function CollectionCharts(props: CollectionChartsProps) {
     enabled: salesShown,
   });
   const saleRows = salesQuery.data?.pages[0]?.items ?? [];
-  const partial =
-    coverage && !coverage.complete
-      ? coverage.indexedBack === null
-        ? 'Nothing indexed yet: the chart fills in as the indexer reads.'
-        : `Indexed back to ${formatDay(coverage.indexedBack)} so far: older events are not drawn yet.`
-      : null;
+  const partial = uncoveredNote(coverage);
   return (
     <>
       <ActivityChart

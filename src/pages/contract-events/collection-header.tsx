@@ -90,6 +90,7 @@ export function CollectionHeader({
             {collection?.type && <Badge>{collection.type}</Badge>}
             <Address value={address} copy explore />
             <Link to={hrefs.holders(address)}>Holders</Link>
+            <Link to={hrefs.market(address)}>Market</Link>
           </p>
         </div>
       </div>

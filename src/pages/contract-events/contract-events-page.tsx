@@ -19,6 +19,7 @@ import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../comp
 import { useNow } from '../../components/use-now';
 import { useTitle } from '../../components/use-title';
 import { useViewSearch } from '../../components/use-view-search';
+import { chartRange } from '../../lib/activity';
 import { parseAddress } from '../../lib/address';
 import { MAX_PAGE_SIZE } from '../../lib/answers';
 import { collectionTitle } from '../../lib/collection-title';
@@ -31,7 +32,7 @@ import {
 import { hrefs } from '../../lib/routes';
 import { formatSpanEnd } from '../../lib/time-span';
 import { updateSearch } from '../../lib/view-state';
-import { CollectionCharts, chartRange } from './collection-charts';
+import { CollectionCharts } from './collection-charts';
 import { CollectionHeader } from './collection-header';
 import { EventFilters } from './event-filters';
 import { EventsToolbar } from './events-toolbar';

@@ -11,7 +11,7 @@ import { formatSpan } from '../../lib/time-span';
 import { EVENT_KIND_NAMES, EVENT_KINDS, type EventKind } from '../../lib/token-event';
 import type { TimeDisplay } from '../../lib/view-state';
 import { kindTones } from '../../components/badge';
-import { DateRange } from './date-range';
+import { DateRange } from '../../components/date-range';
 import button from '../../components/button.module.css';
 import field from '../../components/field.module.css';
 import toolbar from '../../components/toolbar.module.css';

@@ -4,8 +4,9 @@ import {
   placeholderFigures,
   type Figure,
 } from '../../components/figure-list';
+import { ShareTable } from '../../components/share-table';
 import type { HoldersAnswer } from '../../lib/answers';
-import { formatCount, formatShare } from '../../lib/format';
+import { formatShare } from '../../lib/format';
 import styles from './holders-page.module.css';
 
 type Figures = Omit<HoldersAnswer, 'holders' | 'next'>;
@@ -34,37 +35,15 @@ export function HoldersFigures({ answer, when }: { answer: Figures | undefined; 
           label={`Holders ${when}`}
         />
         {answer && (
-          <table className={styles.distribution}>
-            <caption>Holders by tokens held, {when}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Tokens held</th>
-                <th scope="col" className={styles.number}>
-                  Holders
-                </th>
-                <th scope="col" className={styles.shareHead}>
-                  Share of holders
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {answer.distribution.map(({ range, holders }) => {
-                const share = total > 0 ? holders / total : 0;
-                return (
-                  <tr key={range}>
-                    <th scope="row">{range}</th>
-                    <td className={styles.number}>{formatCount(holders)}</td>
-                    <td>
-                      <span className={styles.bar} aria-hidden="true">
-                        <span style={{ width: `${share * 100}%` }} />
-                      </span>
-                      <span className={styles.shareText}>{formatShare(share)}</span>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <ShareTable
+            caption={`Holders by tokens held, ${when}`}
+            columns={['Tokens held', 'Holders', 'Share of holders']}
+            parts={answer.distribution.map(({ range, holders }) => ({
+              label: range,
+              count: holders,
+              share: total > 0 ? holders / total : 0,
+            }))}
+          />
         )}
       </div>
       {answer && (

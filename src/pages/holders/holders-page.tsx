@@ -1,18 +1,14 @@
-import {
-  keepPreviousData,
-  useInfiniteQuery,
-  useQuery,
-  useQueryClient,
-} from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef } from 'react';
-import { Link, Navigate, useLocation, useParams, useSearchParams } from 'react-router';
+import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useCallback, useMemo } from 'react';
+import { Navigate, useLocation, useParams, useSearchParams } from 'react-router';
 import { collectionQueryOptions } from '../../api/collection';
 import { collectionHoldersQueryOptions, holdersExportHref } from '../../api/holders';
-import { queryKeys } from '../../api/query-keys';
 import { useServerList } from '../../api/use-server-list';
+import { useWholeRefresh } from '../../api/use-whole-refresh';
 import { BadParam } from '../../components/bad-param';
 import { CoverageNote } from '../../components/coverage-note';
 import { ServerListTable } from '../../components/server-list-table';
+import { SubpageHeader } from '../../components/subpage-header';
 import { LoadStatus } from '../../components/load-status';
 import { useSettings } from '../../components/settings';
 import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../components/states';
@@ -64,6 +60,7 @@ const DAY = 86_400;
 const whenOf = (day: number | null) => (day === null ? 'now' : `at the end of ${formatDay(day)}`);
 
 const holderKey = (holder: Holder) => holder.owner;
+const HOLDERS = ['holders'] as const;
 
 /**
  * A collection's holders, now or as of the end of a UTC day: the figures and spread of
@@ -90,7 +87,7 @@ export function HoldersPage({ address }: { address: string }) {
   const updating = query.isPlaceholderData;
   const answer = updating ? undefined : query.data?.pages[0]?.answer;
   const coverage = collection?.coverage ?? query.data?.pages[0]?.answer.coverage;
-  useHoldersRefresh(address, coverage?.complete);
+  useWholeRefresh(address, coverage?.complete, HOLDERS);
   const name = collectionTitle(collection, address);
   const when = whenOf(day);
   // The rows on screen may still be the day before's while the new day's come.
@@ -112,18 +109,13 @@ export function HoldersPage({ address }: { address: string }) {
 
   return (
     <section aria-labelledby="holders-title">
-      <header className={styles.header}>
-        <nav aria-label="Breadcrumb" className={styles.breadcrumb}>
-          <Link to={hrefs.contracts()}>Contracts</Link> ›{' '}
-          <Link to={hrefs.contractEvents(address)}>{name}</Link> › Holders
-        </nav>
-        <h1 id="holders-title" className={styles.title}>
-          Holders of {name}
-        </h1>
-        <p className={styles.back}>
-          <Link to={hrefs.contractEvents(address)}>‹ Back to the collection’s events</Link>
-        </p>
-      </header>
+      <SubpageHeader
+        address={address}
+        name={name}
+        page="Holders"
+        titleId="holders-title"
+        title={`Holders of ${name}`}
+      />
       <CoverageNote coverage={coverage} nowMs={nowMs} />
       <div className={toolbar.toolbar}>
         <AsOfField
@@ -180,22 +172,4 @@ export function HoldersPage({ address }: { address: string }) {
       )}
     </section>
   );
-}
-
-/**
- * While the indexer reads the collection the answers cover part of its history; once
- * the whole of it is in, the holders are asked again.
- */
-function useHoldersRefresh(address: string, complete: boolean | undefined) {
-  const queryClient = useQueryClient();
-  const seen = useRef(complete);
-  useEffect(() => {
-    const before = seen.current;
-    seen.current = complete;
-    if (complete && before === false) {
-      void queryClient.invalidateQueries({
-        queryKey: queryKeys.collectionAll(address, 'holders'),
-      });
-    }
-  }, [address, complete, queryClient]);
 }

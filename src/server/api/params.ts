@@ -212,6 +212,7 @@ export const walletCollectionParams = z.strictObject({
     .enum(HELD_INTERVALS, { error: `interval must be one of ${HELD_INTERVALS.join(', ')}.` })
     .optional(),
 });
+export const marketParams = withPriceRule({ from: filterShape.from, to: filterShape.to });
 export const emptyParams = z.strictObject({});
 
 export const contractAddress = address('The collection address');

@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
 import type pg from 'pg';
 import type { z } from 'zod';
-import type { HoldersFigures, WalletInCollectionAnswer } from '../../lib/answers';
+import type { HoldersFigures, MarketFigures, WalletInCollectionAnswer } from '../../lib/answers';
 import { custodyChain } from '../../lib/custody';
 import { csvHeader, csvRows } from '../../lib/export';
 import { CURRENCIES } from '../../lib/price';
@@ -9,6 +9,7 @@ import { eventExportColumns, eventExportRow } from '../../lib/event-export';
 import { eventsPage, orderStatement } from '../index/events-query';
 import { overview } from '../index/figures';
 import { everyHolder, holders } from '../index/holders';
+import { market, MARKET_COUNTED, noMarket } from '../index/market';
 import type { Keyset } from '../index/keyset';
 import { matchingRanking, rankedBy, rankings } from '../index/rankings';
 import { series } from '../index/series';
@@ -17,6 +18,7 @@ import { walletCollections } from '../index/wallet';
 import { emptyWalletFigures, walletInCollection } from '../index/wallet-collection';
 import type { Indexer } from '../indexer/indexer';
 import { errorResponse } from '../proxy/error-response';
+import { createCoalescer } from '../upstream/coalesce';
 import { downloadResponse } from './download';
 import { coverageOf } from './coverage';
 import { holderExportColumns, holderExportName, holderExportRow } from './holders-export';
@@ -28,6 +30,7 @@ import {
   filtersOf,
   holdersExportParams,
   holdersParams,
+  marketParams,
   problemOf,
   rankingParams,
   seriesParams,
@@ -221,6 +224,32 @@ export function createQueryApi(options: QueryApiOptions) {
         ? []
         : await series(pool, found.id, params.interval, filtersOf(params));
     return c.json({ interval: params.interval, buckets, coverage: found.coverage });
+  });
+
+  // The market reads every token minted: identical requests over the same indexed rows
+  // (the coverage's records and newest time) share one run.
+  const markets = createCoalescer<MarketFigures>();
+  app.get('/collections/:address/market', async (c) => {
+    const found = await collectionRequest(c, marketParams);
+    if (found.error) return found.error;
+    const span = filtersOf(found.params);
+    const { id, coverage } = found;
+    const figures =
+      id === undefined
+        ? noMarket()
+        : (
+            await markets.run(
+              JSON.stringify([id, span.from, span.to, coverage.records, coverage.newest]),
+              () => market(pool, id, span),
+            )
+          ).value;
+    return c.json({
+      ...figures,
+      from: span.from ?? null,
+      to: span.to ?? null,
+      counted: MARKET_COUNTED,
+      coverage: found.coverage,
+    });
   });
 
   app.get('/collections/:address/holders', async (c) => {

@@ -172,3 +172,30 @@ export async function expectTapTargets(page: Page, where: string): Promise<void>
   );
   expect(small, `controls smaller than 44 px, ${where}`).toEqual([]);
 }
+
+/**
+ * The page in light and dark: nothing to scroll sideways, every column readable, no serious
+ * axe violation; a screenshot of each (`name-width-scheme.png`).
+ */
+export async function expectLayoutInBothSchemes(
+  page: Page,
+  name: string,
+  width: number,
+  fullPage = false,
+): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await expectNoSidewaysScroll(page, `${width} px ${scheme}`);
+    await expectReadableColumns(page, `${width} px ${scheme}`);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, `${name}-${width}-${scheme}`, { fullPage });
+  }
+}
+
+/** Opens a collection's page once its whole history is indexed (the first visit starts it). */
+export async function openWhenIndexed(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await expect(page.getByText(/Whole history indexed/)).toBeVisible({ timeout: 40_000 });
+  await page.reload();
+  await expect(page.getByText(/Whole history indexed/)).toBeVisible();
+}

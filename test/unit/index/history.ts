@@ -14,6 +14,9 @@ export const ZERO = `0x${'0'.repeat(64)}`;
 export const WALLETS = ['1', '2', '3', '4', '5'].map((d) => `0x${d.repeat(64)}`);
 export const hex64 = (n: bigint) => `0x${n.toString(16).padStart(64, '0')}`;
 
+/** Marketplaces a sale names; the empty name is a sale record that names none. */
+export const MARKETPLACES = ['Element', 'Ventory', 'Pyramid', ''];
+
 export interface Change {
   kind: 'mint' | 'transfer' | 'sale' | 'burn';
   token: number;
@@ -25,6 +28,7 @@ export interface Change {
   currency?: string;
   reversed?: boolean;
   hexPrice?: boolean;
+  marketplace?: string;
 }
 
 /** A history: each token minted, then moved, sold or burned, times strictly rising per token. */
@@ -34,7 +38,12 @@ export const history = fc
       token: fc.integer({ min: 1, max: 6 }),
       step: fc.constantFrom('transfer', 'sale', 'sale', 'burn'),
       to: fc.integer({ min: 0, max: 4 }),
-      gap: fc.integer({ min: 1, max: 100_000 }),
+      // Mostly within a day; sometimes months (the time from a mint to a first sale).
+      gap: fc.oneof(
+        { weight: 3, arbitrary: fc.integer({ min: 1, max: 100_000 }) },
+        { weight: 1, arbitrary: fc.integer({ min: 1, max: 250 * 86_400 }) },
+      ),
+      market: fc.integer({ min: 0, max: MARKETPLACES.length - 1 }),
       price: fc.bigInt({ min: 1n, max: 10n ** 21n }),
       currency: fc.integer({ min: 0, max: 4 }),
       reversed: fc.boolean(),
@@ -90,6 +99,7 @@ export const history = fc
               : `0x${'e'.repeat(64)}`;
         change.reversed = step.reversed;
         change.hexPrice = step.hexPrice;
+        change.marketplace = MARKETPLACES[step.market]!;
       }
       changes.push(change);
       owner.set(step.token, to);
@@ -127,7 +137,7 @@ export function recordsOf(changes: Change[]): Record<string, string>[] {
         to_address: to,
         price: change.hexPrice ? hex64(change.price!) : change.price!.toString(),
         quantity: '1',
-        marketplace_name: change.currency === undefined ? 'Ventory' : 'Element',
+        ...(change.marketplace && { marketplace_name: change.marketplace }),
         marketplace_contract_address: `0x${'d'.repeat(64)}`,
         ...(change.currency !== undefined && { currency_address: change.currency }),
       });
@@ -136,6 +146,7 @@ export function recordsOf(changes: Change[]): Record<string, string>[] {
   return records;
 }
 
+/** Ingests the pages in order, as the store commits them. */
 export async function ingestPages(pool: pg.Pool, pages: Record<string, string>[][]) {
   const ingest = createIngest(pool);
   let seq = 0;

@@ -1,13 +1,11 @@
 import fc from 'fast-check';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventsPage } from '../../../src/server/index/events-query';
 import { overview } from '../../../src/server/index/figures';
 import { holders } from '../../../src/server/index/holders';
 import { series } from '../../../src/server/index/series';
 import { WASH_WINDOW_SECONDS, washReasons } from '../../../src/server/index/wash-flags';
-import { startPostgres, type PostgresServer } from '../../support/postgres-server';
-import { migrateForTests } from './index-harness';
+import { emptyIndex, useIndexDatabase } from './index-harness';
 import { CONTRACT, history, ingestPages, recordsOf, ZERO, type Change } from './history';
 
 /**
@@ -16,6 +14,7 @@ import { CONTRACT, history, ingestPages, recordsOf, ZERO, type Change } from './
  * index holds one row per change of hands, and every figure equals the figure computed
  * here, independently, from the raw records.
  */
+
 /** Pages of the records in any order, some records on two pages, twins split anywhere. */
 const delivery = (count: number) =>
   fc.record({
@@ -24,19 +23,7 @@ const delivery = (count: number) =>
     order: fc.array(fc.nat(), { minLength: 12, maxLength: 12 }),
   });
 
-let server: PostgresServer;
-let pool: pg.Pool;
-
-beforeAll(async () => {
-  server = await startPostgres();
-  pool = new pg.Pool({ connectionString: server.url, max: 4 });
-  await migrateForTests(pool);
-}, 60_000);
-
-afterAll(async () => {
-  await pool?.end();
-  await server?.stop();
-});
+const db = useIndexDatabase();
 
 /** The figures, computed from the history itself. */
 function expected(changes: Change[]) {
@@ -78,9 +65,8 @@ describe('the event index, whatever order its pages come in', () => {
           fc.tuple(fc.constant(changes), delivery(recordsOf(changes).length)),
         ),
         async ([changes, { cuts, repeats, order }]) => {
-          await pool.query(
-            'TRUNCATE idx_changes, idx_tokens, idx_owners, idx_hourly, idx_contracts RESTART IDENTITY',
-          );
+          const { pool } = db;
+          await emptyIndex(pool);
           const records = recordsOf(changes);
           const bounds = [...new Set([0, ...cuts, records.length])].sort((a, b) => a - b);
           const pages = bounds.slice(1).map((end, index) => records.slice(bounds[index], end));

@@ -232,6 +232,9 @@ describe('the query API’s answers to bad requests', () => {
       [`/api/collections/0xZZ/events`, /Starknet address/],
       [`${base}/tokens/12abc`, /token must be a token id/],
       [`/api/collections?window=1y`, /window must be/],
+      [`${base}/market?from=2025-02-30`, /from must be/],
+      [`${base}/market?from=2025-03-01&to=2025-02-01`, /from must be before to/],
+      [`${base}/market?kind=sale`, /Unknown parameter: kind/],
     ];
     for (const [path, message] of cases) {
       const { status, body } = await get(path);

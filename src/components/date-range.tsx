@@ -1,7 +1,7 @@
 import { useId } from 'react';
-import { formatSpanEnd, type TimeSpan } from '../../lib/time-span';
-import field from '../../components/field.module.css';
-import styles from './event-filters.module.css';
+import { formatSpanEnd, type TimeSpan } from '../lib/time-span';
+import field from './field.module.css';
+import styles from './date-range.module.css';
 
 const DAY = 86_400;
 const dateOf = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);

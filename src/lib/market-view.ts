@@ -1,0 +1,30 @@
+import { formatSpanEnd, parseTimeSpan, type TimeSpan } from './time-span';
+import { canonicalSearch, formatTimeDisplay, parseTimeDisplay } from './view-state';
+
+/**
+ * A collection's market as its URL states it: the whole history, or a span (`from`,
+ * `to`: a UTC date or minute, `to` exclusive, as the events' span), and the time display.
+ * A span that is not one (an end missing or malformed, or not after the start) is the
+ * whole history; the canonical search leaves defaults out.
+ */
+export const parseMarketSpan = (params: URLSearchParams): TimeSpan | null =>
+  parseTimeSpan(params.get('from'), params.get('to'));
+
+export function canonicalMarketSearch(params: URLSearchParams): string {
+  const span = parseMarketSpan(params);
+  return canonicalSearch([
+    ['from', span && formatSpanEnd(span.from)],
+    ['time', formatTimeDisplay(parseTimeDisplay(params.get('time')))],
+    ['to', span && formatSpanEnd(span.to)],
+  ]);
+}
+
+/** The query API's parameters of a span (the market's and the mints' series). */
+export function marketApiSearch(span: TimeSpan | null, extra: Record<string, string> = {}) {
+  const params = new URLSearchParams(extra);
+  if (span) {
+    params.set('from', formatSpanEnd(span.from));
+    params.set('to', formatSpanEnd(span.to));
+  }
+  return params.toString();
+}

@@ -1,0 +1,95 @@
+import { Link } from 'react-router';
+import { TimeCell, timeHeading, type TimeView } from '../../components/time-cell';
+import { TokenIdLink } from '../../components/token-id';
+import { shortenHex } from '../../lib/address';
+import type { CurrencyRef, MarketAnswer } from '../../lib/answers';
+import { formatCurrencyAmount } from '../../lib/currency-amount';
+import { hrefs } from '../../lib/routes';
+import styles from './market-page.module.css';
+
+/** "ETH", "ETH (none named, assumed)", or the unknown currency's short address. */
+export function currencyName(currency: CurrencyRef): string {
+  if (currency.state === 'assumed') return 'ETH (none named, assumed)';
+  return currency.symbol ?? `the currency ${shortenHex(currency.address ?? '')}`;
+}
+
+function Wallet({ address }: { address: string }) {
+  return (
+    <Link className="mono" to={hrefs.wallet(address)} title={`${address} — open this wallet`}>
+      {shortenHex(address)}
+    </Link>
+  );
+}
+
+/**
+ * Each currency's highest sales, a table per currency (prices of different currencies
+ * are never ranked together): the token (to its page), price, seller, buyer, time and
+ * marketplace. Where the six columns do not fit, each sale is a card, each value under
+ * its name.
+ */
+export function TopSales({
+  address,
+  groups,
+  time,
+  onOpenToken,
+}: {
+  address: string;
+  groups: MarketAnswer['topSales'];
+  time: TimeView;
+  onOpenToken: (tokenId: string) => void;
+}) {
+  const when = timeHeading(time.display, time.zone);
+  return (
+    <div className={styles.stack}>
+      {groups.map(({ currency, sales }) => (
+        <table key={currency.address ?? 'none'} className={styles.sales}>
+          <caption>
+            Top {sales.length} sales in {currencyName(currency)}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Token</th>
+              <th scope="col" className={styles.number}>
+                Price
+              </th>
+              <th scope="col">Seller</th>
+              <th scope="col">Buyer</th>
+              <th scope="col">{when}</th>
+              <th scope="col">Marketplace</th>
+            </tr>
+          </thead>
+          <tbody>
+            {sales.map((sale) => (
+              <tr key={sale.id}>
+                <td data-label="Token">
+                  <TokenIdLink
+                    contract={address}
+                    tokenId={sale.tokenId}
+                    onOpen={() => onOpenToken(sale.tokenId)}
+                  />
+                </td>
+                <td data-label="Price" className={styles.number}>
+                  <span title={formatCurrencyAmount(sale.price, currency)}>
+                    {formatCurrencyAmount(sale.price, currency, 4)}
+                  </span>
+                </td>
+                <td data-label="Seller">
+                  <Wallet address={sale.seller} />
+                </td>
+                <td data-label="Buyer">
+                  <Wallet address={sale.buyer} />
+                </td>
+                <td data-label={when}>
+                  <TimeCell seconds={sale.timestamp} {...time} />
+                </td>
+                <td data-label="Marketplace">
+                  {sale.marketplace ?? <span className="muted">none named</span>}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ))}
+    </div>
+  );
+}
