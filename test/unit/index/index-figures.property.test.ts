@@ -12,6 +12,7 @@ import { chunksOf } from '../../../src/server/store/engine';
 import { migrations } from '../../../src/server/database/migrations';
 import { washReasons } from '../../../src/server/index/wash-flags';
 import { startPostgres, type PostgresServer } from '../../support/postgres-server';
+import { washBitsOf } from '../../support/wash-rules';
 import { migrateForTests } from './index-harness';
 
 /**
@@ -200,35 +201,10 @@ async function ingestPages(pages: Record<string, string>[][]) {
   }
 }
 
-const WASH_WINDOW = 30 * 86_400;
-
-/**
- * Each sale's wash-trade flags (its transaction → the bits of the rules that fired), from
- * the history itself: the buyer is the seller (1); the token went the other way between
- * the two within 30 days (2); the buyer (4) or the seller (8) traded it 3 times or more
- * within 30 days either side.
- */
+/** Each sale's wash-trade flags, by transaction, as the rules say from the history. */
 function washBits(changes: Change[]): Map<string, number> {
-  const sales = changes.filter((change) => change.kind === 'sale');
-  const bits = new Map<string, number>();
-  for (const sale of sales) {
-    const near = sales.filter(
-      (other) => other.token === sale.token && Math.abs(other.ts - sale.ts) <= WASH_WINDOW,
-    );
-    const trades = (wallet: string) =>
-      near.filter((other) => other.from === wallet || other.to === wallet).length;
-    const roundTrip = near.some(
-      (other) => other !== sale && other.from === sale.to && other.to === sale.from,
-    );
-    bits.set(
-      sale.tx,
-      (sale.from === sale.to ? 1 : 0) |
-        (roundTrip ? 2 : 0) |
-        (trades(sale.to) >= 3 ? 4 : 0) |
-        (trades(sale.from) >= 3 ? 8 : 0),
-    );
-  }
-  return bits;
+  const bits = washBitsOf(changes.filter((change) => change.kind === 'sale'));
+  return new Map([...bits].map(([sale, wash]) => [sale.tx, wash]));
 }
 
 /** The figures, computed from the history itself. */
