@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { busiestContract, dataRows, renderAt, statusText } from './harness';
+import { busiestContract, dataRows, renderAt, smallDataset, statusText } from './harness';
 import { indexedApiForTests } from './indexed-api';
 
 /**
@@ -197,5 +197,55 @@ describe('the collection page', () => {
     expect(within(first!).getByText('wash?')).toBeInTheDocument();
     expect(first).toHaveTextContent('Possible wash trade: The buyer is the seller.');
     expect(within(second!).queryByText('wash?')).toBeNull();
+  });
+
+  it('a switch leaves flagged sales out of every figure, chart, row and export, and the URL keeps it', async () => {
+    // A dataset whose busiest collection has sales the rules flag.
+    const flagging = busiestContract(smallDataset(9));
+    const api = await install({ seed: 9, indexed: [flagging.address] });
+    type Answer = { figures: { sales: number; washSales: number } };
+    const base = `/api/collections/${flagging.address}`;
+    const all = (await api.answer(base)) as Answer;
+    const without = (await api.answer(`${base}?wash=exclude`)) as Answer;
+    expect(without.figures.sales).toBe(all.figures.sales - all.figures.washSales);
+    expect(all.figures.washSales).toBeGreaterThan(0);
+    const { router } = renderAt(`/contracts/${flagging.address}`);
+    await screen.findByRole('table');
+    const toggle = screen.getByRole('switch', { name: 'Leave flagged sales out' });
+    expect(toggle).not.toBeChecked();
+    const count = `${all.figures.washSales.toLocaleString('en')} sale`;
+    await waitFor(() => expect(toggle).toHaveAccessibleDescription(new RegExp(`^${count}`)));
+    const sales = () => screen.getByText('Sales', { selector: 'dt' }).closest('div');
+    await waitFor(() => expect(sales()).toHaveTextContent(all.figures.sales.toLocaleString('en')));
+
+    const before = api.requests.length;
+    await userEvent.click(toggle);
+    await waitFor(() => expect(router.state.location.search).toBe('?wash=exclude'));
+    expect(toggle).toBeChecked();
+    await waitFor(() =>
+      expect(sales()).toHaveTextContent(without.figures.sales.toLocaleString('en')),
+    );
+    const asked = api.requests.slice(before);
+    // The figures, the table, both charts: each request carries it.
+    await waitFor(() => {
+      const latest = api.requests.slice(before);
+      expect(latest).toContain(`${base}?wash=exclude`);
+      expect(latest.filter((path) => path.startsWith(`${base}/series`)).length).toBeGreaterThan(0);
+    });
+    for (const path of [...asked, ...api.requests.slice(before)]) {
+      if (path.startsWith(base)) expect(path).toContain('wash=exclude');
+    }
+    for (const name of ['Export CSV', 'Export JSON']) {
+      expect(screen.getByRole('link', { name })).toHaveAttribute(
+        'href',
+        expect.stringContaining('wash=exclude'),
+      );
+    }
+
+    // By keyboard, back to every sale.
+    toggle.focus();
+    await userEvent.keyboard(' ');
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    await waitFor(() => expect(sales()).toHaveTextContent(all.figures.sales.toLocaleString('en')));
   });
 });

@@ -91,6 +91,10 @@ UPDATE store_lists SET fetched_at = 0
 ALTER TABLE idx_changes ADD COLUMN wash smallint NOT NULL DEFAULT 0;
 ALTER TABLE idx_hourly ADD COLUMN wash_events integer NOT NULL DEFAULT 0,
   ADD COLUMN wash_volume numeric(78, 0) NOT NULL DEFAULT 0;
+-- A token's sales in time order with the addresses the rules compare: each rule reads
+-- this index alone, not every change of the token.
+CREATE INDEX idx_changes_token_sales ON idx_changes (contract_id, token_id, ts)
+  INCLUDE (id, from_addr, to_addr) WHERE has_sale;
 UPDATE idx_changes u SET wash = f.wash FROM (${washFlagsOf('idx_changes c')}) f
  WHERE u.id = f.id AND f.wash <> 0;
 DELETE FROM idx_hourly;
