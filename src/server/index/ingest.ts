@@ -187,8 +187,12 @@ WITH input AS (
   SELECT (r->>0)::numeric AS token_id, (r->>1)::bigint AS low, (r->>2)::bigint AS high
   FROM jsonb_array_elements($2::jsonb) AS r
 ), flags AS (${washFlagsOf(
-  `input i JOIN idx_changes c ON c.contract_id = $1 AND c.token_id = i.token_id
-    AND c.ts BETWEEN i.low - ${WASH_WINDOW_SECONDS} AND i.high + ${WASH_WINDOW_SECONDS}`,
+  // Per token, its sales in the window from its own index range (OFFSET 0 keeps the
+  // planner from making this one scan of every sale of the contract).
+  `input i CROSS JOIN LATERAL (
+    SELECT * FROM idx_changes c WHERE c.contract_id = $1 AND c.token_id = i.token_id AND c.has_sale
+      AND c.ts BETWEEN i.low - ${WASH_WINDOW_SECONDS} AND i.high + ${WASH_WINDOW_SECONDS} OFFSET 0
+  ) c`,
 )})
 UPDATE idx_changes u SET wash = flags.wash FROM flags
 WHERE u.id = flags.id AND flags.wash <> flags.stored
@@ -210,12 +214,10 @@ function saleSpans(touched: readonly Touched[]): [string, number, number][] {
 }
 
 const DROP_HOURS = `DELETE FROM idx_hourly WHERE contract_id = $1 AND hour = ANY($2::integer[])`;
-// One index range a hour: the hours whose flags changed may lie a month from the batch's.
+// The hours given, read as one range of time ($3 … $4) the index serves.
 const RECOMPUTE_HOURS = hourlyRows(
-  `unnest($2::integer[]) AS h(hour)
-   JOIN idx_changes c ON c.contract_id = $1
-     AND c.ts >= h.hour::bigint * ${HOUR} AND c.ts < (h.hour::bigint + 1) * ${HOUR}`,
-  'true',
+  'idx_changes c',
+  `c.contract_id = $1 AND c.ts >= $3 AND c.ts < $4 AND (c.ts / ${HOUR})::integer = ANY($2::integer[])`,
 );
 
 export function createIngest(pool: pg.Pool) {
@@ -273,18 +275,31 @@ export function createIngest(pool: pg.Pool) {
       const losers = deltas.filter(([, by]) => by < 0).map(([owner]) => owner);
       if (losers.length > 0) await client.query(DROP_OWNERS, [contractId, JSON.stringify(losers)]);
     }
-    const times = touched.map((row) => Number(row.ts));
+    const hours = new Set(touched.map((row) => Math.floor(Number(row.ts) / HOUR)));
     const spans = saleSpans(touched);
+    // Hours whose flags changed beyond the batch's own: apart, as they may lie a month off.
+    const reflagged = new Set<number>();
     if (spans.length > 0) {
-      const { rows: reflagged } = await client.query<{ ts: string }>(RESET_WASH, [
+      const { rows } = await client.query<{ ts: string }>(RESET_WASH, [
         contractId,
         JSON.stringify(spans),
       ]);
-      times.push(...reflagged.map((row) => Number(row.ts)));
+      for (const row of rows) {
+        const hour = Math.floor(Number(row.ts) / HOUR);
+        if (!hours.has(hour)) reflagged.add(hour);
+      }
     }
-    const hours = [...new Set(times.map((ts) => Math.floor(ts / HOUR)))];
-    await client.query(DROP_HOURS, [contractId, hours]);
-    await client.query(RECOMPUTE_HOURS, [contractId, hours]);
+    const recompute = async (list: number[]) => {
+      await client.query(DROP_HOURS, [contractId, list]);
+      await client.query(RECOMPUTE_HOURS, [
+        contractId,
+        list,
+        Math.min(...list) * HOUR,
+        (Math.max(...list) + 1) * HOUR,
+      ]);
+    };
+    await recompute([...hours]);
+    for (const hour of reflagged) await recompute([hour]);
     return touched.length;
   }
 
