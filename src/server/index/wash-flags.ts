@@ -21,7 +21,8 @@ export const WASH_BITS = { selfTrade: 1, roundTrip: 2, buyerRepeats: 4, sellerRe
 /**
  * SQL: the flags each sale `c` has now (`wash`) beside those stored (`stored`), for the
  * sales `from` names (it binds `c`; `c.kind = 2` is added here). Each rule reads the
- * token's sales within the window: a token has few, an index range each.
+ * token's sales within the window: a token has few, an index range each (the window said
+ * as (token, time) bounds, which only the token's own indexes serve).
  */
 export const washFlagsOf = (from: string, where = 'true') => `
 SELECT c.id, c.ts, c.wash AS stored, (
@@ -37,7 +38,8 @@ CROSS JOIN LATERAL (
     count(*) FILTER (WHERE o.from_addr = c.from_addr OR o.to_addr = c.from_addr) AS seller_trades
   FROM idx_changes o
   WHERE o.contract_id = c.contract_id AND o.token_id = c.token_id AND o.has_sale
-    AND o.ts BETWEEN c.ts - ${WASH_WINDOW_SECONDS} AND c.ts + ${WASH_WINDOW_SECONDS}
+    AND (o.token_id, o.ts) >= (c.token_id, c.ts - ${WASH_WINDOW_SECONDS})
+    AND (o.token_id, o.ts) <= (c.token_id, c.ts + ${WASH_WINDOW_SECONDS})
 ) n
 WHERE c.kind = 2 AND ${where}`;
 
