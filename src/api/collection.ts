@@ -23,11 +23,16 @@ export const INDEXING_POLL_MS = 3_000;
 /** How often otherwise, for new events at the head ("N new events"). */
 export const LIVE_POLL_MS = 30_000;
 
-export const collectionQueryOptions = (address: string) =>
+/** `excludeWash`: the figures without the sales flagged as wash trades (`wash=exclude`). */
+export const collectionQueryOptions = (address: string, excludeWash = false) =>
   queryOptions({
-    queryKey: queryKeys.collection(address),
+    queryKey: queryKeys.collection(address, excludeWash),
     queryFn: ({ signal }) =>
-      getAnswer<CollectionAnswer>(base(address), signal, ['address', 'figures', 'coverage']),
+      getAnswer<CollectionAnswer>(`${base(address)}${excludeWash ? '?wash=exclude' : ''}`, signal, [
+        'address',
+        'figures',
+        'coverage',
+      ]),
     refetchInterval: (query) =>
       query.state.data?.coverage.complete === false ? INDEXING_POLL_MS : LIVE_POLL_MS,
     refetchIntervalInBackground: false,

@@ -8,8 +8,9 @@ export const queryKeys = {
   meta: () => ['meta'] as const,
   /** Collections ranked: the ranking's search string (window, sort, currency). */
   rankings: (search: string) => ['collections', 'ranking', search] as const,
-  /** One collection's identity, figures and coverage. */
-  collection: (address: string) => ['collection', address, 'overview'] as const,
+  /** One collection's identity, figures and coverage, with or without flagged sales. */
+  collection: (address: string, excludeWash = false) =>
+    ['collection', address, 'overview', excludeWash ? 'wash=exclude' : 'wash=include'] as const,
   /** Every query of one kind about a collection (events, series, holders…): to refresh them all. */
   collectionAll: (address: string, kind: 'events' | 'series' | 'holders' | 'market') =>
     ['collection', address, kind] as const,

@@ -18,6 +18,13 @@ export const MAX_PAGE_SIZE = 500;
 export const INTERVALS = ['hour', 'day', 'week', 'month'] as const;
 export type Interval = (typeof INTERVALS)[number];
 
+/**
+ * Whether figures, lists and exports count sales flagged as wash trades (`wash=include`,
+ * the default) or leave them out (`wash=exclude`).
+ */
+export const WASH_MODES = ['include', 'exclude'] as const;
+export type WashMode = (typeof WASH_MODES)[number];
+
 /** The windows collections are ranked over, in hours (null: the whole history). */
 export const WINDOWS = { '24h': 24, '7d': 24 * 7, '30d': 24 * 30, all: null } as const;
 export type RankingWindow = keyof typeof WINDOWS;
@@ -55,6 +62,11 @@ export interface Overview {
   holders: number;
   volume: Volume[];
   marketplaces: { name: string | null; sales: number; share: number; volume: Volume[] }[];
+  /** Sales flagged as wash trades (see `washFlags`), and their volume per currency. */
+  washSales: number;
+  washVolume: Volume[];
+  /** Whether the figures above leave the flagged sales out (`wash=exclude`). */
+  washExcluded: boolean;
   firstActivity: number | null;
   lastActivity: number | null;
 }

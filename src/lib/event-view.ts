@@ -30,6 +30,8 @@ export interface EventView {
   marketplace: string | null;
   /** A currency's symbol (ETH, STRK, USDC), a currency address, or `none`. */
   currency: string | null;
+  /** Sales flagged as wash trades left out of every figure, chart, row and export. */
+  excludeWash: boolean;
 }
 
 const MARKETPLACE_MAX = 100;
@@ -55,6 +57,7 @@ export function parseEventView(params: URLSearchParams): EventView {
     sort: parseSort(params.get('sort'), EVENT_SORTS),
     marketplace: marketplace && marketplace.length <= MARKETPLACE_MAX ? marketplace : null,
     currency: parseCurrency(params.get('currency')),
+    excludeWash: params.get('wash') === 'exclude',
   };
 }
 
@@ -72,6 +75,7 @@ function viewEntries(view: EventView): [string, string][] {
     ['marketplace', view.marketplace],
     ['sort', urlSort(view.sort)],
     ['to', view.span && formatSpanEnd(view.span.to)],
+    ['wash', view.excludeWash ? 'exclude' : null],
   ];
   return entries.filter((entry): entry is [string, string] => entry[1] !== null);
 }
@@ -93,7 +97,7 @@ export const isFiltered = (view: EventView) => viewEntries({ ...view, sort: null
 
 /**
  * The view as the query API's parameters (`/events`, `/series`, `/export` share them);
- * the sort only where asked, as the series has none.
+ * the sort only where asked, as the series has none. The overview takes `wash` alone.
  */
 export function viewApiParams(view: EventView, withSort: boolean): URLSearchParams {
   const params = new URLSearchParams(viewEntries({ ...view, sort: null }));

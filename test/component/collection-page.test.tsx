@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { busiestContract, dataRows, renderAt, statusText } from './harness';
+import { busiestContract, dataRows, renderAt, smallDataset, statusText } from './harness';
 import { indexedApiForTests } from './indexed-api';
 
 /**
@@ -35,11 +35,10 @@ describe('the collection page', () => {
     };
     renderAt(page);
     await screen.findByRole('table', { name: 'Events of this collection' });
-    // The figures are an answer of their own: they may come after the table.
+    // The figures and the rows come in either order.
+    const figures = screen.getByText('Events').closest('div')!;
     await waitFor(() =>
-      expect(screen.getByText('Events').closest('div')).toHaveTextContent(
-        overview.figures.events.toLocaleString('en'),
-      ),
+      expect(figures).toHaveTextContent(overview.figures.events.toLocaleString('en')),
     );
     expect(screen.getByText('Holders', { selector: 'dt' }).closest('div')).toHaveTextContent(
       overview.figures.holders.toLocaleString('en'),
@@ -134,7 +133,7 @@ describe('the collection page', () => {
   it('offers new events where they belong, without moving the rows, and reads the view again on request', async () => {
     const api = await install({ indexed: [contract.address] });
     const real = (await api.answer(`/api/collections/${contract.address}`)) as {
-      figures: { counts: { transfer: number } };
+      figures: { events: number; counts: { transfer: number } };
       coverage: { newest: number };
     };
     let more = 0;
@@ -146,6 +145,8 @@ describe('the collection page', () => {
     };
     const { queryClient } = renderAt(page);
     await screen.findByRole('table');
+    // The figures the rows were loaded with (they and the rows come in either order).
+    await screen.findByText(real.figures.events.toLocaleString('en'), { selector: 'dd' });
     const firstRow = dataRows()[0]!.textContent;
     more = 2;
     await queryClient.refetchQueries({ queryKey: ['collection', contract.address, 'overview'] });
@@ -201,5 +202,55 @@ describe('the collection page', () => {
     expect(within(first!).getByText('wash?')).toBeInTheDocument();
     expect(first).toHaveTextContent('Possible wash trade: The buyer is the seller.');
     expect(within(second!).queryByText('wash?')).toBeNull();
+  });
+
+  it('a switch leaves flagged sales out of every figure, chart, row and export, and the URL keeps it', async () => {
+    // A dataset whose busiest collection has sales the rules flag.
+    const flagging = busiestContract(smallDataset(9));
+    const api = await install({ seed: 9, indexed: [flagging.address] });
+    type Answer = { figures: { sales: number; washSales: number } };
+    const base = `/api/collections/${flagging.address}`;
+    const all = (await api.answer(base)) as Answer;
+    const without = (await api.answer(`${base}?wash=exclude`)) as Answer;
+    expect(without.figures.sales).toBe(all.figures.sales - all.figures.washSales);
+    expect(all.figures.washSales).toBeGreaterThan(0);
+    const { router } = renderAt(`/contracts/${flagging.address}`);
+    await screen.findByRole('table');
+    const toggle = screen.getByRole('switch', { name: 'Leave flagged sales out' });
+    expect(toggle).not.toBeChecked();
+    const count = `${all.figures.washSales.toLocaleString('en')} sale`;
+    await waitFor(() => expect(toggle).toHaveAccessibleDescription(new RegExp(`^${count}`)));
+    const sales = () => screen.getByText('Sales', { selector: 'dt' }).closest('div');
+    await waitFor(() => expect(sales()).toHaveTextContent(all.figures.sales.toLocaleString('en')));
+
+    const before = api.requests.length;
+    await userEvent.click(toggle);
+    await waitFor(() => expect(router.state.location.search).toBe('?wash=exclude'));
+    expect(toggle).toBeChecked();
+    await waitFor(() =>
+      expect(sales()).toHaveTextContent(without.figures.sales.toLocaleString('en')),
+    );
+    const asked = api.requests.slice(before);
+    // The figures, the table, both charts: each request carries it.
+    await waitFor(() => {
+      const latest = api.requests.slice(before);
+      expect(latest).toContain(`${base}?wash=exclude`);
+      expect(latest.filter((path) => path.startsWith(`${base}/series`)).length).toBeGreaterThan(0);
+    });
+    for (const path of [...asked, ...api.requests.slice(before)]) {
+      if (path.startsWith(base)) expect(path).toContain('wash=exclude');
+    }
+    for (const name of ['Export CSV', 'Export JSON']) {
+      expect(screen.getByRole('link', { name })).toHaveAttribute(
+        'href',
+        expect.stringContaining('wash=exclude'),
+      );
+    }
+
+    // By keyboard, back to every sale.
+    toggle.focus();
+    await userEvent.keyboard(' ');
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    await waitFor(() => expect(sales()).toHaveTextContent(all.figures.sales.toLocaleString('en')));
   });
 });

@@ -143,6 +143,45 @@ test('export streams the view’s whole answer, named for it, with the hex id', 
   expect(new Set(lines.map((line) => line.split(',')[kind]))).toEqual(new Set(['Mint']));
 });
 
+test('leaving flagged sales out: the switch is in the URL, and a reload shows the same figures', async ({
+  page,
+  servers,
+}) => {
+  const busiest = servers.contracts.deep[0]!;
+  await openIndexed(page, `/contracts/${busiest.address}`);
+  const api = `/api/collections/${busiest.address}`;
+  const all = (await (await page.request.get(api)).json()) as {
+    figures: { sales: number; washSales: number };
+  };
+  const toggle = page.getByRole('switch', { name: 'Leave flagged sales out' });
+  const flagged = new RegExp(`^${all.figures.washSales.toLocaleString('en')} sales? flagged`);
+  await expect(page.getByText(flagged)).toBeVisible();
+  const sales = page.locator('dt', { hasText: /^Sales$/ }).locator('xpath=following-sibling::dd');
+  await expect(sales).toHaveText(all.figures.sales.toLocaleString('en'));
+
+  await toggle.check();
+  await expect(page).toHaveURL(/[?&]wash=exclude(&|$)/);
+  const without = all.figures.sales - all.figures.washSales;
+  await expect(sales).toHaveText(without.toLocaleString('en'));
+  await expect(page.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(
+    'href',
+    /wash=exclude/,
+  );
+  await expect(shownStatus(page)).toHaveText(/of [\d,]+ events shown/);
+  const status = await shownStatus(page).textContent();
+
+  await page.reload();
+  await expect(toggle).toBeChecked();
+  await expect(sales).toHaveText(without.toLocaleString('en'));
+  await expect(shownStatus(page)).toHaveText(status!);
+
+  // By keyboard, back to every sale.
+  await toggle.focus();
+  await page.keyboard.press('Space');
+  await expect(page).not.toHaveURL(/wash=/);
+  await expect(sales).toHaveText(all.figures.sales.toLocaleString('en'));
+});
+
 for (const width of WIDTHS) {
   test(`the collection page at ${width} px, light and dark: prices shown, nothing cut or sideways`, async ({
     page,

@@ -58,7 +58,7 @@ export function ContractEventsPage({ address }: { address: string }) {
   const apiSearch = viewApiParams(view, true).toString();
   const filterSearch = viewApiParams(view, false).toString();
 
-  const collectionQuery = useQuery(collectionQueryOptions(address));
+  const collectionQuery = useQuery(collectionQueryOptions(address, view.excludeWash));
   const collection = collectionQuery.data;
   const eventsQuery = useInfiniteQuery(
     collectionEventsQueryOptions(address, apiSearch, Math.min(pageSize, MAX_PAGE_SIZE)),
@@ -174,6 +174,7 @@ export function ContractEventsPage({ address }: { address: string }) {
                   to: null,
                   marketplace: null,
                   currency: null,
+                  wash: null,
                 })
               }
             >

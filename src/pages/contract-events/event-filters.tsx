@@ -12,6 +12,7 @@ import { EVENT_KIND_NAMES, EVENT_KINDS, type EventKind } from '../../lib/token-e
 import type { TimeDisplay } from '../../lib/view-state';
 import { kindTones } from '../../components/badge';
 import { DateRange } from '../../components/date-range';
+import { WashSwitch } from './wash-switch';
 import button from '../../components/button.module.css';
 import field from '../../components/field.module.css';
 import toolbar from '../../components/toolbar.module.css';
@@ -30,7 +31,8 @@ interface EventFiltersProps {
 
 /**
  * The view's filters, every one answered by the server over the whole history: kinds,
- * sender or receiver, a date range, marketplace and currency; and the time display.
+ * sender or receiver, a date range, marketplace and currency, flagged sales left out or
+ * not; and the time display.
  */
 export function EventFilters({ view, onChange, figures, ...props }: EventFiltersProps) {
   const [draft, setDraft] = useState('');
@@ -150,6 +152,11 @@ export function EventFilters({ view, onChange, figures, ...props }: EventFilters
           </button>
         </span>
       )}
+      <WashSwitch
+        exclude={view.excludeWash}
+        flagged={figures?.washSales}
+        onChange={(exclude) => onChange({ wash: exclude ? 'exclude' : null })}
+      />
       <TimeDisplayToggle display={props.display} onChange={props.onDisplayChange} />
     </div>
   );

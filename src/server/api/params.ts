@@ -9,6 +9,7 @@ import {
   INTERVALS,
   MAX_PAGE_SIZE,
   RANKING_SORTS,
+  WASH_MODES,
   WINDOWS,
   type EventSortId,
 } from '../../lib/answers';
@@ -115,6 +116,9 @@ const limit = (max: number, fallback: number) =>
 
 const cursor = z.string().max(2000, 'cursor is not one this server gave.').optional();
 
+/** Sales flagged as wash trades counted (`include`, the default) or left out (`exclude`). */
+const wash = z.enum(WASH_MODES, { error: `wash must be ${WASH_MODES.join(' or ')}.` });
+
 export const filterShape = {
   kind: kinds.optional(),
   address: address('address').optional(),
@@ -125,6 +129,7 @@ export const filterShape = {
   currency: currency.optional(),
   minPrice: units('minPrice').optional(),
   maxPrice: units('maxPrice').optional(),
+  wash: wash.optional(),
 };
 
 const withPriceRule = <T extends z.ZodRawShape>(shape: T) =>
@@ -214,6 +219,7 @@ export const walletCollectionParams = z.strictObject({
 });
 export const marketParams = withPriceRule({ from: filterShape.from, to: filterShape.to });
 export const emptyParams = z.strictObject({});
+export const overviewParams = z.strictObject({ wash: wash.optional() });
 
 export const contractAddress = address('The collection address');
 export const walletAddress = address('The wallet address');
@@ -233,6 +239,7 @@ export function filtersOf(v: FilterValues): EventFilters {
   if (v.currency !== undefined) filters.currency = v.currency;
   if (v.minPrice !== undefined) filters.minPrice = v.minPrice;
   if (v.maxPrice !== undefined) filters.maxPrice = v.maxPrice;
+  if (v.wash === 'exclude') filters.excludeWash = true;
   return filters;
 }
 

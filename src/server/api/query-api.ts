@@ -31,6 +31,7 @@ import {
   holdersExportParams,
   holdersParams,
   marketParams,
+  overviewParams,
   problemOf,
   rankingParams,
   seriesParams,
@@ -156,13 +157,14 @@ export function createQueryApi(options: QueryApiOptions) {
   });
 
   app.get('/collections/:address', async (c) => {
-    const found = await collectionRequest(c, emptyParams);
+    const found = await collectionRequest(c, overviewParams);
     if (found.error) return found.error;
     // Its name, symbol and image come with the contracts list: a server that has not read
     // it yet waits for it a little once, as the ranking does.
     const reading = readListing();
     if (!listedOnce) await settlesWithin(reading, LISTING_WAIT_MS);
-    const figures = found.id === undefined ? null : await overview(pool, found.id);
+    const excludeWash = found.params.wash === 'exclude';
+    const figures = found.id === undefined ? null : await overview(pool, found.id, { excludeWash });
     const { rows } = await pool.query(
       'SELECT name, symbol, image, contract_type AS type FROM idx_contracts WHERE address = $1',
       [found.address],
@@ -351,7 +353,7 @@ export function createQueryApi(options: QueryApiOptions) {
         let after = null;
         let first = true;
         while (query) {
-          const page = await eventsPage(pool, query, after, { flags: false });
+          const page = await eventsPage(pool, query, after);
           const rows = page.rows.map(eventExportRow);
           if (json) {
             for (const row of rows) {
@@ -458,6 +460,7 @@ function exportName(address: string, params: Params<typeof exportParams>): strin
     parts.push(`from-${new Date(params.from * 1000).toISOString().slice(0, 10)}`);
   if (params.to !== undefined)
     parts.push(`to-${new Date(params.to * 1000).toISOString().slice(0, 10)}`);
+  if (params.wash === 'exclude') parts.push('without-flagged-sales');
   return parts.join('_');
 }
 

@@ -1,5 +1,7 @@
 import type pg from 'pg';
+import { hourlyRows } from '../index/hourly';
 import { INDEX_SCHEMA_SQL } from '../index/schema';
+import { washFlagsOf } from '../index/wash-flags';
 import { withClient } from './held-client';
 
 /**
@@ -78,6 +80,25 @@ CREATE TABLE IF NOT EXISTS store_keys (
 );
 UPDATE store_lists SET fetched_at = 0
  WHERE list = '/v1/contracts' OR list ~ '^/v1/events/[^/]+/[^/]+$';
+`,
+  },
+  {
+    version: 4,
+    name: 'event index: wash-trade flags stored on each sale, and the flagged part of each hour',
+    // `wash`: a bitmask of the rules that fired (WASH_BITS in ../index/wash-flags.ts), 0 for
+    // a sale not flagged and for every other kind. The hours are rebuilt from the rows.
+    sql: `
+ALTER TABLE idx_changes ADD COLUMN wash smallint NOT NULL DEFAULT 0;
+ALTER TABLE idx_hourly ADD COLUMN wash_events integer NOT NULL DEFAULT 0,
+  ADD COLUMN wash_volume numeric(78, 0) NOT NULL DEFAULT 0;
+-- A token's sales in time order with the addresses the rules compare: each rule reads
+-- this index alone, not every change of the token.
+CREATE INDEX idx_changes_token_sales ON idx_changes (contract_id, token_id, ts)
+  INCLUDE (id, from_addr, to_addr) WHERE has_sale;
+UPDATE idx_changes u SET wash = f.wash FROM (${washFlagsOf('idx_changes c')}) f
+ WHERE u.id = f.id AND f.wash <> 0;
+DELETE FROM idx_hourly;
+${hourlyRows('idx_changes c', 'true')};
 `,
   },
 ];

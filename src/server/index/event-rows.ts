@@ -2,11 +2,12 @@ import type { EventRow } from '../../lib/answers';
 import { tokenIdToHex } from '../../lib/token-id';
 import { EVENT_KINDS } from '../../lib/token-event';
 import { hexOf } from './sql';
+import { washReasons } from './wash-flags';
 
 export const EVENT_COLUMNS = `c.id, ic.address AS contract, c.tx, c.token_id::text AS token_id,
   c.from_addr, c.to_addr, c.ts, c.kind, c.label, c.event_id, c.has_transfer, c.has_sale,
   c.price::text AS price, c.price_text, c.currency, c.quantity::text AS quantity, c.marketplace,
-  c.marketplace_addr, ic.contract_type`;
+  c.marketplace_addr, ic.contract_type, c.wash`;
 
 export const EVENT_FROM = `idx_changes c JOIN idx_contracts ic ON ic.id = c.contract_id`;
 
@@ -30,6 +31,7 @@ export interface EventRecord {
   marketplace: string | null;
   marketplace_addr: Buffer | null;
   contract_type: string | null;
+  wash: number;
 }
 
 export function eventRow(record: EventRecord): EventRow {
@@ -61,5 +63,6 @@ export function eventRow(record: EventRecord): EventRow {
   if (record.quantity !== null) row.quantity = record.quantity;
   if (record.marketplace !== null) row.marketplaceName = record.marketplace;
   if (record.marketplace_addr) row.marketplaceAddress = hexOf(record.marketplace_addr);
+  if (record.wash !== 0) row.washFlags = washReasons(record.wash);
   return row;
 }

@@ -5,7 +5,6 @@ import { EVENT_COLUMNS, EVENT_FROM, eventRow, type EventRecord } from './event-r
 import type { KeysetValues } from './keyset';
 import { KIND_CODES } from './schema';
 import { addressBytes, Sql } from './sql';
-import { flagWashTrades } from './wash-flags';
 
 /**
  * Events (changes of hands) of a contract or of a wallet, under any filter and sort, a
@@ -29,6 +28,8 @@ export interface EventFilters {
   /** Base units, inclusive; only with a currency. */
   minPrice?: string;
   maxPrice?: string;
+  /** Leave out sales flagged as wash trades (see wash-flags.ts). */
+  excludeWash?: boolean;
 }
 
 export interface EventsQuery extends EventFilters {
@@ -128,6 +129,7 @@ function conditions(sql: Sql, query: EventsQuery): string[] {
   }
   if (query.minPrice !== undefined) where.push(`c.price >= ${sql.param(query.minPrice)}::numeric`);
   if (query.maxPrice !== undefined) where.push(`c.price <= ${sql.param(query.maxPrice)}::numeric`);
+  if (query.excludeWash) where.push('c.wash = 0');
   return where;
 }
 
@@ -171,19 +173,8 @@ export interface EventsPage {
   resume?: KeysetValues;
 }
 
-/** A page of rows, their sales flagged (`washFlags`) unless `flags` is false (exports). */
+/** A page of rows, each sale with its stored wash-trade flags (`washFlags`). */
 export async function eventsPage(
-  pool: pg.Pool,
-  query: EventsQuery,
-  after: KeysetValues | null,
-  { flags = true }: { flags?: boolean } = {},
-): Promise<EventsPage> {
-  const page = await rowsPage(pool, query, after);
-  if (flags) await flagWashTrades(pool, page.rows);
-  return page;
-}
-
-async function rowsPage(
   pool: pg.Pool,
   query: EventsQuery,
   after: KeysetValues | null,

@@ -29,8 +29,16 @@ export function volumesOf(rows: { currency: Buffer; sales: string; volume: strin
     .sort((a, b) => b.sales - a.sales);
 }
 
-/** Whole-history figures of one contract, from the hourly rollup and the tokens. */
-export async function overview(pool: pg.Pool, contractId: number): Promise<Overview> {
+/**
+ * Whole-history figures of one contract, from the hourly rollup and the tokens; with
+ * `excludeWash`, the sales flagged as wash trades left out of the counts and volumes (the
+ * hourly totals less their flagged part). The flagged sales are counted either way.
+ */
+export async function overview(
+  pool: pg.Pool,
+  contractId: number,
+  { excludeWash = false }: { excludeWash?: boolean } = {},
+): Promise<Overview> {
   const [byKind, tokens, span] = await Promise.all([
     pool.query<{
       kind: number;
@@ -38,8 +46,11 @@ export async function overview(pool: pg.Pool, contractId: number): Promise<Overv
       currency: Buffer;
       events: string;
       volume: string;
+      wash_events: string;
+      wash_volume: string;
     }>(
-      `SELECT kind, marketplace, currency, sum(events)::bigint AS events, sum(volume)::text AS volume
+      `SELECT kind, marketplace, currency, sum(events)::bigint AS events, sum(volume)::text AS volume,
+         sum(wash_events)::bigint AS wash_events, sum(wash_volume)::text AS wash_volume
        FROM idx_hourly WHERE contract_id = $1 GROUP BY kind, marketplace, currency`,
       [contractId],
     ),
@@ -57,22 +68,29 @@ export async function overview(pool: pg.Pool, contractId: number): Promise<Overv
   ]);
   const counts = emptyCounts();
   const volume = new Map<string, { currency: Buffer; sales: bigint; volume: bigint }>();
+  const washed: typeof volume = new Map();
   const markets = new Map<string, { sales: number; volume: typeof volume }>();
   for (const row of byKind.rows) {
     const kind = kindOf(row.kind);
-    counts[kind] += Number(row.events);
+    const flagged = { events: BigInt(row.wash_events), volume: BigInt(row.wash_volume) };
+    const events = BigInt(row.events) - (excludeWash ? flagged.events : 0n);
+    counts[kind] += Number(events);
     if (kind !== 'sale') continue;
-    const add = (into: typeof volume) => {
+    const add = (into: typeof volume, sales: bigint, amount: bigint) => {
+      if (sales === 0n) return;
       const key = row.currency.toString('hex');
       const entry = into.get(key) ?? { currency: row.currency, sales: 0n, volume: 0n };
-      entry.sales += BigInt(row.events);
-      entry.volume += BigInt(row.volume);
+      entry.sales += sales;
+      entry.volume += amount;
       into.set(key, entry);
     };
-    add(volume);
+    add(washed, flagged.events, flagged.volume);
+    if (events === 0n) continue;
+    const amount = BigInt(row.volume) - (excludeWash ? flagged.volume : 0n);
+    add(volume, events, amount);
     const market = markets.get(row.marketplace) ?? { sales: 0, volume: new Map() };
-    market.sales += Number(row.events);
-    add(market.volume);
+    market.sales += Number(events);
+    add(market.volume, events, amount);
     markets.set(row.marketplace, market);
   }
   const asVolumes = (map: typeof volume) =>
@@ -102,6 +120,9 @@ export async function overview(pool: pg.Pool, contractId: number): Promise<Overv
         volume: asVolumes(market.volume),
       }))
       .sort((a, b) => b.sales - a.sales),
+    washSales: [...washed.values()].reduce((sum, entry) => sum + Number(entry.sales), 0),
+    washVolume: asVolumes(washed),
+    washExcluded: excludeWash,
     firstActivity: span.rows[0]?.first ? Number(span.rows[0].first) : null,
     lastActivity: span.rows[0]?.last ? Number(span.rows[0].last) : null,
   };

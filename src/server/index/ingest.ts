@@ -4,7 +4,9 @@ import type { TokenEvent } from '../../lib/token-event';
 import { recordText, type Chunk } from '../store/engine';
 import { changeRows, type ChangeRow } from './change-row';
 import { contractIds, type ContractIds } from './contract-ids';
+import { HOUR_SECONDS as HOUR, hourlyRows } from './hourly';
 import { parseListPath } from './list-path';
+import { WASH_WINDOW_SECONDS, washFlagsOf } from './wash-flags';
 
 /**
  * Ingest: the records the event store commits become the index's rows, in the same
@@ -21,7 +23,6 @@ export interface IngestStats {
 }
 
 const INGEST_LOCK = 0x1de;
-const HOUR = 3_600;
 
 const hex = (value: string | null) => (value === null ? null : value.slice(2));
 
@@ -54,7 +55,7 @@ ON CONFLICT (key) DO UPDATE SET
   seller = CASE WHEN excluded.has_sale THEN excluded.seller ELSE c.seller END,
   buyer = CASE WHEN excluded.has_sale THEN excluded.buyer ELSE c.buyer END
 WHERE (excluded.has_transfer AND NOT c.has_transfer) OR (excluded.has_sale AND NOT c.has_sale)
-RETURNING id, token_id::text, ts, kind, to_addr, xmax = 0 AS inserted`;
+RETURNING id, token_id::text, ts, kind, has_sale, to_addr, xmax = 0 AS inserted`;
 
 // A token's latest change decides its holder: latest in time; at one time a mint comes
 // before and a burn after anything else (`rank`), then the order the rows were stored in.
@@ -138,6 +139,7 @@ interface Touched {
   token_id: string;
   ts: string;
   kind: number;
+  has_sale: boolean;
   to_addr: Buffer;
   inserted: boolean;
 }
@@ -177,14 +179,49 @@ function tokenStates(touched: readonly Touched[]) {
   return [...states.entries()];
 }
 
+// The flags of every sale of the tokens given, within the wash window of the batch's sales
+// of each (a sale's flags read the token's sales within the window either side), set
+// where they changed; it answers the times of the sales whose flags changed.
+const RESET_WASH = `
+WITH input AS (
+  SELECT (r->>0)::numeric AS token_id, (r->>1)::bigint AS low, (r->>2)::bigint AS high
+  FROM jsonb_array_elements($2::jsonb) AS r
+), flags AS (${washFlagsOf(
+  // Per token, its sales in the window, one range of the token's own index: the window
+  // is said as (token, time) bounds, which the contract's time index cannot serve (without
+  // statistics, in a new database, the planner otherwise scans the contract's time range
+  // for each token), and OFFSET 0 keeps it from making this one scan of every sale.
+  `input i CROSS JOIN LATERAL (
+    SELECT * FROM idx_changes c WHERE c.contract_id = $1 AND c.token_id = i.token_id AND c.has_sale
+      AND (c.token_id, c.ts) >= (i.token_id, i.low - ${WASH_WINDOW_SECONDS})
+      AND (c.token_id, c.ts) <= (i.token_id, i.high + ${WASH_WINDOW_SECONDS}) OFFSET 0
+  ) c`,
+)})
+UPDATE idx_changes u SET wash = flags.wash FROM flags
+WHERE u.id = flags.id AND flags.wash <> flags.stored
+RETURNING u.ts`;
+
+/** Per token of the batch's sales, the earliest and latest of their times. */
+function saleSpans(touched: readonly Touched[]): [string, number, number][] {
+  const spans = new Map<string, [string, number, number]>();
+  for (const row of touched) {
+    if (!row.has_sale) continue;
+    const ts = Number(row.ts);
+    const span = spans.get(row.token_id);
+    if (span) {
+      span[1] = Math.min(span[1], ts);
+      span[2] = Math.max(span[2], ts);
+    } else spans.set(row.token_id, [row.token_id, ts, ts]);
+  }
+  return [...spans.values()];
+}
+
 const DROP_HOURS = `DELETE FROM idx_hourly WHERE contract_id = $1 AND hour = ANY($2::integer[])`;
-const RECOMPUTE_HOURS = `
-INSERT INTO idx_hourly (contract_id, hour, kind, marketplace, currency, events, volume)
-SELECT $1, (ts / ${HOUR})::integer, kind, coalesce(marketplace, ''), coalesce(currency, '\\x'::bytea),
-  count(*), coalesce(sum(price), 0)
-FROM idx_changes
-WHERE contract_id = $1 AND ts >= $3 AND ts < $4 AND (ts / ${HOUR})::integer = ANY($2::integer[])
-GROUP BY 2, 3, 4, 5`;
+// The hours given, read as one range of time ($3 … $4) the index serves.
+const RECOMPUTE_HOURS = hourlyRows(
+  'idx_changes c',
+  `c.contract_id = $1 AND c.ts >= $3 AND c.ts < $4 AND (c.ts / ${HOUR})::integer = ANY($2::integer[])`,
+);
 
 export function createIngest(pool: pg.Pool) {
   const ids: ContractIds = contractIds(pool);
@@ -241,13 +278,31 @@ export function createIngest(pool: pg.Pool) {
       const losers = deltas.filter(([, by]) => by < 0).map(([owner]) => owner);
       if (losers.length > 0) await client.query(DROP_OWNERS, [contractId, JSON.stringify(losers)]);
     }
-    const times = touched.map((row) => Number(row.ts));
-    const hours = [...new Set(times.map((ts) => Math.floor(ts / HOUR)))];
-
-    const low = Math.min(...hours) * HOUR;
-    const high = (Math.max(...hours) + 1) * HOUR;
-    await client.query(DROP_HOURS, [contractId, hours]);
-    await client.query(RECOMPUTE_HOURS, [contractId, hours, low, high]);
+    const hours = new Set(touched.map((row) => Math.floor(Number(row.ts) / HOUR)));
+    const spans = saleSpans(touched);
+    // Hours whose flags changed beyond the batch's own: apart, as they may lie a month off.
+    const reflagged = new Set<number>();
+    if (spans.length > 0) {
+      const { rows } = await client.query<{ ts: string }>(RESET_WASH, [
+        contractId,
+        JSON.stringify(spans),
+      ]);
+      for (const row of rows) {
+        const hour = Math.floor(Number(row.ts) / HOUR);
+        if (!hours.has(hour)) reflagged.add(hour);
+      }
+    }
+    const recompute = async (list: number[]) => {
+      await client.query(DROP_HOURS, [contractId, list]);
+      await client.query(RECOMPUTE_HOURS, [
+        contractId,
+        list,
+        Math.min(...list) * HOUR,
+        (Math.max(...list) + 1) * HOUR,
+      ]);
+    };
+    await recompute([...hours]);
+    for (const hour of reflagged) await recompute([hour]);
     return touched.length;
   }
 

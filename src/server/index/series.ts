@@ -57,6 +57,7 @@ export async function series(
       const address = sql.param(addressBytes(filters.address));
       where.push(`(from_addr = ${address} OR to_addr = ${address})`);
     }
+    if (filters.excludeWash) where.push('wash = 0');
     text = `SELECT ${bucketOf(interval, 'ts')} AS start, kind, coalesce(currency, '\\x'::bytea) AS currency,
         count(*)::bigint AS events, coalesce(sum(price), 0)::text AS volume
       FROM idx_changes WHERE ${where.join(' AND ')} GROUP BY 1, 2, 3 ORDER BY 1`;
@@ -70,9 +71,14 @@ export async function series(
         `currency = ${sql.param(filters.currency === 'none' ? Buffer.alloc(0) : addressBytes(filters.currency))}`,
       );
     }
+    // Without flagged sales: each hour's total less its flagged part.
+    const [events, volume] = filters.excludeWash
+      ? ['events - wash_events', 'volume - wash_volume']
+      : ['events', 'volume'];
     text = `SELECT ${bucketOf(interval, 'hour * 3600')} AS start, kind, currency,
-        sum(events)::bigint AS events, sum(volume)::text AS volume
-      FROM idx_hourly WHERE ${where.join(' AND ')} GROUP BY 1, 2, 3 ORDER BY 1`;
+        sum(${events})::bigint AS events, sum(${volume})::text AS volume
+      FROM idx_hourly WHERE ${where.join(' AND ')} GROUP BY 1, 2, 3
+      HAVING sum(${events}) > 0 ORDER BY 1`;
   }
   const { rows } = await pool.query<{
     start: string;

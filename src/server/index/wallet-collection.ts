@@ -28,7 +28,7 @@ import { addressBytes, hexOf } from './sql';
 export type WalletFigures = Omit<WalletInCollectionAnswer, 'coverage' | 'collection'>;
 
 export const COUNTED =
-  'Realised results count tokens bought and later sold in the same currency: sale price minus purchase price, per currency. A token that came by mint or by transfer has no known cost: its sales are shown apart, not in the result. Flips are such tokens held under 24 hours. Tokens held are tokens, not ERC1155 copies.';
+  'Realised results count tokens bought and later sold in the same currency: sale price minus purchase price, per currency. A token that came by mint or by transfer has no known cost: its sales are shown apart, not in the result. Flips are such tokens held under 24 hours. A sale from the wallet to itself is neither bought nor sold. Tokens held are tokens, not ERC1155 copies.';
 
 const TOP_COUNTERPARTIES = 10;
 const HELD_TOKENS_SHOWN = 100;

@@ -49,7 +49,7 @@ export const history = fc
       reversed: fc.boolean(),
       hexPrice: fc.boolean(),
     }),
-    { maxLength: 40 },
+    { maxLength: 40, size: 'large' },
   )
   .map((steps) => {
     const owner = new Map<number, string | null>();
@@ -80,7 +80,8 @@ export const history = fc
         continue;
       }
       const to = WALLETS[step.to]!;
-      if (to === held) continue;
+      // A transfer to its holder is no change; a sale to its seller is (a wash trade).
+      if (to === held && step.step !== 'sale') continue;
       const change: Change = {
         kind: step.step as 'transfer' | 'sale',
         token: step.token,

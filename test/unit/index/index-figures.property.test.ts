@@ -1,10 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { Volume } from '../../../src/lib/answers';
+import { migrations } from '../../../src/server/database/migrations';
 import { eventsPage } from '../../../src/server/index/events-query';
 import { overview } from '../../../src/server/index/figures';
 import { holders } from '../../../src/server/index/holders';
 import { series } from '../../../src/server/index/series';
-import { WASH_WINDOW_SECONDS, washReasons } from '../../../src/server/index/wash-flags';
+import { washReasons } from '../../../src/server/index/wash-flags';
+import { washBitsOf } from '../../support/wash-rules';
 import { emptyIndex, useIndexDatabase } from './index-harness';
 import { CONTRACT, history, ingestPages, recordsOf, ZERO, type Change } from './history';
 
@@ -21,9 +24,21 @@ const delivery = (count: number) =>
     cuts: fc.array(fc.integer({ min: 0, max: Math.max(0, count) }), { maxLength: 8 }),
     repeats: fc.array(fc.integer({ min: 0, max: Math.max(0, count - 1) }), { maxLength: 6 }),
     order: fc.array(fc.nat(), { minLength: 12, maxLength: 12 }),
+    // Each record a page of its own: a sale meets the others of its token only in the index.
+    apart: fc.boolean(),
   });
 
+type Delivery = { cuts: number[]; repeats: number[]; order: number[]; apart: boolean };
+
+const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
+
 const db = useIndexDatabase();
+
+/** Each sale's wash-trade flags, by transaction, as the rules say from the history. */
+function washBits(changes: Change[]): Map<string, number> {
+  const bits = washBitsOf(changes.filter((change) => change.kind === 'sale'));
+  return new Map([...bits].map(([sale, wash]) => [sale.tx, wash]));
+}
 
 /** The figures, computed from the history itself. */
 function expected(changes: Change[]) {
@@ -57,6 +72,41 @@ function expected(changes: Change[]) {
   };
 }
 
+/** Volumes per currency as the history's figures name them. */
+const volumesBy = (volumes: Volume[]) =>
+  Object.fromEntries(
+    volumes.map((v) => [
+      v.currency.address ?? 'none',
+      { sales: v.sales, volume: BigInt(v.volume) },
+    ]),
+  );
+
+/** Each change's stored flags, by transaction. */
+async function storedWash(): Promise<Map<string, number>> {
+  const { rows } = await db.pool.query<{ tx: string; wash: number }>(
+    `SELECT '0x' || encode(tx, 'hex') AS tx, wash FROM idx_changes`,
+  );
+  return new Map(rows.map((row) => [row.tx, row.wash]));
+}
+
+/** Pages of the records in any order, twice some, twins split anywhere: onto the index. */
+async function deliver(
+  records: Record<string, string>[],
+  { cuts, repeats, order, apart }: Delivery,
+) {
+  const every = apart ? records.map((_, index) => index) : cuts;
+  const bounds = [...new Set([0, ...every, records.length])].sort((a, b) => a - b);
+  const pages = bounds.slice(1).map((end, index) => records.slice(bounds[index], end));
+  for (const repeat of repeats) pages[repeat % Math.max(1, pages.length)]?.push(records[repeat]!);
+  const shuffled = pages
+    .map((page, index) => ({ page, key: order[index % order.length]! * 31 + index }))
+    .sort((a, b) => a.key - b.key)
+    .map((entry) => entry.page);
+  await ingestPages(db.pool, shuffled);
+  // A page read twice (a head re-read, a walk round a dead cursor) changes nothing.
+  if (shuffled[0]) await ingestPages(db.pool, [shuffled[0]]);
+}
+
 describe('the event index, whatever order its pages come in', () => {
   it('holds one row per change of hands, and its figures equal the raw records’', async () => {
     await fc.assert(
@@ -64,21 +114,10 @@ describe('the event index, whatever order its pages come in', () => {
         history.chain((changes) =>
           fc.tuple(fc.constant(changes), delivery(recordsOf(changes).length)),
         ),
-        async ([changes, { cuts, repeats, order }]) => {
+        async ([changes, delivered]) => {
           const { pool } = db;
           await emptyIndex(pool);
-          const records = recordsOf(changes);
-          const bounds = [...new Set([0, ...cuts, records.length])].sort((a, b) => a - b);
-          const pages = bounds.slice(1).map((end, index) => records.slice(bounds[index], end));
-          for (const repeat of repeats)
-            pages[repeat % Math.max(1, pages.length)]?.push(records[repeat]!);
-          const shuffled = pages
-            .map((page, index) => ({ page, key: order[index % order.length]! * 31 + index }))
-            .sort((a, b) => a.key - b.key)
-            .map((entry) => entry.page);
-          await ingestPages(pool, shuffled);
-          // A page read twice (a head re-read, a walk round a dead cursor) changes nothing.
-          if (shuffled[0]) await ingestPages(pool, [shuffled[0]]);
+          await deliver(recordsOf(changes), delivered);
 
           const want = expected(changes);
           const { rows } = await pool.query<{ id: number }>(
@@ -93,13 +132,7 @@ describe('the event index, whatever order its pages come in', () => {
           expect(figures.tokens).toBe(want.tokens);
           expect(figures.knownBurns).toBe(want.burned);
           expect(figures.holders).toBe(want.byOwner.size);
-          const volume = Object.fromEntries(
-            figures.volume.map((v) => [
-              v.currency.address ?? 'none',
-              { sales: v.sales, volume: BigInt(v.volume) },
-            ]),
-          );
-          expect(volume).toEqual(Object.fromEntries(want.volume));
+          expect(volumesBy(figures.volume)).toEqual(Object.fromEntries(want.volume));
 
           // Holders now, page by page, and as of the last change (a replay of every change).
           const latest = Math.max(...changes.map((change) => change.ts));
@@ -118,8 +151,6 @@ describe('the event index, whatever order its pages come in', () => {
           }
 
           const daily = await series(pool, id, 'day', {});
-          const total = (counts: Record<string, number>) =>
-            Object.values(counts).reduce((a, b) => a + b, 0);
           expect(new Map(daily.map((b) => [b.start, total(b.counts)]))).toEqual(want.days);
 
           // Every change once, walked page by page newest first.
@@ -156,28 +187,72 @@ describe('the event index, whatever order its pages come in', () => {
               .sort((a, b) => kindOrder.indexOf(a) - kindOrder.indexOf(b)),
           );
 
-          // Each sale's wash-trade flags, as the rules say from the history itself.
-          for (const sale of changes.filter((change) => change.kind === 'sale')) {
-            const near = changes.filter(
-              (other) =>
-                other.kind === 'sale' &&
-                other.token === sale.token &&
-                Math.abs(other.ts - sale.ts) <= WASH_WINDOW_SECONDS,
-            );
-            const trades = (wallet: string) =>
-              near.filter((other) => other.from === wallet || other.to === wallet).length;
-            const want = washReasons({
-              id: sale.tx,
-              self_trade: sale.from === sale.to,
-              round_trip: near.some((other) => other.from === sale.to && other.to === sale.from),
-              buyer_trades: trades(sale.to),
-              seller_trades: trades(sale.from),
-            });
-            expect(flags.get(sale.tx)).toEqual(want);
+          // Each sale's wash-trade flags as stored and said, as the rules say from the history.
+          const bits = washBits(changes);
+          expect(await storedWash()).toEqual(
+            new Map(changes.map((change) => [change.tx, bits.get(change.tx) ?? 0])),
+          );
+          for (const [tx, wash] of bits) expect(flags.get(tx)).toEqual(washReasons(wash));
+
+          // Without the flagged sales, every figure is that of the history without them.
+          const kept = changes.filter((change) => !bits.get(change.tx));
+          const flagged = expected(changes.filter((change) => bits.get(change.tx)));
+          const washless = expected(kept);
+          const without = await overview(pool, id, { excludeWash: true });
+          expect(without.counts).toEqual(washless.counts);
+          expect(without.events).toBe(kept.length);
+          expect(volumesBy(without.volume)).toEqual(Object.fromEntries(washless.volume));
+          for (const figures of [without, await overview(pool, id)]) {
+            expect(figures.washSales).toBe(flagged.counts.sale);
+            expect(volumesBy(figures.washVolume)).toEqual(Object.fromEntries(flagged.volume));
           }
+          // From the hourly rollup, and from the rows (a span off whole hours).
+          for (const span of [{}, { from: 1 }]) {
+            const buckets = await series(pool, id, 'day', { ...span, excludeWash: true });
+            expect(new Map(buckets.map((b) => [b.start, total(b.counts)]))).toEqual(washless.days);
+          }
+          const left: string[] = [];
+          after = null;
+          do {
+            const page = await eventsPage(
+              pool,
+              { contractId: id, sort: { id: 'time', desc: true }, limit: 5, excludeWash: true },
+              after,
+            );
+            left.push(...page.rows.map((row) => row.transactionHash));
+            after = page.next;
+          } while (after);
+          expect(left.sort()).toEqual(kept.map((change) => change.tx).sort());
         },
       ),
       { numRuns: 40 },
     );
   }, 120_000);
+
+  it('fills the flags of rows stored before they were kept (migration 4)', async () => {
+    const { pool } = db;
+    const samples = fc.sample(
+      history.chain((changes) =>
+        fc.tuple(fc.constant(changes), delivery(recordsOf(changes).length)),
+      ),
+      { seed: 4, numRuns: 4 },
+    );
+    for (const [changes, delivered] of samples) {
+      await emptyIndex(pool);
+      await deliver(recordsOf(changes), delivered);
+      if (changes.length === 0) continue;
+      const before = await overview(pool, 1, { excludeWash: true });
+      // The tables as they were before step 4, their rows kept; then step 4 again.
+      await pool.query(`ALTER TABLE idx_changes DROP COLUMN wash;
+        ALTER TABLE idx_hourly DROP COLUMN wash_events, DROP COLUMN wash_volume;
+        DROP INDEX idx_changes_token_sales`);
+      const step = migrations.find((migration) => migration.version === 4)!;
+      await pool.query(step.sql);
+      const bits = washBits(changes);
+      expect(await storedWash()).toEqual(
+        new Map(changes.map((change) => [change.tx, bits.get(change.tx) ?? 0])),
+      );
+      expect(await overview(pool, 1, { excludeWash: true })).toEqual(before);
+    }
+  }, 60_000);
 });

@@ -3,6 +3,7 @@ import { parseBaseUnits } from '../../../src/lib/price';
 import { createSampleService, generateDataset } from '../../../src/server/sample-service';
 import { useIndexedSample, type Json } from '../../support/indexed-sample';
 import { rawRecords } from '../../support/raw-records';
+import { washBitsOf } from '../../support/wash-rules';
 
 /**
  * The query API over the sample service, both profiles: every figure of a collection's
@@ -125,6 +126,106 @@ describe.each(['deployed', 'documented'] as const)('the query API (%s profile)',
     // Holders: every token minted and not known burned is held by someone.
     const holders = await get(`${base}/holders?limit=500`);
     expect(holders.body.tokensHeld + holders.body.knownBurned).toBe(body.figures.tokens);
+  }, 120_000);
+});
+
+describe('wash=exclude', () => {
+  it('leaves the sales the rules flag out of figures, events, series and exports', async () => {
+    const { proxy, service, get } = await setUp('deployed');
+    await proxy.indexer!.whole(busiest.address).done;
+    const records = await rawRecords(service, busiest.address);
+    // Each change of hands is a transfer record; a sale's twin names its price. Who sold
+    // and who bought is the transfer's from and to.
+    const twin = (r: Record<string, string>) => `${r.transaction_hash}|${r.token_id}`;
+    const saleRecords = new Map(
+      records.filter((r) => String(r.event_type) === 'sale').map((r) => [twin(r), r]),
+    );
+    const changes = records
+      .filter((r) => String(r.event_type) !== 'sale')
+      .map((r) => ({
+        token: r.token_id!,
+        from: r.from_address!,
+        to: r.to_address!,
+        ts: Number(r.timestamp),
+        sale: saleRecords.get(twin(r)),
+      }));
+    const bits = washBitsOf(changes.filter((change) => change.sale));
+    const flagged = [...bits].filter(([, wash]) => wash !== 0).map(([sale]) => sale);
+    const flaggedVolume = new Map<string, bigint>();
+    for (const { sale } of flagged) {
+      const currency = sale!.currency_address ?? 'none';
+      flaggedVolume.set(
+        currency,
+        (flaggedVolume.get(currency) ?? 0n) + parseBaseUnits(String(sale!.price))!,
+      );
+    }
+    expect(flagged.length).toBeGreaterThan(0);
+    const volumes = (list: Json[]) =>
+      new Map(list.map((v) => [v.currency.address ?? 'none', BigInt(v.volume)]));
+
+    const all = (await get(base)).body.figures;
+    const { status, body } = await get(`${base}?wash=exclude`);
+    expect(status).toBe(200);
+    const figures = body.figures;
+    expect(all.washSales).toBe(flagged.length);
+    expect(figures.washSales).toBe(flagged.length);
+    expect(volumes(figures.washVolume)).toEqual(flaggedVolume);
+    expect([all.washExcluded, figures.washExcluded]).toEqual([false, true]);
+    expect(figures.sales).toBe(all.sales - flagged.length);
+    expect(figures.events).toBe(changes.length - flagged.length);
+    const less = volumes(all.volume);
+    for (const [currency, amount] of flaggedVolume)
+      less.set(currency, less.get(currency)! - amount);
+    for (const [currency, amount] of less) if (amount === 0n) less.delete(currency);
+    expect(volumes(figures.volume)).toEqual(less);
+    expect(figures.marketplaces.reduce((sum: number, market: Json) => sum + market.sales, 0)).toBe(
+      figures.sales,
+    );
+
+    // Events: the flagged sales left out, each once; a cursor is bound to wash=exclude.
+    const seen = new Set<string>();
+    let cursor: string | null = null;
+    do {
+      const page: { status: number; body: Json } = await get(
+        `${base}/events?wash=exclude&limit=500${cursor ? `&cursor=${cursor}` : ''}`,
+      );
+      expect(page.status).toBe(200);
+      for (const row of page.body.events) {
+        expect(row.washFlags).toBeUndefined();
+        seen.add(row.id);
+      }
+      if (cursor === null && page.body.next) {
+        const elsewhere = await get(`${base}/events?limit=500&cursor=${page.body.next}`);
+        expect(elsewhere.status).toBe(400);
+      }
+      cursor = page.body.next;
+    } while (cursor);
+    expect(seen.size).toBe(changes.length - flagged.length);
+    // Without it, a sale is said to be flagged when the rules flag it.
+    const flaggedKeys = new Set(flagged.map((change) => twin(change.sale!)));
+    const sales = await get(`${base}/events?kind=sale&limit=500`);
+    for (const row of sales.body.events) {
+      const key = `${row.transactionHash}|${row.tokenId}`;
+      expect(row.washFlags !== undefined, key).toBe(flaggedKeys.has(key));
+    }
+
+    // Series: the bars and volumes of the sales not flagged.
+    const series = (await get(`${base}/series?interval=month&wash=exclude`)).body;
+    const counted = series.buckets.reduce(
+      (sum: number, bucket: Json) => sum + Number(bucket.counts.sale),
+      0,
+    );
+    expect(counted).toBe(figures.sales);
+
+    // The export: one line per change not flagged, and a name that says so.
+    const response = await proxy.app.request(`${base}/export?format=csv&wash=exclude`);
+    expect(response.headers.get('content-disposition')).toMatch(/without-flagged-sales/);
+    const csv = await response.text();
+    expect(csv.trimEnd().split('\r\n')).toHaveLength(changes.length - flagged.length + 1);
+
+    expect((await get(`${base}?wash=maybe`)).body.error.message).toBe(
+      'wash must be include or exclude.',
+    );
   }, 120_000);
 });
 

@@ -58,6 +58,9 @@ const figures = (overrides: Partial<Overview> = {}): Overview => ({
   marketplaces: [],
   firstActivity: 1,
   lastActivity: 2,
+  washSales: 0,
+  washVolume: [],
+  washExcluded: false,
   ...overrides,
 });
 
