@@ -57,7 +57,15 @@ test('the market of the whole history, then of a span kept in the URL; a top sal
 
   await page.getByRole('button', { name: 'Whole history' }).click();
   await expect(page).toHaveURL(new RegExp(`/market$`));
+  // The whole history's answer, not the span's still shown while it loads.
+  await expect(
+    page.getByRole('status').filter({ hasText: /^The market over the whole history\./ }),
+  ).toBeVisible();
   const link = tables.first().locator('a[href*="/tokens/"]').first();
+  await expect(link).toHaveAttribute(
+    'href',
+    new RegExp(`/tokens/${answer.topSales[0]!.sales[0]!.tokenId}$`),
+  );
   const href = await link.getAttribute('href');
   await link.click();
   await expect(page).toHaveURL(new RegExp(`${href}$`));
