@@ -1,3 +1,4 @@
+import { ColumnHeads } from '../../components/column-heads';
 import type { MarketAnswer } from '../../lib/answers';
 import { formatCurrencyAmount } from '../../lib/currency-amount';
 import { formatCount, formatShare } from '../../lib/format';
@@ -11,18 +12,14 @@ export function MarketplaceShares({ answer }: { answer: MarketAnswer }) {
   return (
     <table className={styles.markets}>
       <caption>Sales and volume per marketplace</caption>
-      <thead>
-        <tr>
-          <th scope="col">Marketplace</th>
-          <th scope="col" className={styles.number}>
-            Sales
-          </th>
-          <th scope="col" className={styles.number}>
-            Share of sales
-          </th>
-          <th scope="col">Volume per currency (share of that currency’s volume)</th>
-        </tr>
-      </thead>
+      <ColumnHeads
+        columns={[
+          ['Marketplace'],
+          ['Sales', styles.number],
+          ['Share of sales', styles.number],
+          ['Volume per currency (share of that currency’s volume)'],
+        ]}
+      />
       <tbody>
         {answer.marketplaces.map((market) => (
           <tr key={market.name ?? ''}>

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { ColumnHeads } from '../../components/column-heads';
 import { TimeCell, timeHeading, type TimeView } from '../../components/time-cell';
 import { TokenIdLink } from '../../components/token-id';
 import { shortenHex } from '../../lib/address';
@@ -46,18 +47,16 @@ export function TopSales({
           <caption>
             Top {sales.length} sales in {currencyName(currency)}
           </caption>
-          <thead>
-            <tr>
-              <th scope="col">Token</th>
-              <th scope="col" className={styles.number}>
-                Price
-              </th>
-              <th scope="col">Seller</th>
-              <th scope="col">Buyer</th>
-              <th scope="col">{when}</th>
-              <th scope="col">Marketplace</th>
-            </tr>
-          </thead>
+          <ColumnHeads
+            columns={[
+              ['Token'],
+              ['Price', styles.number],
+              ['Seller'],
+              ['Buyer'],
+              [when],
+              ['Marketplace'],
+            ]}
+          />
           <tbody>
             {sales.map((sale) => (
               <tr key={sale.id}>

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { walletCollectionQueryOptions } from '../../api/wallets';
 import { Amount, SignedAmount } from '../../components/amount';
+import { ColumnHeads } from '../../components/column-heads';
 import { CoverageNote } from '../../components/coverage-note';
 import {
   countFigures,
@@ -237,20 +238,14 @@ function Counterparties({
                 : `All ${formatCount(counterpartyCount)} wallets it traded with`}
             , by changes of hands between them
           </caption>
-          <thead>
-            <tr>
-              <th scope="col">Wallet</th>
-              <th scope="col" className={styles.number}>
-                Changes
-              </th>
-              <th scope="col" className={styles.number}>
-                Bought from / sold to
-              </th>
-              <th scope="col" className={styles.number}>
-                Received from / sent to
-              </th>
-            </tr>
-          </thead>
+          <ColumnHeads
+            columns={[
+              ['Wallet'],
+              ['Changes', styles.number],
+              ['Bought from / sold to', styles.number],
+              ['Received from / sent to', styles.number],
+            ]}
+          />
           <tbody>
             {counterparties.map((party) => (
               <tr key={party.address}>
