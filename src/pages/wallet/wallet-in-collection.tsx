@@ -22,6 +22,7 @@ import { hrefs } from '../../lib/routes';
 import type { TimeZoneChoice } from '../../lib/time';
 import type { TimeDisplay } from '../../lib/view-state';
 import { Trades } from './wallet-collections';
+import section from '../../components/section.module.css';
 import styles from './wallet-page.module.css';
 
 const FIGURES = [
@@ -67,7 +68,7 @@ export function WalletInCollection(props: WalletInCollectionProps) {
 
   return (
     <section className={styles.inCollection} aria-labelledby="wallet-in-collection">
-      <h2 className={styles.heading} id="wallet-in-collection">
+      <h2 className={section.heading} id="wallet-in-collection">
         In <Link to={hrefs.contractEvents(collection)}>{name}</Link>
       </h2>
       <p className={styles.links}>
