@@ -1,4 +1,5 @@
 import { ColumnHeads } from '../../components/column-heads';
+import { PHONE_QUERY, useMediaQuery } from '../../components/use-media-query';
 import type { MarketAnswer } from '../../lib/answers';
 import { formatCurrencyAmount } from '../../lib/currency-amount';
 import { formatCount, formatShare } from '../../lib/format';
@@ -9,8 +10,9 @@ import styles from './market-page.module.css';
  * share of that currency's volume: a volume is never added to another currency's.
  */
 export function MarketplaceShares({ answer }: { answer: MarketAnswer }) {
+  const cards = useMediaQuery(PHONE_QUERY);
   return (
-    <table className={styles.markets}>
+    <table className={cards ? `${styles.markets} ${styles.cards}` : styles.markets}>
       <caption>Sales and volume per marketplace</caption>
       <ColumnHeads
         columns={[
