@@ -14,7 +14,7 @@ import { formatCount, plural } from '../lib/format';
 import { formatSpan, type TimeSpan } from '../lib/time-span';
 import { EVENT_KIND_NAMES, EVENT_KINDS, type EventKind } from '../lib/token-event';
 import { kindTones } from './badge';
-import { ChartFrame, CurrencyChoice, Grid, usePlotSlider, ValueAxis } from './chart-parts';
+import { ChartFrame, CurrencyChoice, Plot, usePlotSlider, ValueAxis } from './chart-parts';
 import { useElementWidth } from './use-element-width';
 import chart from './chart.module.css';
 import styles from './activity-chart.module.css';
@@ -93,6 +93,8 @@ export function ActivityChart({
   const volumeTicks = valueTicks(Math.max(0, ...volumes), { count: 2 });
   const time = timeTicks(span, width);
   const tickXs = time.ticks.map((tick) => ((tick - span.from) / (span.to - span.from)) * width);
+  const countGrid = { width, height: COUNTS_HEIGHT, values: countTicks, xs: tickXs };
+  const volumeGrid = { width, height: VOLUME_HEIGHT, values: volumeTicks, xs: tickXs };
   const totals = kindTotals(bars.map((bar) => bar.bucket));
 
   const pointAt = (event: { currentTarget: HTMLElement; clientX: number }) => {
@@ -153,26 +155,13 @@ export function ActivityChart({
         </li>
       ))}
     >
-      <svg
-        className={styles.counts}
-        viewBox={`0 0 ${width} ${COUNTS_HEIGHT}`}
-        preserveAspectRatio="none"
-        role="img"
-        aria-label={summary(bars, interval, span)}
-      >
-        <Grid width={width} height={COUNTS_HEIGHT} values={countTicks} xs={tickXs} />
+      <Plot className={styles.counts} label={summary(bars, interval, span)} grid={countGrid}>
         {shown !== null && <Cursor bar={bars[shown]!} height={COUNTS_HEIGHT} />}
         {bars.map((bar) => (
           <Bar key={bar.bucket.start} bar={bar} top={countTicks[countTicks.length - 1]!} />
         ))}
-      </svg>
-      <svg
-        className={styles.volume}
-        viewBox={`0 0 ${width} ${VOLUME_HEIGHT}`}
-        preserveAspectRatio="none"
-        aria-hidden="true"
-      >
-        <Grid width={width} height={VOLUME_HEIGHT} values={volumeTicks} xs={tickXs} />
+      </Plot>
+      <Plot className={styles.volume} grid={volumeGrid}>
         {shown !== null && <Cursor bar={bars[shown]!} height={VOLUME_HEIGHT} />}
         {chosen &&
           bars.map((bar, index) => {
@@ -188,7 +177,7 @@ export function ActivityChart({
               />
             ) : null;
           })}
-      </svg>
+      </Plot>
     </ChartFrame>
   );
 }

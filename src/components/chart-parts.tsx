@@ -81,18 +81,16 @@ export function TimeAxis({
   );
 }
 
-/** Faint lines at the value ticks across and the time ticks up, in the plot's units. */
-export function Grid({
-  width,
-  height,
-  values,
-  xs,
-}: {
+/** A plot's size in its own units, its value ticks and the x of each time tick. */
+export interface GridLines {
   width: number;
   height: number;
   values: readonly number[];
   xs: readonly number[];
-}) {
+}
+
+/** Faint lines at the value ticks across and the time ticks up, in the plot's units. */
+export function Grid({ width, height, values, xs }: GridLines) {
   const top = values[values.length - 1] || 1;
   return (
     <g className={styles.grid}>
@@ -104,6 +102,34 @@ export function Grid({
         <line key={`x${x}`} x1={x} x2={x} y1={0} y2={height} />
       ))}
     </g>
+  );
+}
+
+/**
+ * A plot stretched to its box, its grid behind what it draws. With a label it is an image
+ * that the label describes; without one, screen readers pass over it.
+ */
+export function Plot({
+  className,
+  label,
+  grid,
+  children,
+}: {
+  className: string | undefined;
+  label?: string;
+  grid: GridLines;
+  children: ReactNode;
+}) {
+  return (
+    <svg
+      className={className}
+      viewBox={`0 0 ${grid.width} ${grid.height}`}
+      preserveAspectRatio="none"
+      {...(label === undefined ? { 'aria-hidden': true } : { role: 'img', 'aria-label': label })}
+    >
+      <Grid {...grid} />
+      {children}
+    </svg>
   );
 }
 

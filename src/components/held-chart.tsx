@@ -4,7 +4,7 @@ import type { HeldInterval } from '../lib/answers';
 import { timeTicks, valueTicks } from '../lib/chart-ticks';
 import { formatCount, plural } from '../lib/format';
 import { formatSpan, type TimeSpan } from '../lib/time-span';
-import { ChartFrame, Grid, usePlotSlider, ValueAxis } from './chart-parts';
+import { ChartFrame, Plot, usePlotSlider, ValueAxis } from './chart-parts';
 import { useElementWidth } from './use-element-width';
 import chart from './chart.module.css';
 import styles from './held-chart.module.css';
@@ -66,6 +66,7 @@ export function HeldChart({ held, interval, partial = null, loading = false }: H
   const tickXs = time.ticks.map(
     (tick) => ((tick - range.from) / Math.max(range.to - range.from, 1)) * width,
   );
+  const grid = { width, height: HEIGHT, values: ticks, xs: tickXs };
   const line = steps
     .map(
       (step, index) =>
@@ -104,14 +105,7 @@ export function HeldChart({ held, interval, partial = null, loading = false }: H
         </li>
       }
     >
-      <svg
-        className={styles.plot}
-        viewBox={`0 0 ${width} ${HEIGHT}`}
-        preserveAspectRatio="none"
-        role="img"
-        aria-label={summary(steps, interval, range)}
-      >
-        <Grid width={width} height={HEIGHT} values={ticks} xs={tickXs} />
+      <Plot className={styles.plot} label={summary(steps, interval, range)} grid={grid}>
         {shown && (
           <rect
             className={chart.cursor}
@@ -123,7 +117,7 @@ export function HeldChart({ held, interval, partial = null, loading = false }: H
         )}
         <path className={styles.area} d={area} />
         <path className={styles.line} d={line} />
-      </svg>
+      </Plot>
     </ChartFrame>
   );
 }

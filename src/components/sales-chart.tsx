@@ -8,7 +8,7 @@ import { medianWindow, rollingMedian } from '../lib/rolling-median';
 import { groupSales, priceAxisTop, type SalePoint } from '../lib/sale-points';
 import { formatMinute } from '../lib/time';
 import type { TimeSpan } from '../lib/time-span';
-import { ChartFrame, CurrencyChoice, Grid, usePlotSlider, ValueAxis } from './chart-parts';
+import { ChartFrame, CurrencyChoice, Plot, usePlotSlider, ValueAxis } from './chart-parts';
 import { useElementWidth } from './use-element-width';
 import styles from './sales-chart.module.css';
 
@@ -166,14 +166,11 @@ export function SalesChart({ sales, onOpen, caption, loading = false }: SalesCha
         </>
       }
     >
-      <svg
+      <Plot
         className={styles.prices}
-        viewBox={`0 0 ${width} ${HEIGHT}`}
-        preserveAspectRatio="none"
-        role="img"
-        aria-label={summary(points, group?.currency.label, window)}
+        label={summary(points, group?.currency.label, window)}
+        grid={{ width, height: HEIGHT, values: priceTicks, xs: time.ticks.map(xOf) }}
       >
-        <Grid width={width} height={HEIGHT} values={priceTicks} xs={time.ticks.map(xOf)} />
         {points.map((point) => {
           const cut = point.value > top;
           return (
@@ -195,7 +192,7 @@ export function SalesChart({ sales, onOpen, caption, loading = false }: SalesCha
             r={DOT_RADIUS * 2.2}
           />
         )}
-      </svg>
+      </Plot>
     </ChartFrame>
   );
 }

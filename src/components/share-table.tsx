@@ -1,4 +1,5 @@
 import { formatCount, formatShare } from '../lib/format';
+import { ColumnHeads } from './column-heads';
 import styles from './share-table.module.css';
 
 /** One part of a whole: its name, its count and its share of the whole (0–1). */
@@ -25,17 +26,7 @@ export function ShareTable({
   return (
     <table className={styles.table}>
       <caption>{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">{part}</th>
-          <th scope="col" className={styles.number}>
-            {count}
-          </th>
-          <th scope="col" className={styles.shareHead}>
-            {share}
-          </th>
-        </tr>
-      </thead>
+      <ColumnHeads columns={[[part], [count, styles.number], [share, styles.shareHead]]} />
       <tbody>
         {parts.map((row) => (
           <tr key={row.label}>

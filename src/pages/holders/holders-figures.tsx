@@ -7,6 +7,7 @@ import {
 import { ShareTable } from '../../components/share-table';
 import type { HoldersAnswer } from '../../lib/answers';
 import { formatShare } from '../../lib/format';
+import section from '../../components/section.module.css';
 import styles from './holders-page.module.css';
 
 type Figures = Omit<HoldersAnswer, 'holders' | 'next'>;
@@ -27,7 +28,7 @@ export function HoldersFigures({ answer, when }: { answer: Figures | undefined; 
   const total = answer?.totalHolders ?? 0;
   return (
     <>
-      <div className={styles.figuresArea}>
+      <div className={section.figuresArea}>
         <FigureList
           figures={items}
           busy={answer === undefined}

@@ -8,7 +8,7 @@ import { useWholeRefresh } from '../../api/use-whole-refresh';
 import { BadParam } from '../../components/bad-param';
 import { CoverageNote } from '../../components/coverage-note';
 import { ServerListTable } from '../../components/server-list-table';
-import { SubpageHeader } from '../../components/subpage-header';
+import { SubpageHeader, subpageTitleId } from '../../components/subpage-header';
 import { LoadStatus } from '../../components/load-status';
 import { useSettings } from '../../components/settings';
 import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../components/states';
@@ -31,6 +31,7 @@ import { AsOfField } from './as-of-field';
 import { HolderCells, holderColumns } from './holder-columns';
 import { HoldersFigures } from './holders-figures';
 import button from '../../components/button.module.css';
+import section from '../../components/section.module.css';
 import toolbar from '../../components/toolbar.module.css';
 import styles from './holders-page.module.css';
 
@@ -108,14 +109,8 @@ export function HoldersPage({ address }: { address: string }) {
   const count = list.items.length;
 
   return (
-    <section aria-labelledby="holders-title">
-      <SubpageHeader
-        address={address}
-        name={name}
-        page="Holders"
-        titleId="holders-title"
-        title={`Holders of ${name}`}
-      />
+    <section aria-labelledby={subpageTitleId('Holders')}>
+      <SubpageHeader address={address} name={name} page="Holders" />
       <CoverageNote coverage={coverage} nowMs={nowMs} />
       <div className={toolbar.toolbar}>
         <AsOfField
@@ -137,7 +132,7 @@ export function HoldersPage({ address }: { address: string }) {
       ) : (
         <HoldersFigures answer={answer} when={when} />
       )}
-      <h2 className={styles.heading}>Holders, largest first</h2>
+      <h2 className={section.heading}>Holders, largest first</h2>
       {query.isPending ? (
         <SkeletonRows columns={5} />
       ) : query.isError && count === 0 ? null : count === 0 && !list.hasMore ? (
@@ -151,7 +146,7 @@ export function HoldersPage({ address }: { address: string }) {
       ) : (
         <>
           {updating ? (
-            <p className={styles.status} role="status" aria-live="polite">
+            <p className={section.status} role="status" aria-live="polite">
               Loading the holders {when}…
             </p>
           ) : (

@@ -10,7 +10,7 @@ import { DateRange } from '../../components/date-range';
 import { paramRoute } from '../../components/param-route';
 import { useSettings } from '../../components/settings';
 import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../components/states';
-import { SubpageHeader } from '../../components/subpage-header';
+import { SubpageHeader, subpageTitleId } from '../../components/subpage-header';
 import { TimeDisplayToggle } from '../../components/time-display-toggle';
 import { useNow } from '../../components/use-now';
 import { useTitle } from '../../components/use-title';
@@ -26,6 +26,7 @@ import { MarketplaceShares } from './marketplace-shares';
 import { FirstSaleFigures, MintersFigures } from './mint-figures';
 import { TopSales } from './top-sales';
 import button from '../../components/button.module.css';
+import section from '../../components/section.module.css';
 import toolbar from '../../components/toolbar.module.css';
 import styles from './market-page.module.css';
 
@@ -93,14 +94,8 @@ export function MarketPage({ address }: { address: string }) {
   );
 
   return (
-    <section aria-labelledby="market-title">
-      <SubpageHeader
-        address={address}
-        name={name}
-        page="Market"
-        titleId="market-title"
-        title={`Market of ${name}`}
-      />
+    <section aria-labelledby={subpageTitleId('Market')}>
+      <SubpageHeader address={address} name={name} page="Market" />
       <CoverageNote coverage={coverage} nowMs={nowMs} />
       <div className={toolbar.toolbar}>
         <DateRange span={span} onChange={(from, to) => set({ from, to })} />
@@ -114,7 +109,7 @@ export function MarketPage({ address }: { address: string }) {
         </button>
         <TimeDisplayToggle display={display} onChange={setDisplay} />
       </div>
-      <p className={styles.status} role="status" aria-live="polite">
+      <p className={section.status} role="status" aria-live="polite">
         {query.isFetching && query.isPlaceholderData
           ? `Loading the market ${when}…`
           : `The market ${when}.`}

@@ -1,3 +1,5 @@
+import { ColumnHeads } from '../../components/column-heads';
+import { PHONE_QUERY, useMediaQuery } from '../../components/use-media-query';
 import type { MarketAnswer } from '../../lib/answers';
 import { formatCurrencyAmount } from '../../lib/currency-amount';
 import { formatCount, formatShare } from '../../lib/format';
@@ -8,21 +10,18 @@ import styles from './market-page.module.css';
  * share of that currency's volume: a volume is never added to another currency's.
  */
 export function MarketplaceShares({ answer }: { answer: MarketAnswer }) {
+  const cards = useMediaQuery(PHONE_QUERY);
   return (
-    <table className={styles.markets}>
+    <table className={cards ? `${styles.markets} ${styles.cards}` : styles.markets}>
       <caption>Sales and volume per marketplace</caption>
-      <thead>
-        <tr>
-          <th scope="col">Marketplace</th>
-          <th scope="col" className={styles.number}>
-            Sales
-          </th>
-          <th scope="col" className={styles.number}>
-            Share of sales
-          </th>
-          <th scope="col">Volume per currency (share of that currency’s volume)</th>
-        </tr>
-      </thead>
+      <ColumnHeads
+        columns={[
+          ['Marketplace'],
+          ['Sales', styles.number],
+          ['Share of sales', styles.number],
+          ['Volume per currency (share of that currency’s volume)'],
+        ]}
+      />
       <tbody>
         {answer.marketplaces.map((market) => (
           <tr key={market.name ?? ''}>

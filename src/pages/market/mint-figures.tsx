@@ -3,6 +3,7 @@ import { ShareTable } from '../../components/share-table';
 import type { MarketAnswer } from '../../lib/answers';
 import { formatCount, formatShare } from '../../lib/format';
 import { formatDuration } from '../../lib/time';
+import section from '../../components/section.module.css';
 import styles from './market-page.module.css';
 
 const countAndShare = (count: number, share: number) =>
@@ -44,7 +45,7 @@ export function FirstSaleFigures({ answer, when }: { answer: MarketAnswer; when:
     ['Middle half waited', q1 === null ? '—' : `${duration(q1)} to ${duration(q3)}`],
   ];
   return (
-    <div className={styles.figuresArea}>
+    <div className={section.figuresArea}>
       <FigureList
         figures={figures}
         busy={false}

@@ -1,6 +1,8 @@
 import { Link } from 'react-router';
+import { ColumnHeads } from '../../components/column-heads';
 import { TimeCell, timeHeading, type TimeView } from '../../components/time-cell';
 import { TokenIdLink } from '../../components/token-id';
+import { useMediaQuery } from '../../components/use-media-query';
 import { shortenHex } from '../../lib/address';
 import type { CurrencyRef, MarketAnswer } from '../../lib/answers';
 import { formatCurrencyAmount } from '../../lib/currency-amount';
@@ -39,25 +41,26 @@ export function TopSales({
   onOpenToken: (tokenId: string) => void;
 }) {
   const when = timeHeading(time.display, time.zone);
+  const tableClass = useMediaQuery(styles.salesCards!)
+    ? `${styles.sales} ${styles.cards}`
+    : styles.sales;
   return (
     <div className={styles.stack}>
       {groups.map(({ currency, sales }) => (
-        <table key={currency.address ?? 'none'} className={styles.sales}>
+        <table key={currency.address ?? 'none'} className={tableClass}>
           <caption>
             Top {sales.length} sales in {currencyName(currency)}
           </caption>
-          <thead>
-            <tr>
-              <th scope="col">Token</th>
-              <th scope="col" className={styles.number}>
-                Price
-              </th>
-              <th scope="col">Seller</th>
-              <th scope="col">Buyer</th>
-              <th scope="col">{when}</th>
-              <th scope="col">Marketplace</th>
-            </tr>
-          </thead>
+          <ColumnHeads
+            columns={[
+              ['Token'],
+              ['Price', styles.number],
+              ['Seller'],
+              ['Buyer'],
+              [when],
+              ['Marketplace'],
+            ]}
+          />
           <tbody>
             {sales.map((sale) => (
               <tr key={sale.id}>

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { walletCollectionQueryOptions } from '../../api/wallets';
 import { Amount, SignedAmount } from '../../components/amount';
+import { ColumnHeads } from '../../components/column-heads';
 import { CoverageNote } from '../../components/coverage-note';
 import {
   countFigures,
@@ -21,6 +22,7 @@ import { hrefs } from '../../lib/routes';
 import type { TimeZoneChoice } from '../../lib/time';
 import type { TimeDisplay } from '../../lib/view-state';
 import { Trades } from './wallet-collections';
+import section from '../../components/section.module.css';
 import styles from './wallet-page.module.css';
 
 const FIGURES = [
@@ -66,7 +68,7 @@ export function WalletInCollection(props: WalletInCollectionProps) {
 
   return (
     <section className={styles.inCollection} aria-labelledby="wallet-in-collection">
-      <h2 className={styles.heading} id="wallet-in-collection">
+      <h2 className={section.heading} id="wallet-in-collection">
         In <Link to={hrefs.contractEvents(collection)}>{name}</Link>
       </h2>
       <p className={styles.links}>
@@ -237,20 +239,14 @@ function Counterparties({
                 : `All ${formatCount(counterpartyCount)} wallets it traded with`}
             , by changes of hands between them
           </caption>
-          <thead>
-            <tr>
-              <th scope="col">Wallet</th>
-              <th scope="col" className={styles.number}>
-                Changes
-              </th>
-              <th scope="col" className={styles.number}>
-                Bought from / sold to
-              </th>
-              <th scope="col" className={styles.number}>
-                Received from / sent to
-              </th>
-            </tr>
-          </thead>
+          <ColumnHeads
+            columns={[
+              ['Wallet'],
+              ['Changes', styles.number],
+              ['Bought from / sold to', styles.number],
+              ['Received from / sent to', styles.number],
+            ]}
+          />
           <tbody>
             {counterparties.map((party) => (
               <tr key={party.address}>

@@ -35,6 +35,7 @@ import { WalletHeader } from './wallet-header';
 import { WalletInCollection } from './wallet-in-collection';
 import field from '../../components/field.module.css';
 import status from '../../components/load-status.module.css';
+import section from '../../components/section.module.css';
 import toolbar from '../../components/toolbar.module.css';
 import styles from './wallet-page.module.css';
 
@@ -174,7 +175,7 @@ export function WalletPage({ address }: { address: string }) {
           onOpen={open}
         />
       ) : (
-        <h2 className={styles.heading}>Collections</h2>
+        <h2 className={section.heading}>Collections</h2>
       )}
       {collection ? null : wallet.isPending ? (
         <SkeletonRows columns={4} rows={2} />
@@ -199,7 +200,7 @@ export function WalletPage({ address }: { address: string }) {
       )}
       {(!empty || collection) && (
         <>
-          <h2 className={styles.heading} id="wallet-events">
+          <h2 className={section.heading} id="wallet-events">
             {collection ? `Events in ${collectionName(selected, collection)}` : 'Events'}
           </h2>
           <div className={toolbar.toolbar}>

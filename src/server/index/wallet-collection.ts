@@ -11,6 +11,7 @@ import type {
 } from '../../lib/answers';
 import { custodyChain, type Custody, type CustodyEvent } from '../../lib/custody';
 import { tokenIdToHex } from '../../lib/token-id';
+import type { EventRecord } from './event-rows';
 import { currencyRef, kindOf } from './figures';
 import { addressBytes, hexOf } from './sql';
 
@@ -33,14 +34,11 @@ export const COUNTED =
 const TOP_COUNTERPARTIES = 10;
 const HELD_TOKENS_SHOWN = 100;
 
-interface ChangeRecord {
-  token_id: string;
-  from_addr: Buffer;
-  to_addr: Buffer;
-  ts: string;
-  kind: number;
-  price: string | null;
-  currency: Buffer | null;
+// A change's own columns are read as the event list reads them.
+interface ChangeRecord extends Pick<
+  EventRecord,
+  'token_id' | 'from_addr' | 'to_addr' | 'ts' | 'kind' | 'price' | 'currency'
+> {
   next_to: Buffer | null;
   next_ts: string | null;
   next_kind: number | null;
