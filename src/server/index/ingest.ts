@@ -6,6 +6,7 @@ import { changeRows, type ChangeRow } from './change-row';
 import { contractIds, type ContractIds } from './contract-ids';
 import { HOUR_SECONDS as HOUR, hourlyRows } from './hourly';
 import { parseListPath } from './list-path';
+import { updateMintFacts } from './mint-facts';
 import { WASH_WINDOW_SECONDS, washFlagsOf } from './wash-flags';
 
 /**
@@ -105,6 +106,9 @@ WITH input AS (
 SELECT old.owner AS old_owner, old.burned AS old_burned, up.owner, up.burned
 FROM up LEFT JOIN old USING (token_id)
 WHERE old.token_id IS NULL OR old.owner <> up.owner OR old.burned <> up.burned`;
+
+// The touched tokens' mint facts, read again from their rows (see mint-facts.ts).
+const MINT_FACTS = updateMintFacts('t0.contract_id = $1 AND t0.token_id = ANY($2::numeric[])');
 
 const UPSERT_OWNERS = `
 INSERT INTO idx_owners AS o (contract_id, owner, tokens)
@@ -303,6 +307,8 @@ export function createIngest(pool: pg.Pool) {
     };
     await recompute([...hours]);
     for (const hour of reflagged) await recompute([hour]);
+    // After the flags: the first sale left unflagged reads them.
+    await client.query(MINT_FACTS, [contractId, states.map(([id]) => id)]);
     return touched.length;
   }
 
