@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { hourlyRows } from '../index/hourly';
-import { updateMintFacts } from '../index/mint-facts';
+import { mintFactsOf } from '../index/mint-facts';
 import { INDEX_SCHEMA_SQL } from '../index/schema';
 import { washFlagsOf } from '../index/wash-flags';
 import { withClient } from './held-client';
@@ -110,7 +110,10 @@ ${hourlyRows('idx_changes c', 'true')};
     sql: `
 ALTER TABLE idx_tokens ADD COLUMN minter bytea, ADD COLUMN minted_at bigint,
   ADD COLUMN first_sale_at bigint, ADD COLUMN first_clean_sale_at bigint;
-${updateMintFacts('true')};
+UPDATE idx_tokens t SET minter = f.minter, minted_at = f.minted_at,
+  first_sale_at = f.first_sale_at, first_clean_sale_at = f.first_clean_sale_at
+FROM (${mintFactsOf('idx_tokens t0')}) f
+WHERE t.token_id = f.token_id AND t.contract_id = f.contract_id AND f.minted_at IS NOT NULL;
 CREATE INDEX idx_tokens_minted ON idx_tokens (contract_id, minted_at)
   INCLUDE (minter, owner, burned, first_sale_at, first_clean_sale_at) WHERE minted_at IS NOT NULL;
 `,
