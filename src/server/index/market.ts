@@ -54,10 +54,12 @@ export const FIRST_SALE_BUCKETS: readonly (readonly [string, number, number | nu
 ];
 
 /**
- * The one definition of the sales the market counts, on the rows of `alias`: every
- * figure of this file reads its sales through it, so a rule that leaves some sales out
- * is added here alone. `rollup` says whether the hourly totals can answer instead of the
- * rows (they cannot when a rule looks at single rows, or the span cuts an hour).
+ * The one definition of the sales the market counts, on the rows of `alias`: the top
+ * sales and the shares read their sales through it, so a rule that leaves some sales out
+ * is added here (and, as a first sale after a mint is kept per token at ingest, with and
+ * without flagged sales, as a column of mint-facts.ts). `rollup` says whether the hourly
+ * totals can answer instead of the rows (they cannot when a rule looks at single rows
+ * the hours do not keep apart, or the span cuts an hour).
  */
 export function saleRows(sql: Sql, alias: string, span: MarketSpan) {
   const where = [`${alias}.kind = ${KIND_CODES.sale}`, ...spanOf(sql, alias, span)];
