@@ -3,12 +3,16 @@ import { canonicalSearch, formatTimeDisplay, parseTimeDisplay } from './view-sta
 
 /**
  * A collection's market as its URL states it: the whole history, or a span (`from`,
- * `to`: a UTC date or minute, `to` exclusive, as the events' span), and the time display.
+ * `to`: a UTC date or minute, `to` exclusive, as the events' span), whether sales flagged
+ * as wash trades are left out (`wash=exclude`), and the time display.
  * A span that is not one (an end missing or malformed, or not after the start) is the
  * whole history; the canonical search leaves defaults out.
  */
 export const parseMarketSpan = (params: URLSearchParams): TimeSpan | null =>
   parseTimeSpan(params.get('from'), params.get('to'));
+
+export const parseMarketWash = (params: URLSearchParams): boolean =>
+  params.get('wash') === 'exclude';
 
 export function canonicalMarketSearch(params: URLSearchParams): string {
   const span = parseMarketSpan(params);
@@ -16,6 +20,7 @@ export function canonicalMarketSearch(params: URLSearchParams): string {
     ['from', span && formatSpanEnd(span.from)],
     ['time', formatTimeDisplay(parseTimeDisplay(params.get('time')))],
     ['to', span && formatSpanEnd(span.to)],
+    ['wash', parseMarketWash(params) ? 'exclude' : null],
   ]);
 }
 

@@ -53,6 +53,7 @@ const BUDGET = {
   seriesDayMs: 200,
   holdersNowMs: 100,
   holdersAsOfMs: 1000,
+  marketMs: 300,
   walletInCollectionMs: 200,
   previewCachedMs: 300,
   memoryMb: 400,
@@ -513,7 +514,12 @@ export async function eventIndex(context: Context): Promise<void> {
       (run) => holders(db, id, { limit: 20, after: null, asOf: within(run, 0) }),
       BUDGET.holdersAsOfMs,
     );
-    await measure('market, whole history', () => market(db, id, {}));
+    await measure('market, whole history', () => market(db, id, {}), BUDGET.marketMs);
+    await measure(
+      'market, whole history, flagged sales left out',
+      () => market(db, id, { excludeWash: true }),
+      BUDGET.marketMs,
+    );
     await measure('market, a 30-day span on whole hours', (run) =>
       market(db, id, { from: within(run, 30 * DAY), to: within(run, 30 * DAY) + 30 * DAY }),
     );

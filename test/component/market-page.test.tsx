@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { MarketAnswer } from '../../src/lib/answers';
-import { busiestContract, renderAt } from './harness';
+import { busiestContract, renderAt, smallDataset } from './harness';
 import { indexedApiForTests } from './indexed-api';
 
 /**
@@ -100,6 +100,42 @@ describe('the market page', () => {
     await waitFor(() =>
       expect(marketRequests(server.requests).at(-1)).toBe(`${api}?from=2000-01-05&to=2000-01-06`),
     );
+  });
+
+  it('leaves flagged sales out with the switch: in the URL, in the request and in what it shows', async () => {
+    // A dataset whose busiest collection has sales the rules flag.
+    const flagging = busiestContract(smallDataset(9));
+    const server = await install({ seed: 9, indexed: [flagging.address] });
+    const base = `/api/collections/${flagging.address}/market`;
+    const all = (await server.answer(base)) as unknown as MarketAnswer;
+    const without = (await server.answer(`${base}?wash=exclude`)) as unknown as MarketAnswer;
+    expect(without.sales).toBeLessThan(all.sales);
+    const latest = () => server.requests.filter((path) => path.startsWith(base)).at(-1);
+    const totalSales = () =>
+      within(screen.getByRole('table', { name: 'Sales and volume per marketplace' }))
+        .getAllByRole('row')
+        .slice(1)
+        .reduce((sum, row) => sum + Number(row.children[1]!.textContent!.replace(/,/g, '')), 0);
+    const { router } = renderAt(`/contracts/${flagging.address}/market`);
+    await screen.findByRole('table', { name: 'Sales and volume per marketplace' });
+    expect(totalSales()).toBe(all.sales);
+    const toggle = screen.getByRole('switch', { name: 'Leave flagged sales out' });
+    expect(toggle).not.toBeChecked();
+
+    await userEvent.click(toggle);
+    await waitFor(() => expect(router.state.location.search).toBe('?wash=exclude'));
+    expect(toggle).toBeChecked();
+    await waitFor(() => expect(latest()).toBe(`${base}?wash=exclude`));
+    await screen.findByText(/flagged as possible wash trades are left out/);
+    await waitFor(() => expect(totalSales()).toBe(without.sales));
+    expect(figure('Never sold')).toHaveTextContent(
+      without.firstSale.neverSold.toLocaleString('en'),
+    );
+
+    await userEvent.click(toggle);
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    // The answer with them is the one already read.
+    await waitFor(() => expect(totalSales()).toBe(all.sales));
   });
 
   it('a failed answer says which side failed, and Retry brings the market', async () => {

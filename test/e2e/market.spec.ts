@@ -86,7 +86,7 @@ for (const width of [390, 768, 1024, 1440]) {
   });
 }
 
-test('keyboard: the span’s dates, Whole history and a top sale’s token are reached with Tab', async ({
+test('keyboard: the span’s dates, the flagged sales switch, Whole history and a top sale’s token are reached with Tab', async ({
   page,
   servers,
 }, testInfo) => {
@@ -99,9 +99,14 @@ test('keyboard: the span’s dates, Whole history and a top sale’s token are r
   );
   await expect(page.getByText('No token minted in 1 Jan 2000')).toBeVisible();
   const whole = page.getByRole('button', { name: 'Whole history' });
-  // Shift+Tab from the time display's button reaches it (Tab inside a date input moves
-  // between its parts).
-  await page.getByRole('button', { name: /^Show (exact|relative) times$/ }).focus();
+  // The switch that leaves flagged sales out turns with Space; Shift+Tab from it reaches
+  // Whole history (Tab inside a date input moves between its parts).
+  const wash = page.getByRole('switch', { name: 'Leave flagged sales out' });
+  await wash.focus();
+  await page.keyboard.press('Space');
+  await expect(page).toHaveURL(/wash=exclude/);
+  await page.keyboard.press('Space');
+  await expect(page).not.toHaveURL(/wash=/);
   await page.keyboard.press('Shift+Tab');
   await expect(whole).toBeFocused();
   await page.keyboard.press('Enter');

@@ -12,7 +12,7 @@ import { EVENT_KIND_NAMES, EVENT_KINDS, type EventKind } from '../../lib/token-e
 import type { TimeDisplay } from '../../lib/view-state';
 import { kindTones } from '../../components/badge';
 import { DateRange } from '../../components/date-range';
-import { WashSwitch } from './wash-switch';
+import { WashSwitch } from '../../components/wash-switch';
 import button from '../../components/button.module.css';
 import field from '../../components/field.module.css';
 import toolbar from '../../components/toolbar.module.css';

@@ -15,11 +15,17 @@ import { TimeDisplayToggle } from '../../components/time-display-toggle';
 import { useNow } from '../../components/use-now';
 import { useTitle } from '../../components/use-title';
 import { useViewSearch } from '../../components/use-view-search';
+import { WashSwitch } from '../../components/wash-switch';
 import { chartRange, uncoveredNote } from '../../lib/activity';
 import { parseAddress } from '../../lib/address';
 import type { Coverage } from '../../lib/answers';
 import { collectionTitle } from '../../lib/collection-title';
-import { canonicalMarketSearch, marketApiSearch, parseMarketSpan } from '../../lib/market-view';
+import {
+  canonicalMarketSearch,
+  marketApiSearch,
+  parseMarketSpan,
+  parseMarketWash,
+} from '../../lib/market-view';
 import { hrefs } from '../../lib/routes';
 import { formatSpan, formatSpanEnd, type TimeSpan } from '../../lib/time-span';
 import { MarketplaceShares } from './marketplace-shares';
@@ -58,7 +64,8 @@ export function MarketPage({ address }: { address: string }) {
   const { timeZone } = useSettings();
   const nowMs = useNow();
   const span = useMemo(() => parseMarketSpan(params), [params]);
-  const search = marketApiSearch(span);
+  const excludeWash = parseMarketWash(params);
+  const search = marketApiSearch(span, excludeWash ? { wash: 'exclude' } : {});
 
   const collectionQuery = useQuery(collectionQueryOptions(address));
   const collection = collectionQuery.data;
@@ -107,6 +114,11 @@ export function MarketPage({ address }: { address: string }) {
         >
           Whole history
         </button>
+        <WashSwitch
+          exclude={excludeWash}
+          flagged={collection?.figures?.washSales}
+          onChange={(exclude) => set({ wash: exclude ? 'exclude' : null })}
+        />
         <TimeDisplayToggle display={display} onChange={setDisplay} />
       </div>
       <p className={section.status} role="status" aria-live="polite">

@@ -217,7 +217,11 @@ export const walletCollectionParams = z.strictObject({
     .enum(HELD_INTERVALS, { error: `interval must be one of ${HELD_INTERVALS.join(', ')}.` })
     .optional(),
 });
-export const marketParams = withPriceRule({ from: filterShape.from, to: filterShape.to });
+export const marketParams = withPriceRule({
+  from: filterShape.from,
+  to: filterShape.to,
+  wash: filterShape.wash,
+});
 export const emptyParams = z.strictObject({});
 export const overviewParams = z.strictObject({ wash: wash.optional() });
 

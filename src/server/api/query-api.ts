@@ -9,7 +9,7 @@ import { eventExportColumns, eventExportRow } from '../../lib/event-export';
 import { eventsPage, orderStatement } from '../index/events-query';
 import { overview } from '../index/figures';
 import { everyHolder, holders } from '../index/holders';
-import { market, MARKET_COUNTED, noMarket } from '../index/market';
+import { market, marketCounted, noMarket } from '../index/market';
 import type { Keyset } from '../index/keyset';
 import { matchingRanking, rankedBy, rankings } from '../index/rankings';
 import { series } from '../index/series';
@@ -234,22 +234,23 @@ export function createQueryApi(options: QueryApiOptions) {
   app.get('/collections/:address/market', async (c) => {
     const found = await collectionRequest(c, marketParams);
     if (found.error) return found.error;
-    const span = filtersOf(found.params);
+    const { from, to, excludeWash = false } = filtersOf(found.params);
+    const span = { from, to, excludeWash };
     const { id, coverage } = found;
     const figures =
       id === undefined
         ? noMarket()
         : (
             await markets.run(
-              JSON.stringify([id, span.from, span.to, coverage.records, coverage.newest]),
+              JSON.stringify([id, from, to, excludeWash, coverage.records, coverage.newest]),
               () => market(pool, id, span),
             )
           ).value;
     return c.json({
       ...figures,
-      from: span.from ?? null,
-      to: span.to ?? null,
-      counted: MARKET_COUNTED,
+      from: from ?? null,
+      to: to ?? null,
+      counted: marketCounted(excludeWash),
       coverage: found.coverage,
     });
   });

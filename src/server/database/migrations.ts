@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { hourlyRows } from '../index/hourly';
+import { mintFactsOf } from '../index/mint-facts';
 import { INDEX_SCHEMA_SQL } from '../index/schema';
 import { washFlagsOf } from '../index/wash-flags';
 import { withClient } from './held-client';
@@ -99,6 +100,22 @@ UPDATE idx_changes u SET wash = f.wash FROM (${washFlagsOf('idx_changes c')}) f
  WHERE u.id = f.id AND f.wash <> 0;
 DELETE FROM idx_hourly;
 ${hourlyRows('idx_changes c', 'true')};
+`,
+  },
+  {
+    version: 5,
+    name: 'event index: each token’s first mint (time, receiver) and first sale after it',
+    // Kept at ingest (../index/mint-facts.ts) so the market reads the tokens minted in a
+    // span as one range; every token indexed before is filled here by the same statement.
+    sql: `
+ALTER TABLE idx_tokens ADD COLUMN minter bytea, ADD COLUMN minted_at bigint,
+  ADD COLUMN first_sale_at bigint, ADD COLUMN first_clean_sale_at bigint;
+UPDATE idx_tokens t SET minter = f.minter, minted_at = f.minted_at,
+  first_sale_at = f.first_sale_at, first_clean_sale_at = f.first_clean_sale_at
+FROM (${mintFactsOf('idx_tokens t0')}) f
+WHERE t.token_id = f.token_id AND t.contract_id = f.contract_id AND f.minted_at IS NOT NULL;
+CREATE INDEX idx_tokens_minted ON idx_tokens (contract_id, minted_at)
+  INCLUDE (minter, owner, burned, first_sale_at, first_clean_sale_at) WHERE minted_at IS NOT NULL;
 `,
   },
 ];

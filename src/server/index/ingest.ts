@@ -6,6 +6,7 @@ import { changeRows, type ChangeRow } from './change-row';
 import { contractIds, type ContractIds } from './contract-ids';
 import { HOUR_SECONDS as HOUR, hourlyRows } from './hourly';
 import { parseListPath } from './list-path';
+import { mintFactsOf } from './mint-facts';
 import { WASH_WINDOW_SECONDS, washFlagsOf } from './wash-flags';
 
 /**
@@ -67,6 +68,7 @@ const rankOf = (kind: number) => (kind === 0 ? 0 : kind === 3 ? 2 : 1);
 // Each token's state moved on by the batch's changes of it: the latest change wins when
 // it is later than the stored one (the same row again, joined with its twin, too); the
 // first time, whether it was minted and how many changes it has only ever grow.
+// Its mint facts are read again from the token's rows, its flags set (mint-facts.ts).
 // It answers the tokens whose holder (or burn) changed, with the one before, so that each
 // holder's count moves by the difference (UPSERT_OWNERS). `old` reads the statement's
 // snapshot, from before `up` (no FOR UPDATE: that would skip rows `up` has just changed);
@@ -77,6 +79,7 @@ WITH input AS (
     (r->>3)::smallint AS rank, (r->>4)::bigint AS last_id, (r->>5)::bigint AS first_ts,
     (r->>6)::boolean AS minted, (r->>7)::boolean AS burned, (r->>8)::integer AS changes
   FROM jsonb_array_elements($2::jsonb) AS r
+), facts AS (${mintFactsOf('(SELECT $1::integer AS contract_id, token_id FROM input) t0')}
 ), old AS (
   -- One index look-up per token (a join here was planned as a scan of every token).
   SELECT i.token_id, t.owner, t.burned FROM input i
@@ -85,8 +88,9 @@ WITH input AS (
   ) t
 ), up AS (
   INSERT INTO idx_tokens AS t (contract_id, token_id, owner, since, rank, last_id, first_ts,
-    minted, burned, changes)
-  SELECT $1, token_id, owner, since, rank, last_id, first_ts, minted, burned, changes FROM input
+    minted, burned, changes, minter, minted_at, first_sale_at, first_clean_sale_at)
+  SELECT $1, token_id, owner, since, rank, last_id, first_ts, minted, burned, changes, minter,
+    minted_at, first_sale_at, first_clean_sale_at FROM input JOIN facts USING (token_id)
   ON CONFLICT (contract_id, token_id) DO UPDATE SET
   owner = CASE WHEN (excluded.since, excluded.rank, excluded.last_id) >= (t.since, t.rank, t.last_id)
     THEN excluded.owner ELSE t.owner END,
@@ -99,7 +103,9 @@ WITH input AS (
     THEN excluded.last_id ELSE t.last_id END,
   first_ts = least(t.first_ts, excluded.first_ts),
   minted = t.minted OR excluded.minted,
-  changes = t.changes + excluded.changes
+  changes = t.changes + excluded.changes,
+  minter = excluded.minter, minted_at = excluded.minted_at,
+  first_sale_at = excluded.first_sale_at, first_clean_sale_at = excluded.first_clean_sale_at
   RETURNING t.token_id, t.owner, t.burned
 )
 SELECT old.owner AS old_owner, old.burned AS old_burned, up.owner, up.burned
@@ -255,6 +261,21 @@ export function createIngest(pool: pg.Pool) {
       contractId,
     ]);
     if (touched.length === 0) return 0;
+    const hours = new Set(touched.map((row) => Math.floor(Number(row.ts) / HOUR)));
+    // The flags first: the tokens' mint facts read them (UPSERT_TOKENS).
+    const spans = saleSpans(touched);
+    // Hours whose flags changed beyond the batch's own: apart, as they may lie a month off.
+    const reflagged = new Set<number>();
+    if (spans.length > 0) {
+      const { rows } = await client.query<{ ts: string }>(RESET_WASH, [
+        contractId,
+        JSON.stringify(spans),
+      ]);
+      for (const row of rows) {
+        const hour = Math.floor(Number(row.ts) / HOUR);
+        if (!hours.has(hour)) reflagged.add(hour);
+      }
+    }
     const states = tokenStates(touched);
     const { rows: moved } = await client.query<Moved>(UPSERT_TOKENS, [
       contractId,
@@ -277,20 +298,6 @@ export function createIngest(pool: pg.Pool) {
       await client.query(UPSERT_OWNERS, [contractId, JSON.stringify(deltas)]);
       const losers = deltas.filter(([, by]) => by < 0).map(([owner]) => owner);
       if (losers.length > 0) await client.query(DROP_OWNERS, [contractId, JSON.stringify(losers)]);
-    }
-    const hours = new Set(touched.map((row) => Math.floor(Number(row.ts) / HOUR)));
-    const spans = saleSpans(touched);
-    // Hours whose flags changed beyond the batch's own: apart, as they may lie a month off.
-    const reflagged = new Set<number>();
-    if (spans.length > 0) {
-      const { rows } = await client.query<{ ts: string }>(RESET_WASH, [
-        contractId,
-        JSON.stringify(spans),
-      ]);
-      for (const row of rows) {
-        const hour = Math.floor(Number(row.ts) / HOUR);
-        if (!hours.has(hour)) reflagged.add(hour);
-      }
     }
     const recompute = async (list: number[]) => {
       await client.query(DROP_HOURS, [contractId, list]);

@@ -18,11 +18,16 @@ import { hexOf, Sql } from './sql';
  *   ETH assumed; prices of different currencies are never compared);
  * - each marketplace's sales and share of them, its volume per currency and share of that
  *   currency's volume (never summed across currencies);
- * - the minters: of the wallets that received a mint in the span, those holding at least one
- *   token of the collection now; of the tokens minted in the span, those held now by the
- *   wallet their mint went to (whether or not it left and came back);
- * - for the tokens minted in the span, the time from the mint to their first sale after it,
- *   whenever that sale came: quartiles, a spread in buckets, and how many never sold.
+ * - the minters: of the wallets that received a token's first mint in the span, those
+ *   holding at least one token of the collection now; of the tokens first minted in the
+ *   span, those held now by the wallet their first mint went to (whether or not it left and
+ *   came back);
+ * - for the tokens first minted in the span, the time from that mint to their first sale
+ *   at or after it, whenever that sale came: quartiles, a spread in buckets, and how many
+ *   never sold. A token's first mint and first sale are kept at ingest (mint-facts.ts).
+ *
+ * With `excludeWash`, the sales flagged as wash trades are left out of every figure: top
+ * sales, shares and the first sale (the first unflagged one).
  *
  * Who sold and who bought is who held the token before and after (the transfer's
  * addresses; a sale record may name them reversed), as the wash-trade flags read them.
@@ -31,6 +36,7 @@ import { hexOf, Sql } from './sql';
 export interface MarketSpan {
   from?: number;
   to?: number;
+  excludeWash?: boolean;
 }
 
 const HOUR = 3_600;
@@ -48,13 +54,17 @@ export const FIRST_SALE_BUCKETS: readonly (readonly [string, number, number | nu
 ];
 
 /**
- * The one definition of the sales the market counts, on the rows of `alias`: every
- * figure of this file reads its sales through it, so a rule that leaves some sales out
- * is added here alone. `rollup` says whether the hourly totals can answer instead of the
- * rows (they cannot when a rule looks at single rows, or the span cuts an hour).
+ * The one definition of the sales the market counts, on the rows of `alias`: the top
+ * sales and the shares read their sales through it, so a rule that leaves some sales out
+ * is added here (and, as a first sale after a mint is kept per token at ingest, with and
+ * without flagged sales, as a column of mint-facts.ts). `rollup` says whether the hourly
+ * totals can answer instead of the rows (they cannot when a rule looks at single rows
+ * the hours do not keep apart, or the span cuts an hour).
  */
 export function saleRows(sql: Sql, alias: string, span: MarketSpan) {
   const where = [`${alias}.kind = ${KIND_CODES.sale}`, ...spanOf(sql, alias, span)];
+  if (span.excludeWash) where.push(`${alias}.wash = 0`);
+  // The hours keep their flagged part apart, so leaving it out is a subtraction.
   const rollup = (span.from ?? 0) % HOUR === 0 && (span.to ?? 0) % HOUR === 0;
   return { where, rollup };
 }
@@ -143,18 +153,23 @@ async function topSalesOf(pool: pg.Pool, contractId: number, span: MarketSpan) {
   return [...groups.values()];
 }
 
-/** Sales and volume per marketplace and currency: from the hourly totals when they can say it. */
+/**
+ * Sales and volume per marketplace and currency: from the hourly totals when they can say
+ * it (less their flagged part when flagged sales are left out).
+ */
 async function marketplaceShares(pool: pg.Pool, contractId: number, span: MarketSpan) {
   const rowsSql = new Sql();
   const sales = saleRows(rowsSql, 'c', span);
   const sql = sales.rollup ? new Sql() : rowsSql;
   const contract = sql.param(contractId);
+  const less = (column: string) => (span.excludeWash ? `${column} - wash_${column}` : column);
   const text = sales.rollup
-    ? `SELECT marketplace, currency, sum(events)::bigint AS sales, sum(volume)::text AS volume
+    ? `SELECT marketplace, currency, sum(${less('events')})::bigint AS sales,
+         sum(${less('volume')})::text AS volume
        FROM idx_hourly WHERE contract_id = ${contract} AND kind = ${KIND_CODES.sale}
        ${span.from !== undefined ? `AND hour >= ${sql.param(span.from / HOUR)}` : ''}
        ${span.to !== undefined ? `AND hour < ${sql.param(span.to / HOUR)}` : ''}
-       GROUP BY 1, 2`
+       GROUP BY 1, 2 HAVING sum(${less('events')}) > 0`
     : `SELECT coalesce(marketplace, '') AS marketplace, currency, count(*)::bigint AS sales,
          coalesce(sum(price), 0)::text AS volume
        FROM idx_changes c WHERE c.contract_id = ${contract} AND ${sales.where.join(' AND ')}
@@ -226,13 +241,12 @@ export function ratio(a: bigint, b: bigint): number {
 }
 
 /**
- * The tokens minted in the span, each with its first mint there (in the holder rule's
- * order: at one time a mint comes first), read down the token index backwards (its
- * order, so nothing is sorted); then, in one statement:
- * - the minters: each wallet a mint went to, and whether it is among the holders now;
- * - each token held now by the wallet its mint went to (the tokens table);
- * - each token's first sale at or after its mint, whenever it came: one look-up of the
- *   token index per token.
+ * The tokens first minted in the span, one range of the tokens' mint index (their first
+ * mint and first sale are kept at ingest: mint-facts.ts); then, in one statement:
+ * - the minters: each wallet a first mint went to, and whether it is among the holders now;
+ * - each token held now by the wallet its first mint went to;
+ * - each token's first sale at or after that mint (unflagged, when flagged sales are left
+ *   out), whenever it came.
  */
 async function mintFigures(
   pool: pg.Pool,
@@ -241,29 +255,21 @@ async function mintFigures(
 ): Promise<{ minters: MintersFigures; firstSale: FirstSaleFigures }> {
   const sql = new Sql();
   const contract = sql.param(contractId);
-  const mints = [`c.contract_id = ${contract}`, `c.kind = ${KIND_CODES.mint}`];
-  mints.push(...spanOf(sql, 'c', span));
-  // The sale's own span is the rest of the history after the mint.
-  const sales = saleRows(sql, 's', {});
+  const mints = [`t.contract_id = ${contract}`, 't.minted_at IS NOT NULL'];
+  if (span.from !== undefined) mints.push(`t.minted_at >= ${sql.param(span.from)}`);
+  if (span.to !== undefined) mints.push(`t.minted_at < ${sql.param(span.to)}`);
+  const sale = span.excludeWash ? 't.first_clean_sale_at' : 't.first_sale_at';
   const { rows } = await pool.query<Record<string, string | null>>(
     `WITH m AS MATERIALIZED (
-      SELECT DISTINCT ON (token_id) token_id, ts, to_addr FROM idx_changes c
-      WHERE ${mints.join(' AND ')} ORDER BY token_id DESC, ts, rank, id
-    ), w AS (SELECT DISTINCT to_addr FROM m),
-    d AS MATERIALIZED (
-      SELECT (SELECT s.ts FROM idx_changes s
-        WHERE s.contract_id = ${contract} AND s.token_id = m.token_id AND s.ts >= m.ts
-          AND ${sales.where.join(' AND ')}
-        ORDER BY s.ts LIMIT 1) - m.ts AS wait
-      FROM m
-    )
+      SELECT t.minter, t.owner = t.minter AND NOT t.burned AS kept,
+        ${sale} - t.minted_at AS wait
+      FROM idx_tokens t WHERE ${mints.join(' AND ')}
+    ), w AS (SELECT DISTINCT minter FROM m)
     SELECT (SELECT count(*) FROM w) AS minters,
       (SELECT count(*) FROM w JOIN idx_owners o
-        ON o.contract_id = ${contract} AND o.owner = w.to_addr AND o.tokens > 0) AS holding,
-      (SELECT count(*) FROM m) AS minted,
-      (SELECT count(*) FROM m JOIN idx_tokens t
-        ON t.contract_id = ${contract} AND t.token_id = m.token_id
-        AND t.owner = m.to_addr AND NOT t.burned) AS kept,
+        ON o.contract_id = ${contract} AND o.owner = w.minter AND o.tokens > 0) AS holding,
+      count(*) AS minted,
+      count(*) FILTER (WHERE kept) AS kept,
       count(*) FILTER (WHERE wait IS NOT NULL) AS sold,
       count(*) FILTER (WHERE wait IS NULL) AS never,
       percentile_cont(ARRAY[0.25, 0.5, 0.75]) WITHIN GROUP (ORDER BY wait)::text AS quartiles,
@@ -271,7 +277,7 @@ async function mintFigures(
         ([, low, high], index) =>
           `count(*) FILTER (WHERE wait >= ${low}${high === null ? '' : ` AND wait < ${high}`}) AS b${index}`,
       ).join(', ')}
-    FROM d`,
+    FROM m`,
     sql.values,
   );
   const r = rows[0]!;
@@ -321,9 +327,12 @@ export const noMarket = (): MarketFigures => ({
 });
 
 /** What the market's figures count, in words (the answer's `counted`). */
-export const MARKET_COUNTED =
+export const marketCounted = (excludeWash: boolean) =>
   'Sales in the span; a sale naming no currency is counted apart (ETH assumed) and prices in different currencies are never compared or added. ' +
-  'Minters: the wallets a mint in the span went to; still holding: those holding at least one token of the collection now. ' +
-  'Tokens kept: tokens minted in the span held now by the wallet their mint went to. ' +
-  'Time to first sale: from a token’s first mint in the span to its first sale after it, whenever that came. ' +
+  (excludeWash
+    ? 'Sales flagged as possible wash trades are left out, of the first sales too. '
+    : 'Sales flagged as possible wash trades are counted. ') +
+  'Minters: the wallets a token’s first mint went to, for the tokens first minted in the span; still holding: those holding at least one token of the collection now. ' +
+  'Tokens kept: tokens first minted in the span held now by the wallet their first mint went to. ' +
+  'Time to first sale: from a token’s first mint to its first sale at or after it, whenever that came. ' +
   'Tokens held, not copies: the records carry no ERC1155 balances.';

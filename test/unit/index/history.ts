@@ -171,3 +171,34 @@ export async function ingestPages(pool: pg.Pool, pages: Record<string, string>[]
     seq += records.length;
   }
 }
+
+/** Pages of the records in any order, some records on two pages, twins split anywhere. */
+export const delivery = (count: number) =>
+  fc.record({
+    cuts: fc.array(fc.integer({ min: 0, max: Math.max(0, count) }), { maxLength: 8 }),
+    repeats: fc.array(fc.integer({ min: 0, max: Math.max(0, count - 1) }), { maxLength: 6 }),
+    order: fc.array(fc.nat(), { minLength: 12, maxLength: 12 }),
+    // Each record a page of its own: a sale meets the others of its token only in the index.
+    apart: fc.boolean(),
+  });
+
+export type Delivery = { cuts: number[]; repeats: number[]; order: number[]; apart: boolean };
+
+/** Pages of the records in any order, twice some, twins split anywhere: onto the index. */
+export async function deliver(
+  pool: pg.Pool,
+  records: Record<string, string>[],
+  { cuts, repeats, order, apart }: Delivery,
+) {
+  const every = apart ? records.map((_, index) => index) : cuts;
+  const bounds = [...new Set([0, ...every, records.length])].sort((a, b) => a - b);
+  const pages = bounds.slice(1).map((end, index) => records.slice(bounds[index], end));
+  for (const repeat of repeats) pages[repeat % Math.max(1, pages.length)]?.push(records[repeat]!);
+  const shuffled = pages
+    .map((page, index) => ({ page, key: order[index % order.length]! * 31 + index }))
+    .sort((a, b) => a.key - b.key)
+    .map((entry) => entry.page);
+  await ingestPages(pool, shuffled);
+  // A page read twice (a head re-read, a walk round a dead cursor) changes nothing.
+  if (shuffled[0]) await ingestPages(pool, [shuffled[0]]);
+}

@@ -9,7 +9,7 @@ import { series } from '../../../src/server/index/series';
 import { washReasons } from '../../../src/server/index/wash-flags';
 import { washBitsOf } from '../../support/wash-rules';
 import { emptyIndex, useIndexDatabase } from './index-harness';
-import { CONTRACT, history, ingestPages, recordsOf, ZERO, type Change } from './history';
+import { CONTRACT, deliver, delivery, history, recordsOf, ZERO, type Change } from './history';
 
 /**
  * Whatever order pages arrive in (head reads, depth reads, a dead cursor walked round),
@@ -17,18 +17,6 @@ import { CONTRACT, history, ingestPages, recordsOf, ZERO, type Change } from './
  * index holds one row per change of hands, and every figure equals the figure computed
  * here, independently, from the raw records.
  */
-
-/** Pages of the records in any order, some records on two pages, twins split anywhere. */
-const delivery = (count: number) =>
-  fc.record({
-    cuts: fc.array(fc.integer({ min: 0, max: Math.max(0, count) }), { maxLength: 8 }),
-    repeats: fc.array(fc.integer({ min: 0, max: Math.max(0, count - 1) }), { maxLength: 6 }),
-    order: fc.array(fc.nat(), { minLength: 12, maxLength: 12 }),
-    // Each record a page of its own: a sale meets the others of its token only in the index.
-    apart: fc.boolean(),
-  });
-
-type Delivery = { cuts: number[]; repeats: number[]; order: number[]; apart: boolean };
 
 const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
 
@@ -89,24 +77,6 @@ async function storedWash(): Promise<Map<string, number>> {
   return new Map(rows.map((row) => [row.tx, row.wash]));
 }
 
-/** Pages of the records in any order, twice some, twins split anywhere: onto the index. */
-async function deliver(
-  records: Record<string, string>[],
-  { cuts, repeats, order, apart }: Delivery,
-) {
-  const every = apart ? records.map((_, index) => index) : cuts;
-  const bounds = [...new Set([0, ...every, records.length])].sort((a, b) => a - b);
-  const pages = bounds.slice(1).map((end, index) => records.slice(bounds[index], end));
-  for (const repeat of repeats) pages[repeat % Math.max(1, pages.length)]?.push(records[repeat]!);
-  const shuffled = pages
-    .map((page, index) => ({ page, key: order[index % order.length]! * 31 + index }))
-    .sort((a, b) => a.key - b.key)
-    .map((entry) => entry.page);
-  await ingestPages(db.pool, shuffled);
-  // A page read twice (a head re-read, a walk round a dead cursor) changes nothing.
-  if (shuffled[0]) await ingestPages(db.pool, [shuffled[0]]);
-}
-
 describe('the event index, whatever order its pages come in', () => {
   it('holds one row per change of hands, and its figures equal the raw records’', async () => {
     await fc.assert(
@@ -117,7 +87,7 @@ describe('the event index, whatever order its pages come in', () => {
         async ([changes, delivered]) => {
           const { pool } = db;
           await emptyIndex(pool);
-          await deliver(recordsOf(changes), delivered);
+          await deliver(db.pool, recordsOf(changes), delivered);
 
           const want = expected(changes);
           const { rows } = await pool.query<{ id: number }>(
@@ -239,7 +209,7 @@ describe('the event index, whatever order its pages come in', () => {
     );
     for (const [changes, delivered] of samples) {
       await emptyIndex(pool);
-      await deliver(recordsOf(changes), delivered);
+      await deliver(db.pool, recordsOf(changes), delivered);
       if (changes.length === 0) continue;
       const before = await overview(pool, 1, { excludeWash: true });
       // The tables as they were before step 4, their rows kept; then step 4 again.

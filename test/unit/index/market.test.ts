@@ -2,10 +2,19 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CURRENCIES } from '../../../src/lib/price';
 import type { MarketFigures } from '../../../src/lib/answers';
-import { FIRST_SALE_BUCKETS, market, TOP_SALES } from '../../../src/server/index/market';
+import { migrations } from '../../../src/server/database/migrations';
+import {
+  FIRST_SALE_BUCKETS,
+  market,
+  TOP_SALES,
+  type MarketSpan,
+} from '../../../src/server/index/market';
+import { washBitsOf } from '../../support/wash-rules';
 import { emptyIndex, useIndexDatabase } from './index-harness';
 import {
   CONTRACT,
+  deliver,
+  delivery,
   hex64,
   history,
   ingestPages,
@@ -16,18 +25,16 @@ import {
 } from './history';
 
 /**
- * The market of a collection over a random history and a random span (on whole hours,
- * read from the hourly totals, or not, read from the rows): every figure equals the one
- * computed here from the history itself.
+ * The market of a collection over a random history delivered in pages in any order (some
+ * twice), and a random span (on whole hours, read from the hourly totals, or not, read
+ * from the rows), with flagged sales counted or left out: every figure equals the one
+ * computed here from the history itself (the flags by the rules of wash-rules.ts).
  */
 const HOUR = 3_600;
 
 const db = useIndexDatabase();
 
-interface Span {
-  from?: number;
-  to?: number;
-}
+type Span = MarketSpan;
 
 /** The currencies in the order the answer lists them: known ones, none named, then others. */
 const currencyRank = (key: string) => {
@@ -48,7 +55,10 @@ function percentile(sorted: number[], p: number): number {
 function expectedMarket(changes: Change[], span: Span) {
   const inSpan = (ts: number) =>
     (span.from === undefined || ts >= span.from) && (span.to === undefined || ts < span.to);
-  const sales = changes.filter((change) => change.kind === 'sale' && inSpan(change.ts));
+  const flags = washBitsOf(changes.filter((change) => change.kind === 'sale'));
+  const counted = (change: Change) =>
+    change.kind === 'sale' && !(span.excludeWash && flags.get(change)! !== 0);
+  const sales = changes.filter((change) => counted(change) && inSpan(change.ts));
 
   const byCurrency = new Map<string, Change[]>();
   for (const sale of sales)
@@ -83,13 +93,20 @@ function expectedMarket(changes: Change[], span: Span) {
   for (const change of [...changes].sort((a, b) => a.ts - b.ts))
     holder.set(change.token, change.to);
   const holding = new Set([...holder.values()].filter((owner) => owner !== ZERO));
-  const mints = changes.filter((change) => change.kind === 'mint' && inSpan(change.ts));
+  // Each token's first mint, counted when it lies in the span.
+  const firstMints = new Map<number, Change>();
+  for (const change of changes) {
+    const known = firstMints.get(change.token);
+    if (change.kind === 'mint' && (!known || change.ts < known.ts))
+      firstMints.set(change.token, change);
+  }
+  const mints = [...firstMints.values()].filter((mint) => inSpan(mint.ts));
   const minters = new Set(mints.map((mint) => mint.to));
 
   const waits: number[] = [];
   for (const mint of mints) {
     const first = changes
-      .filter((c) => c.kind === 'sale' && c.token === mint.token && c.ts >= mint.ts)
+      .filter((c) => counted(c) && c.token === mint.token && c.ts >= mint.ts)
       .sort((a, b) => a.ts - b.ts)[0];
     if (first) waits.push(first.ts - mint.ts);
   }
@@ -186,7 +203,7 @@ function expectMarket(answer: MarketFigures, want: ReturnType<typeof expectedMar
 /** A span over the history: either end or none, on a whole hour or any second. */
 const spanOf = (
   changes: Change[],
-  choice: { from: number | null; to: number | null; hours: boolean },
+  choice: { from: number | null; to: number | null; hours: boolean; exclude: boolean },
 ) => {
   const times = changes.map((change) => change.ts);
   const low = Math.min(...times);
@@ -196,6 +213,7 @@ const spanOf = (
     return choice.hours ? Math.floor(ts / HOUR) * HOUR : ts;
   };
   const span: Span = {};
+  if (choice.exclude) span.excludeWash = true;
   if (choice.from !== null) span.from = at(choice.from);
   if (choice.to !== null) span.to = at(choice.to);
   if (span.from !== undefined && span.to !== undefined && span.from >= span.to) delete span.to;
@@ -207,26 +225,24 @@ describe('the market of a collection', () => {
     const shares = fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: null });
     await fc.assert(
       fc.asyncProperty(
-        history.filter((changes) => changes.length > 0),
-        fc.array(fc.record({ from: shares, to: shares, hours: fc.boolean() }), {
-          minLength: 1,
-          maxLength: 3,
-        }),
-        fc.integer({ min: 1, max: 40 }),
-        async (changes, spans, pageSize) => {
+        history
+          .filter((changes) => changes.length > 0)
+          .chain((changes) => fc.tuple(fc.constant(changes), delivery(recordsOf(changes).length))),
+        fc.array(
+          fc.record({ from: shares, to: shares, hours: fc.boolean(), exclude: fc.boolean() }),
+          { minLength: 1, maxLength: 3 },
+        ),
+        async ([changes, delivered], spans) => {
           const { pool } = db;
           await emptyIndex(pool);
-          const records = recordsOf(changes);
-          const pages: Record<string, string>[][] = [];
-          for (let start = 0; start < records.length; start += pageSize)
-            pages.push(records.slice(start, start + pageSize));
-          await ingestPages(pool, pages);
+          await deliver(pool, recordsOf(changes), delivered);
           const { rows } = await pool.query<{ id: number }>(
             'SELECT id FROM idx_contracts WHERE address = $1',
             [CONTRACT],
           );
           const id = rows[0]!.id;
-          for (const span of [{}, ...spans.map((choice) => spanOf(changes, choice))]) {
+          const whole: Span[] = [{}, { excludeWash: true }];
+          for (const span of [...whole, ...spans.map((choice) => spanOf(changes, choice))]) {
             expectMarket(await market(pool, id, span), expectedMarket(changes, span));
           }
         },
@@ -271,4 +287,35 @@ describe('the market of a collection', () => {
     expect(answer.firstSale.neverSold).toBe(1);
     expectMarket(answer, expectedMarket(changes, {}));
   });
+
+  it('has the same mint facts when the migration fills them as when ingest keeps them', async () => {
+    const { pool } = db;
+    const samples = fc.sample(
+      history
+        .filter((changes) => changes.length > 0)
+        .chain((changes) => fc.tuple(fc.constant(changes), delivery(recordsOf(changes).length))),
+      { numRuns: 8, seed: 5 },
+    );
+    const facts = async () =>
+      (
+        await pool.query(
+          `SELECT token_id::text, encode(minter, 'hex') AS minter, minted_at, first_sale_at,
+             first_clean_sale_at FROM idx_tokens ORDER BY token_id`,
+        )
+      ).rows;
+    for (const [changes, delivered] of samples) {
+      await emptyIndex(pool);
+      await deliver(pool, recordsOf(changes), delivered);
+      const kept = await facts();
+      expect(kept.some((row) => row.minted_at !== null)).toBe(true);
+      const before = await market(pool, 1, {});
+      await pool.query(`DROP INDEX idx_tokens_minted;
+        ALTER TABLE idx_tokens DROP COLUMN minter, DROP COLUMN minted_at,
+          DROP COLUMN first_sale_at, DROP COLUMN first_clean_sale_at`);
+      await pool.query(migrations.find((migration) => migration.version === 5)!.sql);
+      expect(await facts()).toEqual(kept);
+      expect(await market(pool, 1, {})).toEqual(before);
+      expectMarket(before, expectedMarket(changes, {}));
+    }
+  }, 60_000);
 });

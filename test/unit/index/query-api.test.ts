@@ -181,6 +181,12 @@ describe('wash=exclude', () => {
     expect(figures.marketplaces.reduce((sum: number, market: Json) => sum + market.sales, 0)).toBe(
       figures.sales,
     );
+    // The market: the same sales left out, and it says so.
+    const market = await get(`${base}/market?wash=exclude`);
+    expect(market.status).toBe(200);
+    expect(market.body.sales).toBe(figures.sales);
+    expect(volumes(market.body.volume)).toEqual(less);
+    expect(market.body.counted).toMatch(/flagged as possible wash trades are left out/);
 
     // Events: the flagged sales left out, each once; a cursor is bound to wash=exclude.
     const seen = new Set<string>();
@@ -336,6 +342,7 @@ describe('the query API’s answers to bad requests', () => {
       [`${base}/market?from=2025-02-30`, /from must be/],
       [`${base}/market?from=2025-03-01&to=2025-02-01`, /from must be before to/],
       [`${base}/market?kind=sale`, /Unknown parameter: kind/],
+      [`${base}/market?wash=maybe`, /wash must be include or exclude/],
     ];
     for (const [path, message] of cases) {
       const { status, body } = await get(path);

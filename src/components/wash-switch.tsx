@@ -1,7 +1,7 @@
 import { useId } from 'react';
-import { Hint } from '../../components/hint';
-import { plural } from '../../lib/format';
-import field from '../../components/field.module.css';
+import { Hint } from './hint';
+import { plural } from '../lib/format';
+import field from './field.module.css';
 import styles from './wash-switch.module.css';
 
 const RULES =
@@ -10,8 +10,9 @@ const RULES =
   '30 days. Flags say why a sale looks washed, not that it was.';
 
 /**
- * Whether the page leaves the sales flagged as wash trades out of every figure, chart, row
- * and export (`wash=exclude` in the URL), and how many sales the whole history flags.
+ * Whether the page leaves the sales flagged as wash trades out of what it shows (every
+ * figure, chart, row and export of a collection; its market), as `wash=exclude` in the
+ * URL, and how many sales the whole history flags.
  */
 export function WashSwitch({
   exclude,
