@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { createByteLru } from '../proxy/byte-lru';
 
 export interface CachedPng {
   png: Uint8Array<ArrayBuffer>;
@@ -12,8 +13,7 @@ export interface CachedPng {
  * never goes stale: it is only pushed out.
  */
 export function createPngCache(maxBytes: number) {
-  const entries = new Map<string, CachedPng>();
-  let bytes = 0;
+  const entries = createByteLru<CachedPng>(maxBytes, (_key, entry) => entry.png.byteLength);
   let hits = 0;
   let misses = 0;
   return {
@@ -21,28 +21,11 @@ export function createPngCache(maxBytes: number) {
       `"${createHash('sha256').update(key).digest('base64url').slice(0, 32)}"`,
     get(key: string): CachedPng | undefined {
       const entry = entries.get(key);
-      if (!entry) {
-        misses++;
-        return undefined;
-      }
-      hits++;
-      // Map keeps insertion order: re-inserting makes it the most recently used.
-      entries.delete(key);
-      entries.set(key, entry);
+      if (entry) hits++;
+      else misses++;
       return entry;
     },
-    set(key: string, entry: CachedPng) {
-      if (entry.png.byteLength > maxBytes) return;
-      const old = entries.get(key);
-      if (old) bytes -= old.png.byteLength;
-      entries.set(key, entry);
-      bytes += entry.png.byteLength;
-      for (const [oldest, value] of entries) {
-        if (bytes <= maxBytes) break;
-        entries.delete(oldest);
-        bytes -= value.png.byteLength;
-      }
-    },
-    stats: () => ({ entries: entries.size, bytes, hits, misses }),
+    set: entries.set,
+    stats: () => ({ ...entries.stats(), hits, misses }),
   };
 }

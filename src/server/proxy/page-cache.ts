@@ -1,3 +1,5 @@
+import { createByteLru } from './byte-lru';
+
 export interface PageCacheSettings {
   /** How long a first page (no cursor) is reused: it changes as new events arrive. */
   firstPageTtlMs: number;
@@ -49,39 +51,20 @@ const sizeOf = (key: string, page: Page) =>
  * room that the byte bound accounts for.
  */
 export function createPageCache(maxBytes: number, now: () => number = Date.now) {
-  const pages = new Map<string, Page>();
-  let bytes = 0;
-
-  const remove = (key: string, page: Page) => {
-    pages.delete(key);
-    bytes -= sizeOf(key, page);
-  };
-
+  const pages = createByteLru<Page>(maxBytes, sizeOf);
   return {
     get(key: string): Page | undefined {
       const page = pages.get(key);
-      if (!page) return undefined;
-      remove(key, page);
-      if (page.expiresAt <= now()) return undefined;
-      pages.set(key, page);
-      bytes += sizeOf(key, page);
-      return page;
+      if (!page || page.expiresAt > now()) return page;
+      pages.delete(key);
+      return undefined;
     },
 
     set(key: string, page: Page) {
-      const size = sizeOf(key, page);
-      if (size > maxBytes || page.expiresAt <= now()) return;
-      const previous = pages.get(key);
-      if (previous) remove(key, previous);
-      for (const [oldKey, oldPage] of pages) {
-        if (bytes + size <= maxBytes) break;
-        remove(oldKey, oldPage);
-      }
-      pages.set(key, page);
-      bytes += size;
+      if (page.expiresAt > now()) pages.set(key, page);
     },
 
-    stats: () => ({ entries: pages.size, bytes }),
+    stats: pages.stats,
   };
 }
 
