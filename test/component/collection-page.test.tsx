@@ -1,7 +1,14 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { busiestContract, dataRows, renderAt, smallDataset, statusText } from './harness';
+import {
+  busiestContract,
+  dataRows,
+  failFirst,
+  renderAt,
+  smallDataset,
+  statusText,
+} from './harness';
 import { indexedApiForTests } from './indexed-api';
 
 /**
@@ -115,15 +122,7 @@ describe('the collection page', () => {
 
   it('a failed page says which side failed and Retry brings the rows', async () => {
     const api = await install({ indexed: [contract.address] });
-    let failures = 1;
-    api.intercept = (path) => {
-      if (!path.includes('/events') || !path.includes('limit=100') || failures === 0) return null;
-      failures -= 1;
-      return Response.json(
-        { error: { kind: 'internal', message: 'The dashboard’s server failed to answer.' } },
-        { status: 500 },
-      );
-    };
+    failFirst(api, (path) => path.includes('/events') && path.includes('limit=100'));
     renderAt(page);
     expect((await screen.findAllByText(/dashboard’s server failed/)).length).toBeGreaterThan(0);
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));

@@ -209,3 +209,23 @@ export function captureDownloads(): Blob[] {
   vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
   return blobs;
 }
+
+/**
+ * Makes `api` answer the first `times` requests that `matches` takes with the dashboard
+ * server's own failure (a 500 in the error body), then lets every request through.
+ */
+export function failFirst(
+  api: { intercept: null | ((path: string) => Response | null) },
+  matches: (path: string) => boolean,
+  times = 1,
+): void {
+  let failures = times;
+  api.intercept = (path) => {
+    if (failures === 0 || !matches(path)) return null;
+    failures -= 1;
+    return Response.json(
+      { error: { kind: 'internal', message: 'The dashboard’s server failed to answer.' } },
+      { status: 500 },
+    );
+  };
+}

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { MarketAnswer } from '../../src/lib/answers';
-import { busiestContract, renderAt, smallDataset } from './harness';
+import { busiestContract, failFirst, renderAt, smallDataset } from './harness';
 import { indexedApiForTests } from './indexed-api';
 
 /**
@@ -140,15 +140,7 @@ describe('the market page', () => {
 
   it('a failed answer says which side failed, and Retry brings the market', async () => {
     const server = await install({ indexed: [contract.address] });
-    let failures = 1;
-    server.intercept = (path) => {
-      if (!path.startsWith(api) || failures === 0) return null;
-      failures -= 1;
-      return Response.json(
-        { error: { kind: 'internal', message: 'The dashboard’s server failed to answer.' } },
-        { status: 500 },
-      );
-    };
+    failFirst(server, (path) => path.startsWith(api));
     renderAt(page);
     expect((await screen.findAllByText(/dashboard’s server failed/)).length).toBeGreaterThan(0);
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
-import { expectLayoutInBothSchemes, openWhenIndexed } from './support/layout';
+import { expectLayoutInBothSchemes, openWhenIndexed, WIDTHS } from './support/layout';
 
 /*
  * A collection's market over the whole history and a span: the tables and figures are the
@@ -71,7 +71,7 @@ test('the market of the whole history, then of a span kept in the URL; a top sal
   await expect(page).toHaveURL(new RegExp(`${href}$`));
 });
 
-for (const width of [390, 768, 1024, 1440]) {
+for (const width of WIDTHS) {
   test(`the market page at ${width} px, light and dark: nothing cut or sideways`, async ({
     page,
     servers,
