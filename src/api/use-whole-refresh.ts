@@ -18,6 +18,8 @@ export function useWholeRefresh(
   const seen = useRef(complete);
   const asked = kinds.join(',');
   useEffect(() => {
+    // An answer still loading (a new view's) says nothing: the last one known stands.
+    if (complete === undefined) return;
     const before = seen.current;
     seen.current = complete;
     if (complete && before === false) {

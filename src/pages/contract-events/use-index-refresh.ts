@@ -1,7 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { queryKeys } from '../../api/query-keys';
+import { useWholeRefresh } from '../../api/use-whole-refresh';
 import type { Coverage } from '../../lib/answers';
+
+const EVENTS = ['events'] as const;
 
 /**
  * The views fill in as the indexer reads: each time the polled coverage says more was
@@ -17,16 +20,11 @@ export function useIndexRefresh(address: string, coverage: Coverage | undefined)
     if (records === undefined || complete === undefined) return;
     const before = seen.current;
     seen.current = { records, complete };
-    if (!before) return;
-    if (records !== before.records || complete !== before.complete) {
+    if (before && (records !== before.records || complete !== before.complete)) {
       void queryClient.invalidateQueries({
         queryKey: queryKeys.collectionAll(address, 'series'),
       });
     }
-    if (complete && !before.complete) {
-      void queryClient.invalidateQueries({
-        queryKey: queryKeys.collectionAll(address, 'events'),
-      });
-    }
   }, [address, records, complete, queryClient]);
+  useWholeRefresh(address, complete, EVENTS);
 }
