@@ -16,3 +16,7 @@ SELECT c.contract_id, (c.ts / ${HOUR_SECONDS})::integer, c.kind, coalesce(c.mark
 FROM ${from}
 WHERE ${where}
 GROUP BY 1, 2, 3, 4, 5`;
+
+/** An hour's `events` or `volume`, less its flagged part when flagged sales are left out. */
+export const hourlyTotal = (column: 'events' | 'volume', excludeWash = false) =>
+  excludeWash ? `${column} - wash_${column}` : column;

@@ -7,6 +7,7 @@ import type {
 } from '../../lib/answers';
 import { tokenIdToHex } from '../../lib/token-id';
 import { currencyRef } from './figures';
+import { HOUR_SECONDS as HOUR, hourlyTotal } from './hourly';
 import { KIND_CODES } from './schema';
 import { hexOf, Sql } from './sql';
 
@@ -39,7 +40,6 @@ export interface MarketSpan {
   excludeWash?: boolean;
 }
 
-const HOUR = 3_600;
 const DAY = 86_400;
 /** How many sales of each currency the answer lists. */
 export const TOP_SALES = 10;
@@ -162,7 +162,7 @@ async function marketplaceShares(pool: pg.Pool, contractId: number, span: Market
   const sales = saleRows(rowsSql, 'c', span);
   const sql = sales.rollup ? new Sql() : rowsSql;
   const contract = sql.param(contractId);
-  const less = (column: string) => (span.excludeWash ? `${column} - wash_${column}` : column);
+  const less = (column: 'events' | 'volume') => hourlyTotal(column, span.excludeWash);
   const text = sales.rollup
     ? `SELECT marketplace, currency, sum(${less('events')})::bigint AS sales,
          sum(${less('volume')})::text AS volume

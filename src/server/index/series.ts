@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { Interval, SeriesBucket } from '../../lib/answers';
 import { emptyCounts, currencyRef, kindOf } from './figures';
 import type { EventFilters } from './events-query';
+import { hourlyTotal } from './hourly';
 import { KIND_CODES } from './schema';
 import { addressBytes, Sql } from './sql';
 
@@ -72,9 +73,8 @@ export async function series(
       );
     }
     // Without flagged sales: each hour's total less its flagged part.
-    const [events, volume] = filters.excludeWash
-      ? ['events - wash_events', 'volume - wash_volume']
-      : ['events', 'volume'];
+    const events = hourlyTotal('events', filters.excludeWash);
+    const volume = hourlyTotal('volume', filters.excludeWash);
     text = `SELECT ${bucketOf(interval, 'hour * 3600')} AS start, kind, currency,
         sum(${events})::bigint AS events, sum(${volume})::text AS volume
       FROM idx_hourly WHERE ${where.join(' AND ')} GROUP BY 1, 2, 3
