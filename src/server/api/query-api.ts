@@ -13,7 +13,7 @@ import { market, marketCounted, noMarket } from '../index/market';
 import type { Keyset } from '../index/keyset';
 import { matchingRanking, rankedBy, rankings } from '../index/rankings';
 import { series } from '../index/series';
-import { tokenHistory } from '../index/token';
+import { NO_TOKEN, tokenHistory } from '../index/token';
 import { walletCollections } from '../index/wallet';
 import { emptyWalletFigures, walletInCollection } from '../index/wallet-collection';
 import type { Indexer } from '../indexer/indexer';
@@ -320,7 +320,7 @@ export function createQueryApi(options: QueryApiOptions) {
     return c.json({
       address: found.address,
       tokenId: token.data,
-      ...(history ?? { owner: null, since: null, minted: false, burned: false, events: [] }),
+      ...(history ?? NO_TOKEN),
       custody: custodyChain(history?.events ?? []),
       tokenList: failure
         ? {

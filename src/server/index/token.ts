@@ -3,6 +3,15 @@ import type { TokenAnswer } from '../../lib/answers';
 import { EVENT_COLUMNS, EVENT_FROM, eventRow, type EventRecord } from './event-rows';
 import { hexOf } from './sql';
 
+/** A token the index holds nothing of (its collection not indexed). */
+export const NO_TOKEN: TokenAnswer = {
+  owner: null,
+  since: null,
+  minted: false,
+  burned: false,
+  events: [],
+};
+
 export async function tokenHistory(
   pool: pg.Pool,
   contractId: number,

@@ -1,7 +1,6 @@
 import type pg from 'pg';
-import type { TokenAnswer } from '../../lib/answers';
 import { overview } from '../index/figures';
-import { tokenHistory } from '../index/token';
+import { NO_TOKEN, tokenHistory } from '../index/token';
 import { walletCollections } from '../index/wallet';
 import { collectionLayout, tokenLayout, walletLayout, type PreviewLayout } from './layout';
 
@@ -10,14 +9,6 @@ export type PreviewTarget =
   | { kind: 'collection'; address: string }
   | { kind: 'token'; address: string; tokenId: string }
   | { kind: 'wallet'; address: string };
-
-const NO_TOKEN: TokenAnswer = {
-  owner: null,
-  since: null,
-  minted: false,
-  burned: false,
-  events: [],
-};
 
 /**
  * The preview of a target, read from the index alone: a link's card must never wait on
