@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
-import { expectLayoutInBothSchemes, openWhenIndexed, WIDTHS } from './support/layout';
+import { openWhenIndexed, subpageLayoutTests } from './support/layout';
 
 /*
  * A collection's holders, now and at the end of a past day: the figures and rows are the
@@ -85,17 +85,6 @@ test('as of a past day: other figures and rows, kept in the URL through a reload
   await expect(page).toHaveURL(new RegExp(`/contracts/${collection.address}$`));
 });
 
-for (const width of WIDTHS) {
-  test(`the holders page at ${width} px, light and dark: nothing cut or sideways`, async ({
-    page,
-    servers,
-  }, testInfo) => {
-    test.skip(testInfo.project.name !== 'deployed', 'layout does not depend on the profile');
-    test.setTimeout(60_000);
-    const collection = servers.contracts.deep[1]!;
-    await page.setViewportSize({ width, height: 900 });
-    await openIndexed(page, `/contracts/${collection.address}/holders`);
-    await expect(page.getByRole('table', { name: /Holders by tokens held/ })).toBeVisible();
-    await expectLayoutInBothSchemes(page, 'holders', width);
-  });
-}
+subpageLayoutTests('holders', openIndexed, (page) =>
+  page.getByRole('table', { name: /Holders by tokens held/ }),
+);

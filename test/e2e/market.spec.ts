@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
-import { expectLayoutInBothSchemes, openWhenIndexed, WIDTHS } from './support/layout';
+import { openWhenIndexed, subpageLayoutTests } from './support/layout';
 
 /*
  * A collection's market over the whole history and a span: the tables and figures are the
@@ -71,20 +71,12 @@ test('the market of the whole history, then of a span kept in the URL; a top sal
   await expect(page).toHaveURL(new RegExp(`${href}$`));
 });
 
-for (const width of WIDTHS) {
-  test(`the market page at ${width} px, light and dark: nothing cut or sideways`, async ({
-    page,
-    servers,
-  }, testInfo) => {
-    test.skip(testInfo.project.name !== 'deployed', 'layout does not depend on the profile');
-    test.setTimeout(60_000);
-    const collection = servers.contracts.deep[1]!;
-    await page.setViewportSize({ width, height: 900 });
-    await openIndexed(page, `/contracts/${collection.address}/market`);
-    await expect(page.getByRole('table', { name: /^Time from mint to first sale/ })).toBeVisible();
-    await expectLayoutInBothSchemes(page, 'market', width, true);
-  });
-}
+subpageLayoutTests(
+  'market',
+  openIndexed,
+  (page) => page.getByRole('table', { name: /^Time from mint to first sale/ }),
+  { fullPage: true },
+);
 
 test('keyboard: the span’s dates, the flagged sales switch, Whole history and a top sale’s token are reached with Tab', async ({
   page,

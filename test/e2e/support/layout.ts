@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
-import { expect } from './fixtures';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { imagesInViewDecoded } from './pages';
 import { SCREENSHOTS_DIR } from './servers';
 
@@ -177,7 +177,7 @@ export async function expectTapTargets(page: Page, where: string): Promise<void>
  * The page in light and dark: nothing to scroll sideways, every column readable, no serious
  * axe violation; a screenshot of each (`name-width-scheme.png`).
  */
-export async function expectLayoutInBothSchemes(
+async function expectLayoutInBothSchemes(
   page: Page,
   name: string,
   width: number,
@@ -198,4 +198,31 @@ export async function openWhenIndexed(page: Page, path: string): Promise<void> {
   await expect(page.getByText(/Whole history indexed/)).toBeVisible({ timeout: 40_000 });
   await page.reload();
   await expect(page.getByText(/Whole history indexed/)).toBeVisible();
+}
+
+/**
+ * The layout tests of a collection's subpage (`/contracts/:address/${page}`), one per
+ * width, in the deployed profile only (layout does not depend on it): `open` opens it
+ * once its history is indexed, `drawn` is what shows it is drawn in full.
+ */
+export function subpageLayoutTests(
+  subpage: 'holders' | 'market',
+  open: (page: Page, path: string) => Promise<void>,
+  drawn: (page: Page) => Locator,
+  { fullPage = false } = {},
+): void {
+  for (const width of WIDTHS) {
+    test(`the ${subpage} page at ${width} px, light and dark: nothing cut or sideways`, async ({
+      page,
+      servers,
+    }, testInfo) => {
+      test.skip(testInfo.project.name !== 'deployed', 'layout does not depend on the profile');
+      test.setTimeout(60_000);
+      const collection = servers.contracts.deep[1]!;
+      await page.setViewportSize({ width, height: 900 });
+      await open(page, `/contracts/${collection.address}/${subpage}`);
+      await expect(drawn(page)).toBeVisible();
+      await expectLayoutInBothSchemes(page, subpage, width, fullPage);
+    });
+  }
 }
