@@ -3,7 +3,9 @@ import { hourlyRows } from '../index/hourly';
 import { mintFactsOf } from '../index/mint-facts';
 import { INDEX_SCHEMA_SQL } from '../index/schema';
 import { washFlagsOf } from '../index/wash-flags';
+import { LOG_SCHEMA_SQL } from '../log/schema';
 import { withClient } from './held-client';
+import { upgradeStore } from './store-upgrade';
 
 /**
  * The database's schema, as an ordered list of steps. A database records the steps it
@@ -20,6 +22,8 @@ export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /** Work after the SQL that SQL alone cannot do, in the same transaction. */
+  run?: (client: pg.PoolClient) => Promise<void>;
 }
 
 export const migrations: Migration[] = [
@@ -118,6 +122,13 @@ CREATE INDEX idx_tokens_minted ON idx_tokens (contract_id, minted_at)
   INCLUDE (minter, owner, burned, first_sale_at, first_clean_sale_at) WHERE minted_at IS NOT NULL;
 `,
   },
+  {
+    version: 6,
+    name: 'record log: every record the service sent, kept for good, and the service it came from',
+    // The store's lists (chunks, generations, an LRU) become the log's: see store-upgrade.ts.
+    sql: LOG_SCHEMA_SQL,
+    run: upgradeStore,
+  },
 ];
 
 export class SchemaTooNewError extends Error {}
@@ -159,6 +170,7 @@ export async function migrate(
       }
       for (const step of ordered.slice(from)) {
         await client.query(step.sql);
+        await step.run?.(client);
         await client.query('INSERT INTO schema_version (version, name) VALUES ($1, $2)', [
           step.version,
           step.name,

@@ -1,7 +1,6 @@
 import type pg from 'pg';
 import { normaliseContract, normaliseEvent } from '../../lib/normalise';
 import type { TokenEvent } from '../../lib/token-event';
-import { recordText, type Chunk } from '../store/engine';
 import { changeRows, type ChangeRow } from './change-row';
 import { contractIds, type ContractIds } from './contract-ids';
 import { HOUR_SECONDS as HOUR, hourlyRows } from './hourly';
@@ -10,9 +9,9 @@ import { mintFactsOf } from './mint-facts';
 import { WASH_WINDOW_SECONDS, washFlagsOf } from './wash-flags';
 
 /**
- * Ingest: the records the event store commits become the index's rows, in the same
+ * Ingest: the records the record log commits become the index's rows, in the same
  * transaction (a crash loses no committed page and doubles nothing). Called by the
- * PostgreSQL engine's `onCommit` for every page it stores: the contracts list updates
+ * log's `onCommit` for every page it stores: the contracts list updates
  * `idx_contracts`; a contract's or a token's events become changes of hands, then the
  * tokens and hours they touched are computed again from `idx_changes`, so every figure
  * is what the stored rows say, however often or in whatever order records arrive.
@@ -321,7 +320,7 @@ export function createIngest(pool: pg.Pool) {
   async function ingestEvents(
     client: pg.PoolClient,
     contract: string,
-    texts: string[],
+    texts: readonly string[],
     ofContract: boolean,
   ): Promise<IngestStats> {
     const events: TokenEvent[] = [];
@@ -361,7 +360,7 @@ export function createIngest(pool: pg.Pool) {
     return { records: texts.length, skipped, changes };
   }
 
-  async function ingestContracts(client: pg.PoolClient, texts: string[]): Promise<IngestStats> {
+  async function ingestContracts(client: pg.PoolClient, texts: readonly string[]): Promise<IngestStats> {
     let skipped = 0;
     const contracts = [];
     for (const text of texts) {
@@ -390,23 +389,18 @@ export function createIngest(pool: pg.Pool) {
 
   return {
     /**
-     * The PostgreSQL engine's commit hook: `chunks` are the records just stored for
-     * `list`; `complete` says the list is now stored to its end.
+     * The record log's commit hook, inside its transaction: `texts` are the records just
+     * added to the list at `path` (JSON, as the service sent them); `state` is the list's
+     * after the commit (`complete`: stored to its end; `records`: how many it holds).
      */
     async onCommit(
       client: pg.PoolClient,
-      list: string,
-      chunks: readonly Chunk[],
-      meta: { complete: boolean; first: number; next: number },
+      path: string,
+      texts: readonly string[],
+      state: { complete: boolean; records: number },
     ): Promise<IngestStats | undefined> {
-      const target = parseListPath(list);
+      const target = parseListPath(path);
       if (!target) return undefined;
-      const texts: string[] = [];
-      for (const chunk of chunks) {
-        for (let index = 0; index < chunk.ends.length; index++) {
-          texts.push(recordText(chunk, index));
-        }
-      }
       if (target.kind === 'contracts') return ingestContracts(client, texts);
       const stats = await ingestEvents(
         client,
@@ -418,7 +412,7 @@ export function createIngest(pool: pg.Pool) {
         const contractId = await ids.idOf(target.contract);
         await client.query(
           `UPDATE idx_contracts SET complete = complete OR $2, records = $3 WHERE id = $1`,
-          [contractId, meta.complete, meta.next - meta.first],
+          [contractId, state.complete, state.records],
         );
       }
       return stats;

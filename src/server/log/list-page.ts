@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { PageEnvelope } from '../../lib/page';
 import { resultSpans } from './result-spans';
 
@@ -94,3 +95,7 @@ function eventKey(record: Record<string, unknown>): string {
 function contractKey(record: Record<string, unknown>): string {
   return text(record.contract_address);
 }
+
+/** A record's identity as the log keeps it: 16 bytes of its SHA-256. */
+export const keyHash = (key: string): Buffer =>
+  createHash('sha256').update(key).digest().subarray(0, 16);
