@@ -120,8 +120,14 @@ export interface Coverage {
   indexing: WalkProgress | null;
   /** The service could not be asked the last time: why, and since when (ISO). */
   upstream: { failure: string; since: string } | null;
-  /** A walk stopped because the service misbehaved (see the indexer). */
+  /** Reading the list was stopped because the service misbehaved (see the record log). */
   fault: string | null;
+  /** When the verification pass last read the whole list again (ISO), or null. */
+  verifiedAt: string | null;
+  /** Records the service no longer lists: kept in the log, left out of every figure. */
+  removed: number;
+  /** Faults of the whole server (a refused key, a full disk…), in words. */
+  faults: string[];
   statement: string;
 }
 
@@ -259,6 +265,8 @@ export interface RankingAnswer {
   sort: string;
   collections: RankedContract[];
   next: string | null;
+  /** Faults of the whole server: why nothing may be fresh (a refused key, a full disk…). */
+  faults: string[];
 }
 
 /** `GET /api/collections/:address`: what the collection is and its whole-history figures. */
@@ -321,6 +329,8 @@ export interface WalletAnswer {
   address: string;
   collections: WalletCollection[];
   covers: string;
+  /** Faults of the whole server: why nothing may be fresh (a refused key, a full disk…). */
+  faults: string[];
 }
 
 /** One of a currency's highest sales (`GET …/market`). */

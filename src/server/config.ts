@@ -3,11 +3,10 @@ import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connection-limits';
 import { DEFAULT_TIMEOUT_MS, type ProxyOptions } from './proxy/app';
-import { DEFAULT_PAGE_CACHE } from './proxy/page-cache';
 import { DEFAULT_RATE_LIMIT } from './proxy/rate-limit';
 import { ANCHOR_RANGE } from './sample-service/dataset';
 import type { DatabaseConfig } from './database/open-database';
-import { DEFAULT_STORE_SETTINGS } from './store/event-store';
+import { DEFAULT_READER_SETTINGS } from './log/list-reader';
 import { DEFAULT_GATE } from './upstream/gate';
 
 /**
@@ -28,33 +27,52 @@ export type UpstreamConfig =
 
 /** Everything the proxy takes besides the upstream itself and the log. */
 export type ProxyConfig = Required<
-  Pick<ProxyOptions, 'timeoutMs' | 'cache' | 'gate' | 'rateLimit' | 'trustedProxyHops'>
+  Pick<ProxyOptions, 'timeoutMs' | 'gate' | 'rateLimit' | 'trustedProxyHops'>
 >;
 
 /**
- * The event store and the upstream accounting, in PostgreSQL: the server's own embedded
- * one in DATA_DIR, or the one DATABASE_URL names (shared by several servers).
+ * The record log, the index and the upstream accounting, in PostgreSQL: the server's own
+ * embedded one in DATA_DIR, or the one DATABASE_URL names (shared by several servers).
  */
-export interface StoreConfig {
+export interface DataConfig {
   database: DatabaseConfig;
-  maxBytes: number;
+  /** A list's newest records are read again at most this often. */
   headIntervalMs: number;
-  maxAgeMs: number;
   /** Upstream requests a month the key may make (0: no quota); a warning at 80%. */
   monthlyQuota: number;
 }
 
-/** The indexer's background work (see src/server/indexer). */
+/** The indexer's background work and verification pass (see src/server/indexer). */
 export interface IndexConfig {
   /** Share of the upstream rate the background may spend (0: none). */
   backgroundShare: number;
   /** Share of the monthly quota past which the background waits for the next month. */
   backgroundQuotaShare: number;
+  /** Share of the upstream rate the verification pass may spend (0: none). */
+  verifyShare: number;
+  /** Each whole history is verified at most this often. */
+  verifyEveryMs: number;
 }
 
 // A fifth of the rate (1 request/s on the basic plan) and half the month's quota: the
-// rest is for visitors' questions.
-export const DEFAULT_INDEX: IndexConfig = { backgroundShare: 0.2, backgroundQuotaShare: 0.5 };
+// rest is for visitors' questions. Verification: a fiftieth of the rate, each history
+// once in 30 days.
+export const DEFAULT_INDEX: IndexConfig = {
+  backgroundShare: 0.2,
+  backgroundQuotaShare: 0.5,
+  verifyShare: 0.02,
+  verifyEveryMs: 30 * 86_400_000,
+};
+
+// Settings of the page cache and the old store, whose copies were dropped by size or age:
+// the record log keeps everything, so these no longer mean anything.
+const RETIRED = [
+  'STORE_MAX_MB',
+  'STORE_MAX_AGE_HOURS',
+  'CACHE_TTL_SECONDS',
+  'CACHE_CURSOR_TTL_SECONDS',
+  'CACHE_MAX_MB',
+];
 
 export interface ServerConfig {
   host: string;
@@ -63,7 +81,7 @@ export interface ServerConfig {
   shutdownTimeoutMs: number;
   upstream: UpstreamConfig;
   proxy: ProxyConfig;
-  store: StoreConfig;
+  data: DataConfig;
   index: IndexConfig;
   connections: ConnectionLimits;
   /** Settings that are allowed but unwise, to be said at start-up. */
@@ -160,13 +178,6 @@ const envSchema = z.object({
     numberVar('SAMPLE_ANCHOR', ANCHOR_RANGE.min, ANCHOR_RANGE.max, true).optional(),
   ),
   UPSTREAM_TIMEOUT_MS: whole('UPSTREAM_TIMEOUT_MS', DEFAULT_TIMEOUT_MS, 1, 600_000),
-  CACHE_TTL_SECONDS: seconds('CACHE_TTL_SECONDS', DEFAULT_PAGE_CACHE.firstPageTtlMs, 86_400),
-  CACHE_CURSOR_TTL_SECONDS: seconds(
-    'CACHE_CURSOR_TTL_SECONDS',
-    DEFAULT_PAGE_CACHE.cursorPageTtlMs,
-    7 * 86_400,
-  ),
-  CACHE_MAX_MB: whole('CACHE_MAX_MB', DEFAULT_PAGE_CACHE.maxBytes / 1024 / 1024, 0, 65_536),
   UPSTREAM_CONCURRENCY: whole('UPSTREAM_CONCURRENCY', DEFAULT_GATE.concurrency, 1, 1000),
   UPSTREAM_QUEUE_TIMEOUT_MS: whole(
     'UPSTREAM_QUEUE_TIMEOUT_MS',
@@ -196,22 +207,12 @@ const envSchema = z.object({
       })
       .optional(),
   ),
-  STORE_MAX_MB: whole('STORE_MAX_MB', DEFAULT_STORE_SETTINGS.maxBytes / 1024 / 1024, 1, 1e7),
-  STORE_HEAD_SECONDS: seconds(
-    'STORE_HEAD_SECONDS',
-    DEFAULT_STORE_SETTINGS.headIntervalMs,
-    3_600,
-    1,
-  ),
-  STORE_MAX_AGE_HOURS: whole(
-    'STORE_MAX_AGE_HOURS',
-    DEFAULT_STORE_SETTINGS.maxAgeMs / 3_600_000,
-    1,
-    24 * 365,
-  ).transform((hours) => hours * 3_600_000),
+  HEAD_READ_SECONDS: seconds('HEAD_READ_SECONDS', DEFAULT_READER_SETTINGS.headIntervalMs, 3_600, 1),
   UPSTREAM_MONTHLY_QUOTA: whole('UPSTREAM_MONTHLY_QUOTA', BASIC_PLAN_MONTHLY_QUOTA, 0, 1e12),
   INDEX_BACKGROUND_SHARE: decimal('INDEX_BACKGROUND_SHARE', undefined, 0, 1),
   INDEX_BACKGROUND_QUOTA_SHARE: decimal('INDEX_BACKGROUND_QUOTA_SHARE', undefined, 0, 1),
+  INDEX_VERIFY_SHARE: decimal('INDEX_VERIFY_SHARE', DEFAULT_INDEX.verifyShare, 0, 1),
+  INDEX_VERIFY_DAYS: decimal('INDEX_VERIFY_DAYS', DEFAULT_INDEX.verifyEveryMs / 86_400_000, 0.01, 3_650),
   MAX_CONNECTIONS: whole('MAX_CONNECTIONS', DEFAULT_CONNECTION_LIMITS.maxConnections, 1, 1e6),
   MAX_CONNECTIONS_PER_ADDRESS: whole(
     'MAX_CONNECTIONS_PER_ADDRESS',
@@ -254,7 +255,9 @@ export function loadConfig(env: Env): ServerConfig {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) throw new ConfigError(parsed.error.issues[0]?.message);
   const vars = parsed.data;
-  const warnings: string[] = [];
+  const warnings = RETIRED.filter((name) => env[name] !== undefined).map(
+    (name) => `${name} is no longer used: the record log keeps every record for good.`,
+  );
   const upstream = upstreamConfig(vars, warnings);
   return {
     host: vars.HOST,
@@ -263,11 +266,6 @@ export function loadConfig(env: Env): ServerConfig {
     upstream,
     proxy: {
       timeoutMs: vars.UPSTREAM_TIMEOUT_MS,
-      cache: {
-        firstPageTtlMs: vars.CACHE_TTL_SECONDS,
-        cursorPageTtlMs: vars.CACHE_CURSOR_TTL_SECONDS,
-        maxBytes: vars.CACHE_MAX_MB * 1024 * 1024,
-      },
       gate: {
         concurrency: vars.UPSTREAM_CONCURRENCY,
         queueTimeoutMs: vars.UPSTREAM_QUEUE_TIMEOUT_MS,
@@ -280,18 +278,18 @@ export function loadConfig(env: Env): ServerConfig {
       rateLimit: { perMinute: vars.RATE_LIMIT_PER_MINUTE, burst: vars.RATE_LIMIT_BURST },
       trustedProxyHops: vars.TRUST_PROXY,
     },
-    store: {
+    data: {
       database: vars.DATABASE_URL
         ? { kind: 'external', url: vars.DATABASE_URL }
         : { kind: 'embedded', dataDir: vars.DATA_DIR },
-      maxBytes: vars.STORE_MAX_MB * 1024 * 1024,
-      headIntervalMs: vars.STORE_HEAD_SECONDS,
-      maxAgeMs: vars.STORE_MAX_AGE_HOURS,
+      headIntervalMs: vars.HEAD_READ_SECONDS,
       monthlyQuota: vars.UPSTREAM_MONTHLY_QUOTA,
     },
     index: {
       backgroundShare: vars.INDEX_BACKGROUND_SHARE ?? DEFAULT_INDEX.backgroundShare,
       backgroundQuotaShare: vars.INDEX_BACKGROUND_QUOTA_SHARE ?? DEFAULT_INDEX.backgroundQuotaShare,
+      verifyShare: vars.INDEX_VERIFY_SHARE ?? DEFAULT_INDEX.verifyShare,
+      verifyEveryMs: (vars.INDEX_VERIFY_DAYS ?? 30) * 86_400_000,
     },
     connections: {
       maxConnections: vars.MAX_CONNECTIONS,

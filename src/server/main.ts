@@ -5,7 +5,6 @@ import { configFromEnvironment, type ServerConfig } from './config';
 import { createServerApp } from './http/app';
 import { connectionCheckOptions, limitConnections } from './http/connection-limits';
 import { trackForShutdown } from './http/graceful-shutdown';
-import { nodeGzip } from './node-gzip';
 import { createProxy } from './proxy/app';
 import type { RequestLog } from './proxy/request-log';
 import { openServices, type Services } from './open-services';
@@ -19,15 +18,8 @@ const logLine = (line: RequestLog) => {
 // After the shutdown timeout, how long the 503s may take to reach their clients.
 const SHUTDOWN_GRACE_MS = 5_000;
 
-/**
- * Starts the production server on the built client in `dist/client`. `withoutStore` is
- * for tests and benchmarks that need every page to be the upstream's own (fault
- * injection, the proxy's own costs); the database still keeps the budget and the usage.
- */
-export async function startServer(
-  clientDir = resolve('dist/client'),
-  { withoutStore = false }: { withoutStore?: boolean } = {},
-) {
+/** Starts the production server on the built client in `dist/client`. */
+export async function startServer(clientDir = resolve('dist/client')) {
   const config = configFromEnvironment();
   for (const warning of config.warnings) console.warn(`Warning: ${warning}`);
   let services: Services;
@@ -37,11 +29,10 @@ export async function startServer(
     console.error(`The database cannot be opened: ${(error as Error).message}`);
     process.exit(1);
   }
-  if (withoutStore) services = { ...services, proxy: { ...services.proxy, store: undefined } };
   const running = listen(config, clientDir, services, logLine, (host, port) => {
     console.log(`Token activity dashboard on http://${host}:${port}/`);
     console.log(`Data: ${running.upstream.description}`);
-    console.log(`Store: ${services.description}`);
+    console.log(`Database: ${services.description}`);
   });
   // One line that says what is wrong, not a stack trace.
   running.server.once('error', (error: NodeJS.ErrnoException) => {
@@ -53,7 +44,7 @@ export async function startServer(
           ? `The server may not listen on ${where}: permission denied. Choose a PORT above 1023.`
           : `The server cannot listen on ${where}: ${error.message}`,
     );
-    void Promise.resolve(running.proxy.indexer?.stop())
+    void Promise.resolve(running.proxy.indexer.stop())
       .then(() => services.close())
       .finally(() => process.exit(1));
   });
@@ -87,15 +78,15 @@ export async function startServer(
 export function listen(
   config: ServerConfig,
   clientDir: string,
-  services?: Services,
+  services: Services,
   log?: (line: RequestLog) => void,
   onListening?: (host: string, port: number) => void,
 ) {
   const upstream = createUpstream(config.upstream);
-  const proxy = createProxy({ upstream, ...config.proxy, ...services?.proxy, log, gzip: nodeGzip });
-  proxy.indexer?.start();
+  const proxy = createProxy({ upstream, ...config.proxy, ...services.proxy, log });
+  proxy.indexer.start();
   const { trustedProxyHops } = config.proxy;
-  const metrics = services?.monitoring.registry;
+  const metrics = services.monitoring.registry;
   const app = createServerApp({ proxy, clientDir, log, trustedProxyHops, metrics });
   const server = serve(
     {
@@ -125,7 +116,7 @@ export function listen(
       const timer = setTimeout(() => void proxy.stop(), deadlineMs);
       return closed.finally(() => {
         clearTimeout(timer);
-        return proxy.indexer?.stop();
+        return proxy.indexer.stop();
       });
     },
   };

@@ -1,16 +1,16 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { StoreEngine } from './store/engine';
+import type { RecordLog } from './log/record-log';
 import type { UpstreamRequestOutcome } from './upstream/page-read';
 
 /**
  * What an operator watches: the upstream requests spent (per hour and in the month, by
- * every server sharing the store, against the monthly quota, with a warning in the log at
- * 80%), their latency, where pages came from, and the store's size. Served as Prometheus
- * text on `/metrics`.
+ * every server sharing the database, against the monthly quota, with a warning in the log
+ * at 80%), their latency, where /api/v1 pages came from, the record log's size, and what
+ * the verification pass found. Served as Prometheus text on `/metrics`.
  */
 export interface MonitoringOptions {
   /** Where usage is counted (shared with the other servers when it is PostgreSQL). */
-  engine: StoreEngine;
+  engine: Pick<RecordLog, 'addUsage' | 'usageSince' | 'stats'>;
   /** Upstream requests a month the key may make; 0: no quota. */
   monthlyQuota: number;
   warn?: (message: string) => void;
@@ -18,7 +18,7 @@ export interface MonitoringOptions {
 }
 
 /** Where a page served to a browser came from. */
-export type PageSource = 'memory' | 'store' | 'upstream';
+export type PageSource = 'log' | 'upstream';
 
 const HOUR_MS = 3_600_000;
 const QUOTA_WARNING_SHARE = 0.8;
@@ -43,7 +43,7 @@ export function createMonitoring(options: MonitoringOptions) {
    * write is in flight at a time; requests counted meanwhile (or in the same tick) go
    * together in the next one, so under load a write carries many requests and its cost
    * is shared, while a lone request is written at once. Reads of the count wait their
-   * turn between writes, so the store's figure plus the requests not yet written is
+   * turn between writes, so the database's figure plus the requests not yet written is
    * exact: no write is ever half-way while it is read.
    */
   // Requests counted and not yet written, by hour, and the callers waiting for them.
@@ -138,13 +138,13 @@ export function createMonitoring(options: MonitoringOptions) {
       start();
     });
 
-  /** The store's count since `hour`, with this server's requests not yet written. */
+  /** The database's count since `hour`, with this server's requests not yet written. */
   const usageSince = (hour: number) =>
     inTurn(async () => (await engine.usageSince(hour)) + unwrittenSince(hour));
 
   const counter = (name: string, help: string, labelNames: readonly string[] = []) =>
     new Counter({ name, help, labelNames, registers });
-  /** A gauge read when scraped; left as it was when `read` has nothing (the store failed). */
+  /** A gauge read when scraped; left as it was when `read` has nothing (the database failed). */
   const scrapedGauge = (name: string, help: string, read: () => Promise<number | undefined>) =>
     new Gauge({
       name,
@@ -173,7 +173,7 @@ export function createMonitoring(options: MonitoringOptions) {
   ] as const) {
     scrapedGauge(
       `upstream_requests_this_${period}`,
-      `Upstream requests in the current ${period} (UTC), by every server sharing the store.`,
+      `Upstream requests in the current ${period} (UTC), by every server sharing the database.`,
       () => orNothing(usageSince(startHour(now()))),
     );
   }
@@ -187,21 +187,37 @@ export function createMonitoring(options: MonitoringOptions) {
   });
   const pages = counter(
     'api_pages_total',
-    'Pages served to browsers, by where they came from (memory, store, upstream).',
+    '/api/v1 pages served, by where they came from (log alone, or with upstream reads).',
     ['source'],
   );
   const recoveries = counter(
-    'store_recoveries_total',
+    'log_recoveries_total',
     'Dead upstream cursors replaced by walking a list from its head.',
   );
   const recoveryPages = counter(
-    'store_recovery_upstream_pages_total',
+    'log_recovery_upstream_pages_total',
     'Upstream pages those walks from the head cost.',
   );
-  scrapedGauge('store_bytes', 'Bytes of records the event store holds.', async () => {
+  const verifications = counter(
+    'log_verification_passes_total',
+    'Verification passes ended: whole histories read again and reconciled.',
+  );
+  const verifyPages = counter(
+    'log_verification_upstream_pages_total',
+    'Upstream pages those passes read.',
+  );
+  const findings = counter(
+    'log_verification_records_total',
+    'Records the passes found added, changed or no longer listed by the service.',
+    ['finding'],
+  );
+  scrapedGauge('log_bytes', 'Bytes the record log takes on disk, with its indexes.', async () => {
     return (await orNothing(engine.stats()))?.bytes;
   });
-  scrapedGauge('store_lists', 'Lists the event store holds.', async () => {
+  scrapedGauge('log_records', 'Records the record log holds and the service lists.', async () => {
+    return (await orNothing(engine.stats()))?.records;
+  });
+  scrapedGauge('log_lists', 'Lists the record log holds.', async () => {
     return (await orNothing(engine.stats()))?.lists;
   });
 
@@ -239,7 +255,7 @@ export function createMonitoring(options: MonitoringOptions) {
         if (!pumping) queueMicrotask(start);
       });
     },
-    /** Upstream requests of the current month (UTC) by every server sharing the store. */
+    /** Upstream requests of the current month (UTC) by every server sharing the database. */
     monthUsage: () => usageSince(monthStartHour(now())),
     /**
      * Writes whatever is counted and not yet written (at shutdown; a write that failed is
@@ -258,6 +274,13 @@ export function createMonitoring(options: MonitoringOptions) {
     recovered(upstreamPages: number) {
       recoveries.inc();
       recoveryPages.inc(upstreamPages);
+    },
+    verified(found: { pages: number; added: number; changed: number; removed: number }) {
+      verifications.inc();
+      verifyPages.inc(found.pages);
+      findings.inc({ finding: 'added' }, found.added);
+      findings.inc({ finding: 'changed' }, found.changed);
+      findings.inc({ finding: 'removed' }, found.removed);
     },
   };
 }

@@ -2,11 +2,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServerConfig } from './config';
 import { databaseFailure } from './database/database-error';
 import { openDatabase } from './database/open-database';
+import { randomBytes } from 'node:crypto';
 import type { ProxyOptions } from './proxy/app';
 import { createMonitoring } from './monitoring';
-import { storeSecret } from './store/event-store';
-import { openIndexedEngine } from './index/open-index';
-import type { PostgresEngine } from './store/postgres-engine';
+import { openIndexedLog } from './index/open-index';
+import type { RecordLog } from './log/record-log';
+import { createServerFaults } from './server-faults';
 import { createUpstreamBudget } from './upstream/budget';
 
 // Waits between attempts to reach a shared database that is down at start-up.
@@ -14,22 +15,27 @@ const RETRY_SECONDS = [1, 2, 4, 8, 15, 30];
 // How long closing waits for connections still held before stopping the database.
 const CLOSE_WAIT_MS = 1_000;
 
+/** The secret kept in the database: made by the first server, read by all the others. */
+export const cursorSecret = (log: RecordLog) =>
+  log.setting('cursor-secret', () => randomBytes(32).toString('hex'));
+
 /**
- * What the proxy keeps beyond one process's memory, opened once at start-up: the
- * database (the embedded PostgreSQL in DATA_DIR, or DATABASE_URL's), the store's engine
- * on it with the lists, the upstream's request budget and its usage count; and the
+ * What the server keeps beyond one process's memory, opened once at start-up: the
+ * database (the embedded PostgreSQL in DATA_DIR, or DATABASE_URL's), the record log on it
+ * feeding the index, the upstream's request budget and its usage count; and the
  * monitoring that reads them. With DATABASE_URL every server sharing the database spends
  * one budget and one quota.
  */
 export async function openServices(config: ServerConfig, log?: (line: string) => void) {
-  const { store } = config;
-  const database = await openDatabase(store.database, log);
-  let engine: PostgresEngine | undefined;
+  const { data } = config;
+  const faults = createServerFaults(log);
+  const database = await openDatabase(data.database, log);
+  let engine: RecordLog | undefined;
   let secret: string;
   for (let attempt = 0; ; attempt++) {
     try {
-      engine = await openIndexedEngine({ connectionString: database.url });
-      secret = await storeSecret(engine);
+      engine = await openIndexedLog({ connectionString: database.url, faults });
+      secret = await cursorSecret(engine);
       break;
     } catch (error) {
       await engine?.close().catch(() => undefined);
@@ -49,16 +55,26 @@ export async function openServices(config: ServerConfig, log?: (line: string) =>
       throw error;
     }
   }
-  const monitoring = createMonitoring({ engine, monthlyQuota: store.monthlyQuota });
+  const monitoring = createMonitoring({ engine, monthlyQuota: data.monthlyQuota });
   const { ratePerSecond } = config.proxy.gate;
   const { index } = config;
   // Background indexing stops for the month at this share of the quota, so visitors'
   // questions always have the rest.
   let quotaLeft = true;
   const checkQuota = async () => {
-    if (store.monthlyQuota === 0) return;
+    if (data.monthlyQuota === 0) return;
     const used = await monitoring.monthUsage().catch(() => 0);
-    quotaLeft = used < store.monthlyQuota * index.backgroundQuotaShare;
+    quotaLeft = used < data.monthlyQuota * index.backgroundQuotaShare;
+    if (quotaLeft) faults.clear('month');
+    else {
+      faults.set(
+        'month',
+        `This month's requests to the Token Events Service (${used} of ${data.monthlyQuota}) ` +
+          `are past the ${Math.round(index.backgroundQuotaShare * 100)}% kept for reading ` +
+          'histories in the background: collections not read whole yet wait for next month, ' +
+          "unless a visitor's question reads them.",
+      );
+    }
   };
   void checkQuota();
   const quotaTimer = setInterval(() => void checkQuota(), 60_000);
@@ -67,29 +83,24 @@ export async function openServices(config: ServerConfig, log?: (line: string) =>
     engine,
     monitoring,
     /** Options for `createProxy`. */
-    proxy: <Pick<ProxyOptions, 'monitoring' | 'budget' | 'store' | 'index'>>{
+    faults,
+    proxy: <Pick<ProxyOptions, 'monitoring' | 'budget' | 'log_' | 'index' | 'faults'>>{
       monitoring,
+      faults,
       index: {
-        pool: engine.pool,
-        // With no upstream rate (the embedded sample service) the share is of 50 pages a second.
+        // With no upstream rate (the embedded sample service) the shares are of 50 pages a second.
         backgroundRate: index.backgroundShare * (ratePerSecond > 0 ? ratePerSecond : 50),
+        verifyRate: index.verifyShare * (ratePerSecond > 0 ? ratePerSecond : 50),
+        verifyEveryMs: index.verifyEveryMs,
         quotaAllows: () => quotaLeft,
         ...(log && { log }),
       },
       // On one server the gate keeps the budget in memory; several share it in PostgreSQL.
       ...(database.shared &&
         ratePerSecond > 0 && { budget: createUpstreamBudget(ratePerSecond, engine.pool) }),
-      store: {
-        engine,
-        secret,
-        settings: {
-          maxBytes: store.maxBytes,
-          headIntervalMs: store.headIntervalMs,
-          maxAgeMs: store.maxAgeMs,
-        },
-      },
+      log_: { log: engine, secret, settings: { headIntervalMs: data.headIntervalMs } },
     },
-    /** Where the store is, for the start-up line. */
+    /** Where the database is, for the start-up line. */
     description: database.description,
     close: async () => {
       clearInterval(quotaTimer);

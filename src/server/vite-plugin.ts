@@ -4,9 +4,8 @@ import { getRequestListener } from '@hono/node-server';
 import type { Plugin } from 'vite';
 import { loadConfig } from './config';
 import { createUpstream } from './upstream/create-upstream';
-import { nodeGzip } from './node-gzip';
 import { openServices } from './open-services';
-import { createProxyApp } from './proxy/app';
+import { createProxy } from './proxy/app';
 
 /**
  * Mounts the one API proxy into `vite` dev and `vite preview`, so development talks to
@@ -21,14 +20,14 @@ export function apiProxyPlugin(): Plugin {
     for (const warning of config.warnings) console.warn(`Warning: ${warning}`);
     const upstream = createUpstream(config.upstream);
     const services = await openServices(config);
-    console.log(`API proxy: ${upstream.description}; store: ${services.description}`);
+    console.log(`API proxy: ${upstream.description}; database: ${services.description}`);
     // Dev and preview serve one developer and the e2e suite, all from loopback: the
     // per-client limit applies only when asked for. The gate still protects the upstream.
     const rateLimit = process.env.RATE_LIMIT_PER_MINUTE
       ? config.proxy.rateLimit
       : { ...config.proxy.rateLimit, perMinute: 0 };
-    const options = { upstream, ...config.proxy, ...services.proxy, rateLimit, gzip: nodeGzip };
-    return getRequestListener(createProxyApp(options).fetch);
+    const options = { upstream, ...config.proxy, ...services.proxy, rateLimit };
+    return getRequestListener(createProxy(options).app.fetch);
   };
   const handle = (req: IncomingMessage, res: ServerResponse, next: () => void) => {
     if (!req.url?.startsWith('/api/')) return next();

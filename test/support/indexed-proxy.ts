@@ -1,10 +1,11 @@
-import { openIndexedEngine } from '../../src/server/index/open-index';
+import { openIndexedLog } from '../../src/server/index/open-index';
+import type { ListReaderSettings } from '../../src/server/log/list-reader';
+import { cursorSecret } from '../../src/server/open-services';
 import { createProxy, type ProxyOptions } from '../../src/server/proxy/app';
-import { storeSecret, type EventStoreSettings } from '../../src/server/store/event-store';
 import type { Upstream } from '../../src/server/upstream/service-client';
 
 /**
- * The proxy as the server makes it, on a test database: the event store feeding the
+ * The proxy as the server makes it, on a test database: the record log feeding the
  * index, the query API, an indexer with no background work, no per-client limit. Each
  * thing opened is handed to `cleanups`, to be closed last first.
  */
@@ -12,26 +13,28 @@ export async function indexedProxy(options: {
   url: string;
   upstream: Upstream;
   cleanups: (() => Promise<unknown>)[];
-  settings?: Partial<EventStoreSettings>;
+  settings?: Partial<ListReaderSettings>;
   queryTimeoutMs?: number;
+  diskReserveBytes?: number;
   proxy?: Partial<ProxyOptions>;
 }) {
-  const engine = await openIndexedEngine({
+  const log = await openIndexedLog({
     connectionString: options.url,
     ...(options.queryTimeoutMs !== undefined && { queryTimeoutMs: options.queryTimeoutMs }),
+    ...(options.diskReserveBytes !== undefined && { diskReserveBytes: options.diskReserveBytes }),
   });
-  options.cleanups.push(() => engine.close());
+  options.cleanups.push(() => log.close());
   const proxy = createProxy({
     upstream: options.upstream,
-    store: {
-      engine,
-      secret: await storeSecret(engine),
+    log_: {
+      log,
+      secret: await cursorSecret(log),
       ...(options.settings && { settings: options.settings }),
     },
-    index: { pool: engine.pool, backgroundRate: 0 },
+    index: { backgroundRate: 0 },
     rateLimit: { perMinute: 0, burst: 0 },
     ...options.proxy,
   });
   options.cleanups.push(async () => proxy.stop());
-  return { proxy, engine };
+  return { proxy, engine: log, log };
 }

@@ -8,30 +8,42 @@ interface ContractRow {
   newest_ts: string | null;
   records: string;
   head_read_at: string | null;
+  gap: boolean | null;
   upstream_failure: string | null;
   upstream_failure_at: string | null;
-  walk_fault: string | null;
+  fault: string | null;
+  verified_at: string | null;
+  removed: number | null;
+  verifying: boolean | null;
 }
 
 const iso = (ms: string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 const day = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
 
+/**
+ * How much of a contract's history an answer knows, and how fresh it is, from the index
+ * and the record log's state of its list; `faults` are the server's (a refused key, a
+ * full disk…), said in every answer.
+ */
 export async function coverageOf(
   pool: pg.Pool,
   address: string,
   progress: WalkProgress | undefined,
+  faults: readonly string[] = [],
 ): Promise<{ id: number | undefined; coverage: Coverage }> {
-  // The head's time is the event store's own: when the list was last read from its newest.
   const { rows } = await pool.query<ContractRow>(
     `SELECT c.id, c.complete, c.oldest_ts, c.newest_ts, c.records,
-       l.head_checked_at AS head_read_at, c.upstream_failure, c.upstream_failure_at, c.walk_fault
-     FROM idx_contracts c LEFT JOIN store_lists l ON l.list = '/v1/events/' || c.address
+       nullif(l.head_checked_at, 0) AS head_read_at, l.gap_ts IS NOT NULL AS gap,
+       c.upstream_failure, c.upstream_failure_at, l.fault, l.verified_at, l.removed,
+       l.verify_run IS NOT NULL AS verifying
+     FROM idx_contracts c LEFT JOIN log_lists l ON l.path = '/v1/events/' || c.address
      WHERE c.address = $1`,
     [address],
   );
   const row = rows[0];
   const indexedBack = row?.oldest_ts ? Number(row.oldest_ts) : null;
-  const complete = row?.complete ?? false;
+  // A head read cut short leaves a span of new records unread: not whole until it closes.
+  const complete = (row?.complete ?? false) && !row?.gap;
   const upstream = row?.upstream_failure
     ? { failure: row.upstream_failure, since: iso(row.upstream_failure_at)! }
     : null;
@@ -50,7 +62,16 @@ export async function coverageOf(
       `The Token Events Service could not be asked (${upstream.failure}); this answer comes from stored data.`,
     );
   }
-  if (row?.walk_fault) parts.push(row.walk_fault);
+  if (row?.gap) parts.push('Its newest events are being read; some recent ones are not counted yet.');
+  if (row?.fault) parts.push(row.fault);
+  const removed = row?.removed ?? 0;
+  if (removed > 0) {
+    parts.push(
+      `${removed} record${removed === 1 ? '' : 's'} the service no longer lists ` +
+        `${removed === 1 ? 'is' : 'are'} kept in the log and left out of every figure.`,
+    );
+  }
+  parts.push(...faults);
   return {
     id: row?.id,
     coverage: {
@@ -61,7 +82,10 @@ export async function coverageOf(
       headReadAt: iso(row?.head_read_at ?? null),
       indexing: reading,
       upstream,
-      fault: row?.walk_fault ?? null,
+      fault: row?.fault ?? null,
+      verifiedAt: iso(row?.verified_at ?? null),
+      removed,
+      faults: [...faults],
       statement: parts.join(' '),
     },
   };

@@ -51,6 +51,8 @@ export interface QueryApiOptions {
   pool: pg.Pool;
   indexer: Indexer;
   keyset: Keyset;
+  /** The server's faults in words, said in every answer. */
+  faults?: () => string[];
   now?: () => number;
 }
 
@@ -70,8 +72,10 @@ const LISTING_WAIT_MS = 10_000;
 type Params<S extends z.ZodType> = z.infer<S>;
 
 export function createQueryApi(options: QueryApiOptions) {
-  const { pool, indexer, keyset, now = Date.now } = options;
-  const app = new Hono<{ Variables: { route: string } }>();
+  const { pool, indexer, keyset, now = Date.now, faults = () => [] } = options;
+  const app = new Hono<{ Variables: { route: string; client?: string } }>();
+  // Who asks (set by the per-client limit): the service's reads a visitor causes are its.
+  const clientOf = (c: Context) => (c.get('client') as string | undefined) ?? 'local';
   // The request log names the route as matched (`/api/collections/:address/events`).
   app.use('*', async (c, next) => {
     await next();
@@ -99,14 +103,33 @@ export function createQueryApi(options: QueryApiOptions) {
       : { error: badRequest('cursor is not one this server gave for this query.') };
   }
 
-  /** The collection of a route, with its coverage; its head is read when due. */
+  const coverage = (address: string) =>
+    coverageOf(pool, address, indexer.progress(address), faults());
+
+  /**
+   * The collection of a route, with its coverage; its head is read when due. Only a
+   * contract the service lists is read from it: any other address is a 404 that costs no
+   * walk (unless the index holds something of it, which is then answered as stored).
+   */
   async function collection(c: Context, whole: boolean, param = 'address') {
     const address = contractAddress.safeParse(c.req.param(param));
     if (!address.success) return { error: badRequest(problemOf(address.error)) };
-    void indexer.head(address.data);
-    if (whole) indexer.whole(address.data);
-    const { id, coverage } = await coverageOf(pool, address.data, indexer.progress(address.data));
-    return { address: address.data, id, coverage };
+    const listing = await indexer.listingOf(address.data);
+    if (listing === 'listed') {
+      void indexer.head(address.data, clientOf(c));
+      if (whole) indexer.whole(address.data);
+    }
+    const { id, coverage: known } = await coverage(address.data);
+    if (listing === 'not-listed' && id === undefined) {
+      return {
+        error: errorResponse({
+          kind: 'not_found',
+          status: 404,
+          message: `${address.data} is not a collection the Token Events Service lists.`,
+        }),
+      };
+    }
+    return { address: address.data, id, coverage: known, listing };
   }
 
   /** A collection route's checked parameters and its collection, read as a whole. */
@@ -153,6 +176,7 @@ export function createQueryApi(options: QueryApiOptions) {
       sort: `${params.sort.desc ? '-' : ''}${params.sort.id}`,
       collections: page,
       next: more ? keyset.encode(key, [page.at(-1)!.address]) : null,
+      faults: faults(),
     });
   });
 
@@ -198,14 +222,20 @@ export function createQueryApi(options: QueryApiOptions) {
           );
     let page = await read(found.id);
     // Browsing newest first reads deeper as far as it is scrolled, no further.
-    for (let step = 0; browsing && step < BROWSE_DEEPER_PAGES; step++) {
+    const reads = browsing && found.listing === 'listed';
+    for (let step = 0; reads && step < BROWSE_DEEPER_PAGES; step++) {
       if (page.next !== null || page.rows.length >= params.limit) break;
       const known = await coverageOf(pool, found.address, undefined);
       if (known.coverage.complete) break;
       await indexer.deeper(found.address);
       page = await read((await coverageOf(pool, found.address, undefined)).id);
     }
-    const { coverage } = await coverageOf(pool, found.address, indexer.progress(found.address));
+    const { coverage } = await coverageOf(
+      pool,
+      found.address,
+      indexer.progress(found.address),
+      faults(),
+    );
     // Newest first over a history not wholly indexed: the end of what is indexed is not the
     // end of the list, so the answer says where to go on once older events are indexed.
     const next = page.next ?? (browsing && !coverage.complete ? (page.resume ?? null) : null);
@@ -314,8 +344,16 @@ export function createQueryApi(options: QueryApiOptions) {
     if (!token.success) return badRequest(problemOf(token.error));
     const found = await collection(c, false);
     if (found.error) return found.error;
-    const failure = await indexer.token(found.address, token.data);
-    const { id, coverage } = await coverageOf(pool, found.address, indexer.progress(found.address));
+    const failure =
+      found.listing === 'listed'
+        ? await indexer.token(found.address, token.data, clientOf(c))
+        : 'the service cannot be asked now';
+    const { id, coverage } = await coverageOf(
+      pool,
+      found.address,
+      indexer.progress(found.address),
+      faults(),
+    );
     const history = id === undefined ? null : await tokenHistory(pool, id, token.data);
     return c.json({
       address: found.address,
@@ -381,6 +419,7 @@ export function createQueryApi(options: QueryApiOptions) {
       address: wallet.data,
       collections: await walletCollections(pool, wallet.data),
       covers: 'Collections the index holds; a collection not indexed yet is not counted.',
+      faults: faults(),
     });
   });
 

@@ -1,19 +1,19 @@
-import { openPostgresEngine, type PostgresEngineOptions } from '../store/postgres-engine';
+import { openRecordLog, type RecordLogOptions } from '../log/record-log';
 import { createIngest, type Ingest } from './ingest';
 
 /**
- * The store's PostgreSQL engine with the index fed by its commits: every page the store
- * keeps becomes index rows in the same transaction.
+ * The record log with the index fed by its commits: every page the log keeps becomes
+ * index rows in the same transaction.
  */
-export async function openIndexedEngine(options: Omit<PostgresEngineOptions, 'onCommit'>) {
-  // Ingest needs the engine's pool, which exists once the engine does; nothing commits before.
+export async function openIndexedLog(options: Omit<RecordLogOptions, 'onCommit'>) {
+  // Ingest needs the log's pool, which exists once the log does; nothing commits before.
   const fed: { ingest?: Ingest } = {};
-  const engine = await openPostgresEngine({
+  const log = await openRecordLog({
     ...options,
-    onCommit: async (client, list, chunks, meta) => {
-      await fed.ingest?.onCommit(client, list, chunks, meta);
+    onCommit: async (client, path, texts, state) => {
+      await fed.ingest?.onCommit(client, path, texts, state);
     },
   });
-  fed.ingest = createIngest(engine.pool);
-  return engine;
+  fed.ingest = createIngest(log.pool);
+  return log;
 }

@@ -75,8 +75,9 @@ const keyOf = (record: Record<string, unknown>, identity: RecordIdentity): strin
   identity === 'event' ? eventKey(record) : contractKey(record);
 
 function timestampOf(value: unknown): number {
-  const number = typeof value === 'number' ? value : Number(value);
-  return Number.isFinite(number) ? number : 0;
+  const number = Math.trunc(typeof value === 'number' ? value : Number(value));
+  // Kept as a bigint column: anything a unix time cannot be is no time at all.
+  return Number.isSafeInteger(number) && number >= 0 ? number : 0;
 }
 
 const text = (value: unknown): string =>

@@ -1,38 +1,37 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * The store's own cursors: which generation of a list, and the number of the last record
- * served. Signed with the store's secret and bound to the list, so a cursor cannot be
- * edited or used on another list, and every server sharing the store reads the cursors
- * the others issued. Nothing is remembered per cursor: a cursor lives as long as its
- * generation of the list.
+ * The log's own cursors for /api/v1: the place of the last record served (its time and
+ * its place in the log). Signed with the server's secret and bound to the list, so a
+ * cursor cannot be edited or used on another list, and every server sharing the database
+ * reads the cursors the others issued. Nothing is remembered per cursor, and nothing in
+ * the log is ever dropped, so a cursor never dies.
  */
-export interface StorePosition {
-  generation: number;
-  /** Number of the last record already served. */
-  after: number;
+export interface LogPosition {
+  ts: number;
+  seq: number;
 }
 
-const VERSION = 1;
-const PAYLOAD_BYTES = 1 + 4 + 8;
+const VERSION = 2;
+const PAYLOAD_BYTES = 1 + 8 + 8;
 const MAC_BYTES = 12;
 const CURSOR_CHARS = Math.ceil(((PAYLOAD_BYTES + MAC_BYTES) * 4) / 3);
 
-export function createStoreCursors(secret: string) {
+export function createLogCursors(secret: string) {
   const mac = (list: string, payload: Buffer): Buffer =>
     createHmac('sha256', secret).update(list).update(payload).digest().subarray(0, MAC_BYTES);
 
   return {
-    encode(list: string, { generation, after }: StorePosition): string {
+    encode(list: string, { ts, seq }: LogPosition): string {
       const payload = Buffer.alloc(PAYLOAD_BYTES);
       payload.writeUInt8(VERSION, 0);
-      payload.writeUInt32BE(generation, 1);
-      payload.writeBigInt64BE(BigInt(after), 5);
+      payload.writeBigInt64BE(BigInt(ts), 1);
+      payload.writeBigInt64BE(BigInt(seq), 9);
       return Buffer.concat([payload, mac(list, payload)]).toString('base64url');
     },
 
-    /** The position, or null when the text is not a cursor of this store for this list. */
-    decode(list: string, text: string): StorePosition | null {
+    /** The position, or null when the text is not a cursor of ours for this list. */
+    decode(list: string, text: string): LogPosition | null {
       if (text.length !== CURSOR_CHARS || !/^[A-Za-z0-9_-]+$/.test(text)) return null;
       const bytes = Buffer.from(text, 'base64url');
       if (bytes.length !== PAYLOAD_BYTES + MAC_BYTES || bytes.toString('base64url') !== text) {
@@ -41,12 +40,7 @@ export function createStoreCursors(secret: string) {
       const payload = bytes.subarray(0, PAYLOAD_BYTES);
       if (!timingSafeEqual(bytes.subarray(PAYLOAD_BYTES), mac(list, payload))) return null;
       if (payload.readUInt8(0) !== VERSION) return null;
-      return {
-        generation: payload.readUInt32BE(1),
-        after: Number(payload.readBigInt64BE(5)),
-      };
+      return { ts: Number(payload.readBigInt64BE(1)), seq: Number(payload.readBigInt64BE(9)) };
     },
   };
 }
-
-export type StoreCursors = ReturnType<typeof createStoreCursors>;

@@ -1,8 +1,8 @@
 import type { PageFailure, PageReader } from '../upstream/page-read';
-import type { ListSpec, ReadList } from './event-store';
+import type { ListSpec, ReadList } from './list-reader';
 import { readListPage } from './list-page';
 
-/** The largest page the store asks for: the service then cuts each page at its 1MB cap. */
+/** The largest page the log asks for: the service then cuts each page at its 1MB cap. */
 export const STORE_PAGE_LIMIT = 5000;
 // A page this close to the cap was cut by it, rather than ended by the list.
 const CUT_PAGE_BYTES = 1_048_576 - 16_384;
@@ -13,7 +13,7 @@ export const MAX_UPSTREAM_ID = 256;
 const ID_FIELDS = ['transaction_hash', 'event_id', 'token_id', 'token_id_hex', 'contract_address'];
 
 /**
- * The store's reads of the upstream: the largest pages, through the same page reader as
+ * The log's reads of the upstream: the largest pages, through the same page reader as
  * everything else (gate, budget, checks). A cursor the service answers with its 502 may
  * have been forgotten (`cursorRefused`); a page as long as asked for, or cut at the byte
  * cap, is `full`, so a missing cursor on it does not prove the end.
@@ -31,6 +31,8 @@ export function readListWith(readPage: PageReader): ReadList<PageFailure> {
     }
     if (
       (result.envelope.cursor?.length ?? 0) > MAX_UPSTREAM_CURSOR ||
+      // Kept as text: PostgreSQL holds no NUL, and no real cursor has a control character.
+      /[\u0000-\u001f]/.test(result.envelope.cursor ?? '') ||
       hasHugeId(result.envelope.result)
     ) {
       return { kind: 'failed', failure: { kind: 'invalid' }, cursorRefused: false };

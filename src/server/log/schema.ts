@@ -28,6 +28,7 @@ CREATE TABLE log_lists (
   fault text,
   verified_at bigint,
   verify_run bigint,
+  verify_seq bigint,
   verify_cursor text,
   verify_pages integer NOT NULL DEFAULT 0,
   verify_added integer NOT NULL DEFAULT 0,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createByteLru } from '../proxy/byte-lru';
+import { createByteLru } from './byte-lru';
 
 export interface CachedPng {
   png: Uint8Array<ArrayBuffer>;

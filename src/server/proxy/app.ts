@@ -1,16 +1,16 @@
 import { Hono, type Context } from 'hono';
-import { accepts } from 'hono/accepts';
-import type pg from 'pg';
 import { createQueryApi } from '../api/query-api';
 import { DATABASE_FAILURE_MESSAGES, databaseFailure } from '../database/database-error';
 import { createKeyset } from '../index/keyset';
 import { createIndexer, type Indexer } from '../indexer/indexer';
+import { createListReader, type ListReaderSettings, type ListSpec } from '../log/list-reader';
+import { readListWith } from '../log/read-list';
+import type { RecordLog } from '../log/record-log';
 import { createPreviews, type PreviewOptions } from '../preview/previews';
-import { createEventStore, type EventStoreOptions } from '../store/event-store';
-import { readListWith } from '../store/read-list';
+import { BLOCKING, createServerFaults, type ServerFaults } from '../server-faults';
 import type { UpstreamBudget } from '../upstream/budget';
 import { createUpstreamGate, DEFAULT_GATE, type UpstreamGateSettings } from '../upstream/gate';
-import { createPageReader, type PageFailure } from '../upstream/page-read';
+import { createPageReader, type PageFailure, type PageReader } from '../upstream/page-read';
 import type { Monitoring } from '../monitoring';
 import type { Upstream } from '../upstream/service-client';
 import { clientRateLimit, type ClientVariables } from './client-rate-limit';
@@ -21,13 +21,9 @@ import {
   pageFailureError,
   SHUTTING_DOWN,
 } from './error-response';
-import { DEFAULT_PAGE_CACHE, type PageCacheSettings } from './page-cache';
-import { createPageLoader, upstreamPages, type PageLoader, type PageSource } from './page-loader';
-import { pageResponse } from './page-response';
 import { createRateLimiter, DEFAULT_RATE_LIMIT, type RateLimitSettings } from './rate-limit';
 import { requestLog, type RequestLog } from './request-log';
-import { matchApiRequest } from './route-match';
-import { storePages } from './store-pages';
+import { matchApiRequest, type MatchedRequest } from './route-match';
 
 export type { RequestLog } from './request-log';
 
@@ -37,7 +33,6 @@ export interface ProxyOptions {
   timeoutMs?: number;
   /** One structured line per request; the key is never part of it. */
   log?: (line: RequestLog) => void;
-  cache?: PageCacheSettings;
   gate?: UpstreamGateSettings;
   /** Per client; `perMinute: 0` turns it off. */
   rateLimit?: RateLimitSettings;
@@ -47,31 +42,35 @@ export interface ProxyOptions {
   readyTimeoutMs?: number;
   /** How long a readiness answer, good or bad, is given again without asking anew. */
   readyCacheMs?: number;
-  /** Gzip for cached pages (Node passes zlib; the default works on any Web runtime). */
-  gzip?: (body: Uint8Array) => Promise<Uint8Array>;
   /**
-   * The event store's engine and settings, when it serves the lists (see
-   * src/server/store); without it, every page is the upstream's own, through the cache.
+   * The record log (src/server/log) and its reading settings: the service's lists are
+   * read into it, /api/v1 is served from it, and its commits feed the index.
    */
-  store?: Omit<EventStoreOptions<PageFailure>, 'read'>;
-  /**
-   * The event index on the store's database: the query API under /api/ answers from it,
-   * and its indexer reads what the answers need (see src/server/index, src/server/indexer).
-   */
+  log_: {
+    log: RecordLog;
+    /** Signs the log's and the query API's cursors; the same for every server. */
+    secret: string;
+    settings?: Partial<ListReaderSettings>;
+  };
+  /** The indexer's shares of the budget (see src/server/indexer). */
   index?: {
-    pool: pg.Pool;
     /** Upstream requests a second the background indexer may spend (0: none). */
     backgroundRate: number;
+    /** Upstream requests a second the verification pass may spend (0: none). */
+    verifyRate?: number;
+    verifyEveryMs?: number;
     /** Whether the month's usage leaves room for background work. */
     quotaAllows?: () => boolean;
     log?: (message: string) => void;
   };
-  /** Link previews' settings (src/server/preview); they are on with the index. */
+  /** Faults of the whole server, shared with what opened the database. */
+  faults?: ServerFaults;
+  /** Link previews' settings (src/server/preview). */
   preview?: Omit<PreviewOptions, 'pool'>;
   /** The upstream's request rate kept for several servers (in PostgreSQL); default: ours. */
   budget?: UpstreamBudget;
-  /** Counts upstream requests (usage, quota, latency) and where pages came from. */
-  monitoring?: Pick<Monitoring, 'upstreamRequest' | 'pageServed' | 'recovered'>;
+  /** Counts upstream requests (usage, quota, latency), recoveries and verifications. */
+  monitoring?: Pick<Monitoring, 'upstreamRequest' | 'pageServed' | 'recovered' | 'verified'>;
 }
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
@@ -82,18 +81,28 @@ const READY_PATH = '/v1/contracts?limit=1';
 // Who asks, for the gate: readiness checks and callers without a socket share a turn each.
 const READINESS_CLIENT = 'readiness';
 const NO_ADDRESS_CLIENT = 'local';
+/** The service's page size when a request names none. */
+export const SERVICE_DEFAULT_LIMIT = 100;
 
 export type Readiness =
   { ready: true; note?: string; coolingDownUntil?: string } | { ready: false; reason: string };
 
 type Env = { Variables: ClientVariables };
 
+/** Where a list route's records are kept in the log, and how they are ordered. */
+export function listSpecOf({ route, list }: MatchedRequest): ListSpec {
+  return {
+    path: list,
+    order: route.name === 'contract-events' ? 'newest-first' : 'stable',
+    identity: route.name === 'contracts' ? 'contract' : 'event',
+  };
+}
+
 /**
- * The API proxy: one Hono app behind `vite` dev, `vite preview` and the production
- * server. It answers `/api/meta` itself and forwards only the three read-only routes of
- * the Token Events Service, adding the server's key. It never forwards a browser header.
- * Pages go through one shared cache and one gate to the upstream, so the upstream sees
- * the same load however many people are browsing.
+ * The server's one Hono app under `/api/`, behind `vite` dev, `vite preview` and the
+ * production server: the query API, link previews, `/api/meta`, and the service's own
+ * three list routes (`/api/v1`) served from the record log. Every read of the service
+ * goes through one gate, so it sees the same load however many people are browsing.
  */
 export function createProxy(options: ProxyOptions) {
   const {
@@ -105,58 +114,49 @@ export function createProxy(options: ProxyOptions) {
     readyTimeoutMs = DEFAULT_READY_TIMEOUT_MS,
     readyCacheMs = DEFAULT_READY_CACHE_MS,
   } = options;
+  const faults = options.faults ?? createServerFaults(options.index?.log);
   const gate = createUpstreamGate({
     ...(options.gate ?? DEFAULT_GATE),
     ...(options.budget && { budget: options.budget }),
   });
   const { monitoring } = options;
-  const read = createPageReader({
-    upstream,
-    gate,
-    timeoutMs,
-    onRequest: monitoring?.upstreamRequest,
-  });
-  const pages = createPageLoader({
-    cache: options.cache ?? DEFAULT_PAGE_CACHE,
-    gzip: options.gzip,
-  });
-  const fromUpstream = upstreamPages(pages, read);
-  const store =
-    options.store &&
-    createEventStore({
-      ...options.store,
-      read: readListWith(read),
-      events: {
-        ...options.store.events,
-        recovered: (_list, pages) => monitoring?.recovered(pages),
-      },
-    });
-  const fromStore = store && storePages(pages, store, timeoutMs);
-  const errorLimitsForIndex = {
-    timeoutMs,
-    maxRetryAfterSeconds: Math.ceil(
-      (options.gate?.maxCoolDownMs ?? DEFAULT_GATE.maxCoolDownMs) / 1000,
-    ),
-  };
-  const indexer: Indexer | undefined =
-    store && options.index
-      ? createIndexer({
-          store,
-          pool: options.index.pool,
-          describe: (failure) => pageFailureError(failure, errorLimitsForIndex).message,
-          backgroundRate: options.index.backgroundRate,
-          ...(options.index.quotaAllows && { quotaAllows: options.index.quotaAllows }),
-          ...(options.index.log && { log: options.index.log }),
-        })
-      : undefined;
-  const limiter = rateLimit.perMinute > 0 ? createRateLimiter(rateLimit) : undefined;
-  const limitClients = clientRateLimit(limiter, trustedProxyHops);
   const errorLimits = {
     timeoutMs,
     maxRetryAfterSeconds: Math.ceil(
       (options.gate?.maxCoolDownMs ?? DEFAULT_GATE.maxCoolDownMs) / 1000,
     ),
   };
+  const read = watchForFaults(
+    createPageReader({ upstream, gate, timeoutMs, onRequest: monitoring?.upstreamRequest }),
+    faults,
+    errorLimits,
+  );
+  const { log: recordLog, secret } = options.log_;
+  const { pool } = recordLog;
+  const reader = createListReader({
+    log: recordLog,
+    secret,
+    read: readListWith(read),
+    ...(options.log_.settings && { settings: options.log_.settings }),
+    recovered: (_list, pages) => monitoring?.recovered(pages),
+    faulted: (path, fault) => options.index?.log?.(`${path}: ${fault}`),
+  });
+  const indexer: Indexer = createIndexer({
+    reader,
+    pool,
+    describe: (failure) => pageFailureError(failure, errorLimits).message,
+    permanent: (failure) => failure.kind === 'status' && failure.status === 403,
+    backgroundRate: options.index?.backgroundRate ?? 0,
+    verifyRate: options.index?.verifyRate ?? 0,
+    ...(options.index?.verifyEveryMs !== undefined && {
+      verifyEveryMs: options.index.verifyEveryMs,
+    }),
+    ...(options.index?.quotaAllows && { quotaAllows: options.index.quotaAllows }),
+    ...(options.index?.log && { log: options.index.log }),
+    ...(monitoring && { verified: (_path: string, found) => monitoring.verified(found) }),
+  });
+  const limiter = rateLimit.perMinute > 0 ? createRateLimiter(rateLimit) : undefined;
+  const limitClients = clientRateLimit(limiter, trustedProxyHops);
   // Requests waiting for the upstream, answered at once when the server stops.
   const waiting = createWaitingRequests();
   const app = new Hono<Env>();
@@ -165,19 +165,17 @@ export function createProxy(options: ProxyOptions) {
   if (log) app.use('/api/*', requestLog(log, 'unmatched'));
   app.use('/api/*', limitClients);
   // Link previews need only the index's tables: they never ask the service.
-  const previews =
-    options.index && createPreviews({ ...options.preview, pool: options.index.pool });
-  if (previews) app.route('/', previews.app);
-  if (indexer && options.store && options.index) {
-    app.route(
-      '/api',
-      createQueryApi({
-        pool: options.index.pool,
-        indexer,
-        keyset: createKeyset(`query-api/${options.store.secret}`),
-      }),
-    );
-  }
+  const previews = createPreviews({ ...options.preview, pool });
+  app.route('/', previews.app);
+  app.route(
+    '/api',
+    createQueryApi({
+      pool,
+      indexer,
+      faults: () => faults.list().map((fault) => fault.message),
+      keyset: createKeyset(`query-api/${secret}`),
+    }),
+  );
   app.all('/api/*', async (c) => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
       return methodNotAllowed();
@@ -195,10 +193,44 @@ export function createProxy(options: ProxyOptions) {
     const { request } = match;
     c.set('route', request.route.name);
     const client = c.get('client') ?? NO_ADDRESS_CLIENT;
-    const source = fromStore
-      ? fromStore(request, client)
-      : fromUpstream(request.upstreamPath, client);
-    return servePage(c, pages, request.upstreamPath, source, errorLimits, waiting, monitoring);
+    // Only contracts the service lists are read: any other address is an empty list, as
+    // the service answers it, without a walk.
+    if (request.route.name !== 'contracts') {
+      const listing = await indexer.listingOf(request.route.address);
+      if (listing !== 'listed') return emptyList(listing);
+    }
+    const served = await settleBy(
+      reader.serve(listSpecOf(request), request.cursor ?? null, request.limit ?? SERVICE_DEFAULT_LIMIT, client),
+      timeoutMs,
+      clientGone(c, waiting),
+    );
+    if (served === 'late' || served === 'aborted') {
+      const failure: PageFailure = { kind: served === 'late' ? 'timeout' : 'aborted' };
+      return errorResponse(waiting.stopped() ? SHUTTING_DOWN : pageFailureError(failure, errorLimits));
+    }
+    if (served.kind === 'foreign_cursor') {
+      return errorResponse({
+        kind: 'bad_request',
+        status: 400,
+        message: 'cursor is not one this server gave for this list: pass back the cursor of the previous page unchanged.',
+      });
+    }
+    if (served.upstreamReads > 0) c.set('upstreamStatus', served.kind === 'page' ? 200 : 'failed');
+    if (served.kind === 'failed') {
+      return errorResponse(waiting.stopped() ? SHUTTING_DOWN : pageFailureError(served.failure, errorLimits));
+    }
+    monitoring?.pageServed(served.upstreamReads > 0 ? 'upstream' : 'log');
+    const headers: Record<string, string> = {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+    };
+    // Lets a client walking the whole list ask for the next page before parsing this one.
+    if (served.next) headers['x-next-cursor'] = served.next;
+    if (served.fault) headers['x-list-stopped'] = served.fault;
+    return new Response(c.req.method === 'HEAD' ? null : (served.body as Uint8Array<ArrayBuffer>), {
+      status: 200,
+      headers,
+    });
   });
 
   // Paths that normalise to somewhere outside /api/ (`/api/v1/events/%2e%2e/…`).
@@ -206,8 +238,6 @@ export function createProxy(options: ProxyOptions) {
 
   /** The database answers a query within the readiness deadline. */
   async function checkDatabase(): Promise<Readiness | null> {
-    const pool = options.index?.pool;
-    if (!pool) return null;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<'late'>((resolve) => {
       timer = setTimeout(() => resolve('late'), readyTimeoutMs);
@@ -227,15 +257,15 @@ export function createProxy(options: ProxyOptions) {
   async function checkUpstream(): Promise<Readiness> {
     const database = await checkDatabase();
     if (database) return database;
+    const disk = faults.list().find((fault) => fault.kind === 'disk');
+    if (disk) return { ready: false, reason: disk.message };
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<'late'>((resolve) => {
       timer = setTimeout(() => resolve('late'), readyTimeoutMs);
     });
-    // Asked of the upstream itself, even when a store keeps the lists.
-    const outcome = await Promise.race([
-      pages.load(READY_PATH, fromUpstream(READY_PATH, READINESS_CLIENT)),
-      late,
-    ]).finally(() => clearTimeout(timer));
+    const outcome = await Promise.race([read(READY_PATH, READINESS_CLIENT), late]).finally(() =>
+      clearTimeout(timer),
+    );
     if (outcome === 'late') {
       return {
         ready: false,
@@ -244,7 +274,12 @@ export function createProxy(options: ProxyOptions) {
     }
     const until = gate.stats().coolingDownUntil;
     const cooling = until === undefined ? {} : { coolingDownUntil: new Date(until).toISOString() };
-    if (outcome.kind === 'page') return { ready: true, ...cooling };
+    const notes = faults
+      .list()
+      .filter((fault) => !BLOCKING.includes(fault.kind))
+      .map((fault) => fault.message);
+    const note = notes.length > 0 ? { note: notes.join(' ') } : {};
+    if (outcome.kind === 'page') return { ready: true, ...note, ...cooling };
     const error = pageFailureError(outcome.failure, errorLimits);
     // Throttling is shared by every instance: failing readiness for it would take them all out.
     if (error.status === 429) return { ready: true, note: error.message, ...cooling };
@@ -256,9 +291,9 @@ export function createProxy(options: ProxyOptions) {
   return {
     app,
     /**
-     * Whether the upstream answers a real request, through the same cache and gate. An
-     * answer, good or bad, is given again for `readyCacheMs`, and concurrent checks share
-     * one, so probes cannot turn into upstream calls.
+     * Whether the upstream answers a real request, through the same gate. An answer, good
+     * or bad, is given again for `readyCacheMs`, and concurrent checks share one, so
+     * probes cannot turn into upstream calls.
      */
     checkReady(): Promise<Readiness> {
       const time = Date.now();
@@ -274,68 +309,79 @@ export function createProxy(options: ProxyOptions) {
       readiness = current;
       return current.answer;
     },
-    /** A page's link-preview tags, when the index is on (see src/server/preview). */
-    pageHead: previews?.pageHead,
+    /** A page's link-preview tags (see src/server/preview). */
+    pageHead: previews.pageHead,
     /** The proxy's per-client limit, for other routes of the server (`/readyz`). */
     limitClients,
     /** The server is stopping: requests waiting for the upstream are answered 503 now. */
     stop: () => {
       waiting.stop();
-      return indexer?.stop();
+      return indexer.stop();
     },
-    /** The indexer, when the index is on (its background work is started by the server). */
     indexer,
+    reader,
+    faults,
     stats: () => ({
-      pages: pages.stats(),
       gate: gate.stats(),
       rateLimitTrackedClients: limiter?.clients() ?? 0,
-      previews: previews?.stats(),
+      previews: previews.stats(),
     }),
   };
 }
 
-export function createProxyApp(options: ProxyOptions) {
-  return createProxy(options).app;
+/**
+ * The page reader, telling the server's faults what the service's answers say of the
+ * whole server: a refused key (403), a spent monthly quota (429 `Limit Exceeded`); any
+ * page read ends them.
+ */
+function watchForFaults(
+  read: PageReader,
+  faults: ServerFaults,
+  limits: Parameters<typeof pageFailureError>[1],
+): PageReader {
+  return async (path, client, signal) => {
+    const result = await read(path, client, signal);
+    if (result.kind === 'page') {
+      faults.clear('key');
+      faults.clear('quota');
+    } else if (result.failure.kind === 'status' && result.failure.status === 403) {
+      faults.set(
+        'key',
+        `${pageFailureError(result.failure, limits).message} Nothing new can be read; answers come from stored data.`,
+      );
+    } else if (
+      result.failure.kind === 'status' &&
+      result.failure.status === 429 &&
+      /limit exceeded/i.test(result.failure.body.slice(0, 1000))
+    ) {
+      faults.set(
+        'quota',
+        'The API key’s monthly quota is spent: nothing new can be read until the service ' +
+          'allows it again; answers come from stored data.',
+      );
+    }
+    return result;
+  };
 }
+
+/** What the service answers for a list it does not hold, with why in a header of ours. */
+function emptyList(listing: 'not-listed' | 'unknown'): Response {
+  return new Response('{"result":[],"cursor":null}', {
+    status: 200,
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-list-stopped':
+        listing === 'not-listed'
+          ? 'Not a collection the Token Events Service lists.'
+          : 'The contracts list could not be read from the Token Events Service yet.',
+    },
+  });
+}
+
 
 function notFound(): Response {
   return errorResponse({ kind: 'not_found', status: 404, message: 'No such API route.' });
-}
-
-async function servePage(
-  c: Context<Env>,
-  pages: PageLoader,
-  key: string,
-  source: PageSource,
-  errorLimits: Parameters<typeof pageFailureError>[1],
-  waiting: WaitingRequests,
-  monitoring?: ProxyOptions['monitoring'],
-): Promise<Response> {
-  const outcome = await pages.load(key, source, () => clientGone(c, waiting));
-  if (outcome.kind === 'page') {
-    const upstream = outcome.cache === 'miss' && outcome.upstreamStatus !== undefined;
-    monitoring?.pageServed(outcome.cache !== 'miss' ? 'memory' : upstream ? 'upstream' : 'store');
-  }
-  c.set('cache', outcome.cache);
-  if (outcome.upstreamStatus !== undefined) c.set('upstreamStatus', outcome.upstreamStatus);
-  if (outcome.kind === 'failed') {
-    const error = waiting.stopped()
-      ? SHUTTING_DOWN
-      : pageFailureError(outcome.failure, errorLimits);
-    return errorResponse(error, { 'x-cache': outcome.cache });
-  }
-  const encoding = accepts(c, {
-    header: 'Accept-Encoding',
-    supports: ['gzip'],
-    default: 'identity',
-  });
-  // Compressed on the first request that asks for it, then kept with the cached page.
-  const gzip = encoding === 'gzip' ? await pages.gzipOf(outcome.page) : undefined;
-  return pageResponse(outcome.page, {
-    head: c.req.method === 'HEAD',
-    gzip,
-    cache: outcome.cache,
-  });
 }
 
 /** What the proxy needs of Node's response object, when it runs on Node. */
@@ -387,4 +433,24 @@ function clientGone(c: Context, waiting: WaitingRequests): AbortSignal {
     if (!outgoing.writableFinished) controller.abort(new Error('client gone'));
   });
   return controller.signal;
+}
+
+/** The work's result, unless `ms` pass first or `signal` aborts (the client left, the server stops). */
+function settleBy<T>(
+  work: Promise<T>,
+  ms: number,
+  signal: AbortSignal,
+): Promise<T | 'late' | 'aborted'> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  const stop = new Promise<'late' | 'aborted'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), ms);
+    onAbort = () => resolve('aborted');
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return Promise.race([work, stop]).finally(() => {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', onAbort!);
+  });
 }

@@ -1,5 +1,4 @@
 import type { MiddlewareHandler } from 'hono';
-import type { CacheState } from './page-loader';
 
 export interface RequestLog {
   method: string;
@@ -7,7 +6,6 @@ export interface RequestLog {
   status: number;
   durationMs: number;
   upstreamStatus?: number | string;
-  cache?: CacheState;
   /** A thrown error (a bug of ours), with its stack: never anything of the request. */
   error?: string;
 }
@@ -16,7 +14,6 @@ export interface RequestLog {
 export type LogVariables = {
   route: string;
   upstreamStatus?: number | string;
-  cache?: CacheState;
   error?: string;
 };
 
@@ -30,7 +27,6 @@ export function requestLog(
     c.set('route', initialRoute);
     await next();
     const upstreamStatus = c.get('upstreamStatus');
-    const cache = c.get('cache');
     const error = c.get('error');
     log({
       method: c.req.method,
@@ -38,7 +34,6 @@ export function requestLog(
       status: c.res.status,
       durationMs: Math.round((performance.now() - started) * 10) / 10,
       ...(upstreamStatus !== undefined && { upstreamStatus }),
-      ...(cache !== undefined && { cache }),
       ...(error !== undefined && { error }),
     });
   };

@@ -5,12 +5,8 @@ import { startServer } from '../../../src/server/main';
  * build of the benchmark's own (CLIENT_DIR) so that a build never replaces the
  * `dist/client` other tools are serving. Configured by the environment like production;
  * reports its port over IPC. One JSON log line per request goes to stdout, as in production.
- * TEST_WITHOUT_STORE=true leaves the event store out (every page the upstream's own): the
- * proxy's own costs are measured so; the product has no such setting.
  */
-const { server } = await startServer(process.env.CLIENT_DIR, {
-  withoutStore: process.env.TEST_WITHOUT_STORE === 'true',
-});
+const { server } = await startServer(process.env.CLIENT_DIR);
 
 server.once('listening', () => {
   const address = server.address();

@@ -4,8 +4,5 @@ import { REPO_DIR } from './servers';
 
 // The production server on the client the global setup built. Not `npm start`
 // (src/server/start.ts): that rebuilds when a source is newer than the build, and two
-// servers rebuilding dist/client at once would race. TEST_WITHOUT_STORE: every page the
-// upstream's own, for the fault tests (the product has no such setting).
-startServer(join(REPO_DIR, 'dist/client'), {
-  withoutStore: process.env.TEST_WITHOUT_STORE === 'true',
-});
+// servers rebuilding dist/client at once would race.
+void startServer(join(REPO_DIR, 'dist/client'));
