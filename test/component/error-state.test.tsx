@@ -7,9 +7,10 @@ import { getJson } from '../../src/api/client';
 import { createQueryClient } from '../../src/app/query-client';
 import { ErrorState, RetryingNotice } from '../../src/components/states';
 import { databaseError, errorResponse, SHUTTING_DOWN } from '../../src/server/proxy/error-response';
-import { createProxyApp } from '../../src/server/proxy/app';
+import { Hono } from 'hono';
+import { clientRateLimit } from '../../src/server/proxy/client-rate-limit';
+import { createRateLimiter } from '../../src/server/proxy/rate-limit';
 import { fromSocket } from '../support/socket-bindings';
-import { fakeUpstream } from '../unit/proxy/fake-upstream';
 import { advanceUntil, FAKE_TIMERS } from './harness';
 
 afterEach(() => {
@@ -82,11 +83,10 @@ describe('the error state', () => {
   it('waits out this dashboard’s own limit on the visitor, saying so and when, then answers', async () => {
     vi.useFakeTimers(FAKE_TIMERS);
     // The server's per-client limit, one request at a time: the first is spent here.
-    const app = createProxyApp({
-      upstream: fakeUpstream().upstream,
-      rateLimit: { perMinute: 60, burst: 1 },
-    });
-    const ask = () => app.request('/api/v1/contracts', {}, fromSocket('1.2.3.4'));
+    const app = new Hono();
+    app.use('/api/*', clientRateLimit(createRateLimiter({ perMinute: 60, burst: 1 }), 0));
+    app.get('/api/meta', (c) => c.json({ ok: true }));
+    const ask = () => app.request('/api/meta', {}, fromSocket('1.2.3.4'));
     expect((await ask()).status).toBe(200);
     vi.spyOn(globalThis, 'fetch').mockImplementation(async () => ask());
     render(

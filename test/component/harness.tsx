@@ -4,8 +4,6 @@ import { vi } from 'vitest';
 import { App } from '../../src/app/app';
 import { createQueryClient } from '../../src/app/query-client';
 import { routes } from '../../src/app/router';
-import { createProxyApp } from '../../src/server/proxy/app';
-import { getViaFetch } from '../../src/server/upstream/service-client';
 import {
   createSampleService,
   generateDataset,
@@ -35,41 +33,28 @@ export function byEventCount(dataset: Dataset = smallDataset()) {
 export const busiestContract = (dataset: Dataset = smallDataset()) => byEventCount(dataset)[0]!;
 
 /**
- * The real proxy over the real sample service, in-process: the browser code's `fetch`
- * of `/api/...` is answered by the proxy app, so component tests cover the whole path.
+ * A server without an event index, over the sample service's data: `/api/meta` and the
+ * ranking of a server with nothing indexed yet; any other answer is the test's own
+ * (`intercept`). Pages over the real server code and a database: `indexed-api.ts`.
  */
 export function installSampleApi(
   options: { profile?: Profile; faults?: FaultPlan; seed?: number } = {},
 ) {
-  const apiKey = 'component-test-key';
   const service = createSampleService({
-    apiKey,
+    apiKey: 'component-test-key',
     profile: options.profile ?? 'deployed',
     dataset: smallDataset(options.seed),
     faults: options.faults,
-  });
-  const proxy = createProxyApp({
-    upstream: {
-      source: 'sample',
-      baseUrl: 'http://sample.test',
-      apiKey,
-      get: getViaFetch((request) => service.fetch(request)),
-      description: 'embedded sample service (test)',
-    },
-    timeoutMs: 1000,
   });
   const requests: string[] = [];
   const api = {
     service,
     requests,
     dataset: service.dataset,
-    /** Rewrites successful JSON pages on their way to the browser (e.g. to add new events). */
-    rewrite: null as
-      null | ((path: string, body: Record<string, unknown>) => Record<string, unknown>),
     /** Answers a request in the proxy's stead when it returns a response (e.g. our 410). */
     intercept: null as null | ((path: string) => Response | null),
   };
-  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
     const url = new URL(input instanceof Request ? input.url : String(input), 'http://localhost');
     const path = url.pathname + url.search;
     requests.push(path);
@@ -77,12 +62,13 @@ export function installSampleApi(
     if (intercepted) return intercepted;
     if (url.pathname === '/api/collections')
       return Response.json(unindexedRanking(service.dataset));
-    const response = await proxy.request(path, {
-      ...init,
-      headers: { 'accept-encoding': 'identity' },
-    });
-    if (!api.rewrite || response.status !== 200 || !path.startsWith('/api/v1/')) return response;
-    return Response.json(api.rewrite(path, (await response.json()) as Record<string, unknown>));
+    if (url.pathname === '/api/meta') {
+      return Response.json({ source: 'sample', description: 'embedded sample service (test)' });
+    }
+    return Response.json(
+      { error: { kind: 'not_found', status: 404, message: 'No such API route.' } },
+      { status: 404 },
+    );
   });
   return api;
 }

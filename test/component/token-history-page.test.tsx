@@ -61,6 +61,9 @@ const coverage = (extra: Partial<Coverage> = {}): Coverage => ({
   indexing: null,
   upstream: null,
   fault: null,
+  verifiedAt: null,
+  removed: 0,
+  faults: [],
   statement: 'The whole history is indexed.',
   ...extra,
 });

@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import type pg from 'pg';
 import { CURRENCIES } from '../../../src/lib/price';
 import { createIngest } from '../../../src/server/index/ingest';
-import { chunksOf } from '../../../src/server/store/engine';
 
 /**
  * Histories of one contract for property tests of the index: five wallets, a few tokens,
@@ -147,28 +146,25 @@ export function recordsOf(changes: Change[]): Record<string, string>[] {
   return records;
 }
 
-/** Ingests the pages in order, as the store commits them. */
+/** Ingests the pages in order, as the record log commits them. */
 export async function ingestPages(pool: pg.Pool, pages: Record<string, string>[][]) {
   const ingest = createIngest(pool);
-  let seq = 0;
+  let count = 0;
   for (const page of pages) {
-    const records = page.map((record) => ({
-      json: Buffer.from(JSON.stringify(record)),
-      ts: Number(record.timestamp),
-    }));
+    count += page.length;
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
-      await ingest.onCommit(client, `/v1/events/${CONTRACT}`, chunksOf(seq, records, 300), {
-        complete: false,
-        first: 0,
-        next: seq + records.length,
-      });
+      await ingest.onCommit(
+        client,
+        `/v1/events/${CONTRACT}`,
+        page.map((record) => JSON.stringify(record)),
+        { complete: false, records: count },
+      );
       await client.query('COMMIT');
     } finally {
       client.release();
     }
-    seq += records.length;
   }
 }
 
