@@ -67,6 +67,16 @@ function text(input: Value): string | undefined {
   return result === '' ? undefined : result;
 }
 
+/**
+ * Text passed on as sent, less any NUL (`\u0000`): PostgreSQL's text columns refuse it,
+ * and one let through failed the whole page's ingest. What names a record (addresses,
+ * token ids, times) is read with `text` and keeps it: a NUL there makes the value
+ * unreadable, never another record's.
+ */
+function freeText(input: Value): string | undefined {
+  return text(typeof input === 'string' ? input.replaceAll('\u0000', '') : input);
+}
+
 function address(input: Value): string | undefined {
   // Most upstream values are already canonical: keep them without copying.
   if (typeof input === 'string' && isCanonicalAddress(input)) return input;
@@ -114,9 +124,9 @@ export function normaliseEvent(input: unknown, contextAddress?: string): TokenEv
   const timestamp = seconds(raw.timestamp);
   const id = tokenId(text(raw.token_id), text(raw.token_id_hex));
   if (!contractAddress || !from || !to || timestamp === undefined || id === undefined) return null;
-  const label = text(raw.event_type) ?? '';
+  const label = freeText(raw.event_type) ?? '';
   const kind = eventKind(label, from, to);
-  const eventId = text(raw.event_id) ?? '';
+  const eventId = freeText(raw.event_id) ?? '';
   const transactionHash = address(raw.transaction_hash) ?? '';
   const event: TokenEvent = {
     key: `${transactionHash}:${eventId}:${id}:${from.slice(-12)}:${to.slice(-12)}:${kind}`,
@@ -132,10 +142,10 @@ export function normaliseEvent(input: unknown, contextAddress?: string): TokenEv
   };
   // Optional fields are set only when present, so records stay small (100,000 of them
   // may be loaded) and exports do not show empty columns as "undefined".
-  const contractType = text(raw.contract_type);
-  const price = text(raw.price);
-  const quantity = text(raw.quantity);
-  const marketplaceName = text(raw.marketplace_name);
+  const contractType = freeText(raw.contract_type);
+  const price = freeText(raw.price);
+  const quantity = freeText(raw.quantity);
+  const marketplaceName = freeText(raw.marketplace_name);
   const marketplaceAddress = address(raw.marketplace_contract_address);
   const currencyAddress = address(raw.currency_address);
   if (contractType !== undefined) event.contractType = contractType;
@@ -153,10 +163,10 @@ export function normaliseContract(input: unknown): Contract | null {
   const contractAddress = address(raw.contract_address);
   if (!contractAddress) return null;
   const contract: Contract = { address: contractAddress };
-  const type = text(raw.contract_type);
-  const name = text(raw.name);
-  const symbol = text(raw.symbol);
-  const image = text(raw.image);
+  const type = freeText(raw.contract_type);
+  const name = freeText(raw.name);
+  const symbol = freeText(raw.symbol);
+  const image = freeText(raw.image);
   if (type) contract.type = type;
   if (name) contract.name = name;
   if (symbol) contract.symbol = symbol;

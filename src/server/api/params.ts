@@ -114,6 +114,19 @@ const limit = (max: number, fallback: number) =>
     .refine((n) => n >= 1 && n <= max, `limit must be a whole number from 1 to ${max}.`)
     .default(fallback);
 
+/**
+ * Free text (a marketplace's name, a search) of up to `max` characters. Control characters
+ * (Unicode's Cc: U+0000–U+001F, U+007F–U+009F) are refused: no name holds one, and
+ * PostgreSQL refuses NUL in text, which made a 500 of `marketplace=%00`.
+ */
+const freeText = (name: string, what: string, max: number) => {
+  const message = `${name} must be at most ${max} characters, no control characters: ${what}.`;
+  return z
+    .string()
+    .max(max, message)
+    .regex(/^\P{Cc}*$/u, message);
+};
+
 const cursor = z.string().max(2000, 'cursor is not one this server gave.').optional();
 
 /** Sales flagged as wash trades counted (`include`, the default) or left out (`exclude`). */
@@ -125,7 +138,9 @@ export const filterShape = {
   from: time('from').optional(),
   to: time('to').optional(),
   token: tokenId.optional(),
-  marketplace: z.string().min(1).max(100).optional(),
+  marketplace: freeText('marketplace', "a marketplace's name", 100)
+    .min(1, "marketplace must be a marketplace's name, not empty.")
+    .optional(),
   currency: currency.optional(),
   minPrice: units('minPrice').optional(),
   maxPrice: units('maxPrice').optional(),
@@ -198,9 +213,7 @@ export const rankingParams = z.strictObject({
     })
     .default({ id: 'events', desc: true }),
   currency: currency.default(CURRENCIES[0]!.address),
-  q: z
-    .string()
-    .max(200, 'q must be at most 200 characters: part of a name, a symbol or an address.')
+  q: freeText('q', 'part of a name, a symbol or an address', 200)
     .transform((value) => value.trim() || undefined)
     .optional(),
   limit: limit(MAX_PAGE_SIZE, 100),

@@ -97,3 +97,83 @@ describe('normaliseContract', () => {
     ).toEqual({ address: A('abc'), type: 'ERC1155' });
   });
 });
+
+/**
+ * A NUL (`\u0000`) in any text the service sends: PostgreSQL's text columns refuse it, so
+ * a NUL let through made a whole page's ingest fail. Text loses it and keeps the rest;
+ * a value the normaliser checks (an address, a token id, a time) is unreadable with it.
+ */
+describe('NUL in the service’s text', () => {
+  const NUL = '\u0000';
+  const hasNul = (value: unknown) => JSON.stringify(value).includes('\\u0000');
+
+  it('is removed from every text field of an event record, the rest kept', () => {
+    const event = normaliseEvent({
+      ...base,
+      contract_type: `ERC${NUL}721`,
+      event_id: `${NUL}${A('e1')}`,
+      event_type: `sale${NUL}`,
+      price: `${NUL}500${NUL}`,
+      quantity: `1${NUL}`,
+      marketplace_name: `${NUL}Ele${NUL}ment ${NUL}`,
+    });
+    expect(event).toMatchObject({
+      contractType: 'ERC721',
+      eventId: A('e1'),
+      kind: 'sale',
+      label: 'sale',
+      price: '500',
+      quantity: '1',
+      marketplaceName: 'Element',
+    });
+    expect(hasNul(event)).toBe(false);
+  });
+
+  it('reads a field that is only NUL as missing', () => {
+    expect(
+      normaliseEvent({ ...base, event_type: NUL, event_id: NUL, marketplace_name: `${NUL} ` }),
+    ).toEqual(normaliseEvent({ ...base, event_type: '', event_id: '', marketplace_name: '' }));
+  });
+
+  it('makes an address, token id or time unreadable, never an exception', () => {
+    for (const field of ['contract_address', 'from_address', 'to_address', 'timestamp']) {
+      const record = { ...base, [field]: `${String(base[field as keyof typeof base])}${NUL}` };
+      expect(normaliseEvent(record), field).toBeNull();
+    }
+    expect(normaliseEvent({ ...base, token_id: `85${NUL}6292`, token_id_hex: '' })).toBeNull();
+    expect(
+      normaliseEvent({ ...base, token_id: '', token_id_hex: `${NUL}${A('d10e4')}` }),
+    ).toBeNull();
+    const sale = normaliseEvent({
+      ...base,
+      event_type: 'sale',
+      transaction_hash: `${A('7')}${NUL}`,
+      marketplace_contract_address: `${A('99')}${NUL}`,
+      currency_address: `${NUL}${A('e7')}`,
+    });
+    expect(sale).toMatchObject({ transactionHash: '' });
+    expect(sale).not.toHaveProperty('marketplaceAddress');
+    expect(sale).not.toHaveProperty('currencyAddress');
+  });
+
+  it('is removed from every text field of a contract record', () => {
+    const contract = normaliseContract({
+      contract_address: A('abc'),
+      contract_type: `${NUL}ERC1155`,
+      name: `Loot${NUL}${NUL} Survivor`,
+      symbol: `LS${NUL}`,
+      image: `https://example.com/${NUL}a.png`,
+    });
+    expect(contract).toEqual({
+      address: A('abc'),
+      type: 'ERC1155',
+      name: 'Loot Survivor',
+      symbol: 'LS',
+      image: 'https://example.com/a.png',
+    });
+    expect(normaliseContract({ contract_address: `${A('abc')}${NUL}`, name: 'x' })).toBeNull();
+    expect(normaliseContract({ contract_address: A('abc'), name: NUL })).toEqual({
+      address: A('abc'),
+    });
+  });
+});
