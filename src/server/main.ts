@@ -91,7 +91,7 @@ export function listen(
   log?: (line: RequestLog) => void,
   onListening?: (host: string, port: number) => void,
 ) {
-  const upstream = createUpstream(config.upstream);
+  const upstream = createUpstream(services?.upstream ?? config.upstream);
   const proxy = createProxy({ upstream, ...config.proxy, ...services?.proxy, log, gzip: nodeGzip });
   proxy.indexer?.start();
   const { trustedProxyHops } = config.proxy;

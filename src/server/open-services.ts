@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ServerConfig } from './config';
+import type { ServerConfig, UpstreamConfig } from './config';
 import { databaseFailure } from './database/database-error';
 import { openDatabase } from './database/open-database';
+import { claimUpstream } from './database/service-identity';
 import type { ProxyOptions } from './proxy/app';
 import { createMonitoring } from './monitoring';
 import { storeSecret } from './store/event-store';
@@ -26,9 +27,12 @@ export async function openServices(config: ServerConfig, log?: (line: string) =>
   const database = await openDatabase(store.database, log);
   let engine: PostgresEngine | undefined;
   let secret: string;
+  let upstream: UpstreamConfig;
   for (let attempt = 0; ; attempt++) {
     try {
       engine = await openIndexedEngine({ connectionString: database.url });
+      // Before anything reads the service: a database holds one service's data.
+      upstream = await claimUpstream(engine.pool, config.upstream, log);
       secret = await storeSecret(engine);
       break;
     } catch (error) {
@@ -66,6 +70,8 @@ export async function openServices(config: ServerConfig, log?: (line: string) =>
   return {
     engine,
     monitoring,
+    /** For `createUpstream`: the sample's anchor is the one the database was claimed with. */
+    upstream,
     /** Options for `createProxy`. */
     proxy: <Pick<ProxyOptions, 'monitoring' | 'budget' | 'store' | 'index'>>{
       monitoring,
