@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { canonicalAddress } from '../lib/address';
 import { coverageOf } from './api/coverage';
 import { configFromEnvironment } from './config';
+import { resetDatabase } from './database/reset-service';
 import { openServices } from './open-services';
 import { createProxy } from './proxy/app';
 import { createUpstream } from './upstream/create-upstream';
@@ -10,21 +11,27 @@ import { createUpstream } from './upstream/create-upstream';
  * `npm run index -- 0x… [0x…]` or `npm run index -- --all`: reads named contracts' whole
  * history (or every listed contract's) into the index, with the server's configuration,
  * budget and database, printing progress each second. Safe beside running servers: each
- * list is read by one of them at a time.
+ * list is read by one of them at a time. `npm run index -- --reset` empties the log, the
+ * index and the service they came from, so the database can take another service.
  */
-const usage = 'Usage: npm run index -- [--all] [contract address …]';
+const usage = 'Usage: npm run index -- [--all] [contract address …] | --reset';
 
 async function main() {
   const { values, positionals } = parseArgs({
     options: {
       all: { type: 'boolean', default: false },
+      reset: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
     allowPositionals: true,
   });
-  if (values.help || (!values.all && positionals.length === 0)) {
+  if (values.help || (!values.all && !values.reset && positionals.length === 0)) {
     console.log(usage);
     process.exit(values.help ? 0 : 2);
+  }
+  if (values.reset) {
+    await resetDatabase(configFromEnvironment().data.database, (line) => console.log(line));
+    process.exit(0);
   }
   const addresses: string[] = [];
   for (const input of positionals) {
@@ -38,7 +45,7 @@ async function main() {
   const config = configFromEnvironment();
   const services = await openServices(config, (line) => console.log(line));
   const proxy = createProxy({
-    upstream: createUpstream(config.upstream),
+    upstream: createUpstream(services.upstream),
     ...config.proxy,
     ...services.proxy,
     index: { ...services.proxy.index!, backgroundRate: 0 },

@@ -82,7 +82,7 @@ export function listen(
   log?: (line: RequestLog) => void,
   onListening?: (host: string, port: number) => void,
 ) {
-  const upstream = createUpstream(config.upstream);
+  const upstream = createUpstream(services.upstream);
   const proxy = createProxy({ upstream, ...config.proxy, ...services.proxy, log });
   proxy.indexer.start();
   const { trustedProxyHops } = config.proxy;

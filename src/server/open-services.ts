@@ -1,8 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ServerConfig } from './config';
+import type { ServerConfig, UpstreamConfig } from './config';
 import { databaseFailure } from './database/database-error';
 import { openDatabase } from './database/open-database';
-import { randomBytes } from 'node:crypto';
+import { claimUpstream } from './database/service-identity';
 import type { ProxyOptions } from './proxy/app';
 import { createMonitoring } from './monitoring';
 import { openIndexedLog } from './index/open-index';
@@ -32,9 +33,12 @@ export async function openServices(config: ServerConfig, log?: (line: string) =>
   const database = await openDatabase(data.database, log);
   let engine: RecordLog | undefined;
   let secret: string;
+  let upstream: UpstreamConfig;
   for (let attempt = 0; ; attempt++) {
     try {
       engine = await openIndexedLog({ connectionString: database.url, faults });
+      // Before anything reads the service: a database holds one service's data.
+      upstream = await claimUpstream(engine.pool, config.upstream, log);
       secret = await cursorSecret(engine);
       break;
     } catch (error) {
@@ -82,6 +86,8 @@ export async function openServices(config: ServerConfig, log?: (line: string) =>
   return {
     engine,
     monitoring,
+    /** For `createUpstream`: the sample's anchor is the one the database was claimed with. */
+    upstream,
     /** Options for `createProxy`. */
     faults,
     proxy: <Pick<ProxyOptions, 'monitoring' | 'budget' | 'log_' | 'index' | 'faults'>>{

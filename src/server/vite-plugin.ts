@@ -18,8 +18,8 @@ export function apiProxyPlugin(): Plugin {
     if (existsSync('.env')) process.loadEnvFile('.env');
     const config = loadConfig(process.env);
     for (const warning of config.warnings) console.warn(`Warning: ${warning}`);
-    const upstream = createUpstream(config.upstream);
     const services = await openServices(config);
+    const upstream = createUpstream(services.upstream);
     console.log(`API proxy: ${upstream.description}; database: ${services.description}`);
     // Dev and preview serve one developer and the e2e suite, all from loopback: the
     // per-client limit applies only when asked for. The gate still protects the upstream.
