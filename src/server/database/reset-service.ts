@@ -35,6 +35,8 @@ export async function resetService(pool: pg.Pool, log: (line: string) => void): 
   await pool.query(
     `TRUNCATE log_records, log_lists, log_source, ${names.join(', ')} RESTART IDENTITY`,
   );
+  // Places start at 1 again: a cursor given before must not name one of the new records.
+  await pool.query("DELETE FROM store_settings WHERE name = 'cursor-secret'");
   log('Done: the next start takes this database for its own service.');
 }
 
