@@ -29,7 +29,6 @@ const DEFAULT_MESSAGES: Partial<Record<ClientErrorKind, string>> = {
   not_found: 'Not found.',
   invalid_response: `${SERVICE} sent a page that could not be read.`,
   unreadable_answer: `${SERVER} sent an answer that could not be read.`,
-  expired_cursor: `${SERVER} no longer keeps the copy of this list that its place was in: the list was read again since.`,
   internal: `${SERVER} failed to answer this request.`,
   network: `${SERVER} cannot be reached: the connection is gone, or the server is down.`,
 };
@@ -83,7 +82,6 @@ export function failedSide(error: ApiError): FailedSide {
     case 'busy':
     case 'client_rate_limited':
     case 'unreadable_answer':
-    case 'expired_cursor':
       return 'server';
     case 'bad_request':
     case 'not_found':

@@ -23,7 +23,6 @@ const TITLES: Record<ClientErrorKind, string> = {
   unreachable: 'The service cannot be reached',
   invalid_response: 'The service sent something unreadable',
   unreadable_answer: `${SERVER} sent something unreadable`,
-  expired_cursor: `${SERVER} read this list again since this page`,
   database: 'The dashboard’s database is down',
   internal: `${SERVER} failed`,
   network: `No connection to ${SERVER.toLowerCase()}`,
@@ -46,7 +45,6 @@ export function errorNext(error: unknown): string {
     const seconds = error.retryAfterSeconds;
     return seconds === undefined ? 'Wait a moment, then Retry.' : `Wait ${seconds} s, then Retry.`;
   }
-  if (error.kind === 'expired_cursor') return 'Retry reads the list again from its start.';
   switch (failedSide(error)) {
     case 'connection':
       return 'Retry when it is back; a lost connection tries again by itself when it returns.';

@@ -24,7 +24,6 @@ export const API_ERROR_KINDS = [
   'unreachable',
   /** The service sent a page that cannot be read. */
   'invalid_response',
-  'expired_cursor',
   'database',
   'internal',
 ] as const;

@@ -27,7 +27,7 @@ export type UpstreamConfig =
 
 /** Everything the proxy takes besides the upstream itself and the log. */
 export type ProxyConfig = Required<
-  Pick<ProxyOptions, 'timeoutMs' | 'gate' | 'rateLimit' | 'trustedProxyHops'>
+  Pick<ProxyOptions, 'timeoutMs' | 'gate' | 'rateLimit' | 'trustedProxyHops' | 'dailyShare'>
 >;
 
 /**
@@ -96,6 +96,9 @@ type Env = Record<string, string | undefined>;
 // embedded sample service has no such limits.
 const REAL_UPSTREAM_RATE_PER_SECOND = 5;
 const BASIC_PLAN_MONTHLY_QUOTA = 100_000;
+// One visitor may cause a twentieth of a day's part of the month (166 requests a day on
+// the basic plan); the sample service has no quota to share.
+const DEFAULT_DAILY_SHARE = 0.05;
 
 const blankAsUndefined = (value: unknown) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
@@ -194,6 +197,8 @@ const envSchema = z.object({
     1,
   ),
   UPSTREAM_CLIENT_SHARE: decimal('UPSTREAM_CLIENT_SHARE', DEFAULT_GATE.clientShare, 0.01, 1),
+  // Its default depends on the upstream: see below.
+  UPSTREAM_CLIENT_DAILY_SHARE: decimal('UPSTREAM_CLIENT_DAILY_SHARE', undefined, 0, 1),
   RATE_LIMIT_PER_MINUTE: whole('RATE_LIMIT_PER_MINUTE', DEFAULT_RATE_LIMIT.perMinute, 0, 1e9),
   RATE_LIMIT_BURST: whole('RATE_LIMIT_BURST', DEFAULT_RATE_LIMIT.burst, 1, 1e9),
   TRUST_PROXY: trustProxy,
@@ -212,7 +217,12 @@ const envSchema = z.object({
   INDEX_BACKGROUND_SHARE: decimal('INDEX_BACKGROUND_SHARE', undefined, 0, 1),
   INDEX_BACKGROUND_QUOTA_SHARE: decimal('INDEX_BACKGROUND_QUOTA_SHARE', undefined, 0, 1),
   INDEX_VERIFY_SHARE: decimal('INDEX_VERIFY_SHARE', DEFAULT_INDEX.verifyShare, 0, 1),
-  INDEX_VERIFY_DAYS: decimal('INDEX_VERIFY_DAYS', DEFAULT_INDEX.verifyEveryMs / 86_400_000, 0.01, 3_650),
+  INDEX_VERIFY_DAYS: decimal(
+    'INDEX_VERIFY_DAYS',
+    DEFAULT_INDEX.verifyEveryMs / 86_400_000,
+    0.01,
+    3_650,
+  ),
   MAX_CONNECTIONS: whole('MAX_CONNECTIONS', DEFAULT_CONNECTION_LIMITS.maxConnections, 1, 1e6),
   MAX_CONNECTIONS_PER_ADDRESS: whole(
     'MAX_CONNECTIONS_PER_ADDRESS',
@@ -277,6 +287,11 @@ export function loadConfig(env: Env): ServerConfig {
       },
       rateLimit: { perMinute: vars.RATE_LIMIT_PER_MINUTE, burst: vars.RATE_LIMIT_BURST },
       trustedProxyHops: vars.TRUST_PROXY,
+      // A visitor's requests a day: a share of a day's part of the month's quota.
+      dailyShare: Math.floor(
+        (vars.UPSTREAM_CLIENT_DAILY_SHARE ?? (upstream.kind === 'real' ? DEFAULT_DAILY_SHARE : 0)) *
+          (vars.UPSTREAM_MONTHLY_QUOTA / 30),
+      ),
     },
     data: {
       database: vars.DATABASE_URL

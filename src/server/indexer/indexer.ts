@@ -23,6 +23,8 @@ export interface IndexerOptions<F> {
   describe: (failure: F) => string;
   /** Failures worth no retry (the key refused): a walk stops at once. */
   permanent?: (failure: F) => boolean;
+  /** Failures of one visitor's, not the service's (its daily share spent): not said as the collection's. */
+  personal?: (failure: F) => boolean;
   /** Upstream requests a second the background may spend (0: no background work). */
   backgroundRate: number;
   /** Upstream requests a second the verification pass may spend (0: none). */
@@ -34,7 +36,10 @@ export interface IndexerOptions<F> {
   log?: (message: string) => void;
   now?: () => number;
   /** A verification pass ended: what it read and found. */
-  verified?: (path: string, found: { pages: number; added: number; changed: number; removed: number }) => void;
+  verified?: (
+    path: string,
+    found: { pages: number; added: number; changed: number; removed: number },
+  ) => void;
 }
 
 export type Listing = 'listed' | 'not-listed' | 'unknown';
@@ -61,6 +66,7 @@ export const tokenSpec = (contract: string, tokenId: string): ListSpec => ({
 
 export function createIndexer<F>(options: IndexerOptions<F>) {
   const { reader, pool, describe, now = Date.now, permanent = () => false } = options;
+  const personal = options.personal ?? (() => false);
   const verifyEveryMs = options.verifyEveryMs ?? DEFAULT_VERIFY_EVERY_MS;
   const walks = new Map<string, { progress: WalkProgress; done: Promise<void> }>();
   const heads = new Map<string, Promise<void>>();
@@ -173,9 +179,10 @@ export function createIndexer<F>(options: IndexerOptions<F>) {
     if (running) return running;
     const done = reader
       .head(contractSpec(contract), client)
-      .then((step) =>
-        setUpstreamState(contract, step.kind === 'failed' ? describe(step.failure) : null),
-      )
+      .then((step) => {
+        if (step.kind === 'failed' && personal(step.failure)) return;
+        return setUpstreamState(contract, step.kind === 'failed' ? describe(step.failure) : null);
+      })
       .catch(() => {})
       .finally(() => heads.delete(contract));
     heads.set(contract, done);
@@ -343,7 +350,9 @@ export function createIndexer<F>(options: IndexerOptions<F>) {
       if ((options.verifyRate ?? 0) > 0) tasks.push(verification());
       backgroundDone = Promise.all(
         tasks.map((task) =>
-          task.catch((error) => options.log?.(`indexer: background work stopped: ${String(error)}`)),
+          task.catch((error) =>
+            options.log?.(`indexer: background work stopped: ${String(error)}`),
+          ),
         ),
       );
     },

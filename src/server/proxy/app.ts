@@ -9,6 +9,7 @@ import type { RecordLog } from '../log/record-log';
 import { createPreviews, type PreviewOptions } from '../preview/previews';
 import { BLOCKING, createServerFaults, type ServerFaults } from '../server-faults';
 import type { UpstreamBudget } from '../upstream/budget';
+import { withDailyShare } from '../upstream/daily-share';
 import { createUpstreamGate, DEFAULT_GATE, type UpstreamGateSettings } from '../upstream/gate';
 import { createPageReader, type PageFailure, type PageReader } from '../upstream/page-read';
 import type { Monitoring } from '../monitoring';
@@ -38,6 +39,10 @@ export interface ProxyOptions {
   rateLimit?: RateLimitSettings;
   /** Proxies of the operator in front of this server, whose `X-Forwarded-For` is believed. */
   trustedProxyHops?: number;
+  /** Requests to the service one visitor may cause a UTC day (0: no bound). */
+  dailyShare?: number;
+  /** The clock of the log's and the indexer's decisions (tests move it on). */
+  now?: () => number;
   /** Deadline of the readiness check, shorter than a page's so probes fail fast. */
   readyTimeoutMs?: number;
   /** How long a readiness answer, good or bad, is given again without asking anew. */
@@ -126,10 +131,13 @@ export function createProxy(options: ProxyOptions) {
       (options.gate?.maxCoolDownMs ?? DEFAULT_GATE.maxCoolDownMs) / 1000,
     ),
   };
-  const read = watchForFaults(
-    createPageReader({ upstream, gate, timeoutMs, onRequest: monitoring?.upstreamRequest }),
-    faults,
-    errorLimits,
+  const read = withDailyShare(
+    watchForFaults(
+      createPageReader({ upstream, gate, timeoutMs, onRequest: monitoring?.upstreamRequest }),
+      faults,
+      errorLimits,
+    ),
+    options.dailyShare ?? 0,
   );
   const { log: recordLog, secret } = options.log_;
   const { pool } = recordLog;
@@ -139,6 +147,7 @@ export function createProxy(options: ProxyOptions) {
     read: readListWith(read),
     ...(options.log_.settings && { settings: options.log_.settings }),
     recovered: (_list, pages) => monitoring?.recovered(pages),
+    ...(options.now && { now: options.now }),
     faulted: (path, fault) => options.index?.log?.(`${path}: ${fault}`),
   });
   const indexer: Indexer = createIndexer({
@@ -146,6 +155,8 @@ export function createProxy(options: ProxyOptions) {
     pool,
     describe: (failure) => pageFailureError(failure, errorLimits).message,
     permanent: (failure) => failure.kind === 'status' && failure.status === 403,
+    personal: (failure) => failure.kind === 'daily_share',
+    ...(options.now && { now: options.now }),
     backgroundRate: options.index?.backgroundRate ?? 0,
     verifyRate: options.index?.verifyRate ?? 0,
     ...(options.index?.verifyEveryMs !== undefined && {
@@ -200,24 +211,34 @@ export function createProxy(options: ProxyOptions) {
       if (listing !== 'listed') return emptyList(listing);
     }
     const served = await settleBy(
-      reader.serve(listSpecOf(request), request.cursor ?? null, request.limit ?? SERVICE_DEFAULT_LIMIT, client),
+      reader.serve(
+        listSpecOf(request),
+        request.cursor ?? null,
+        request.limit ?? SERVICE_DEFAULT_LIMIT,
+        client,
+      ),
       timeoutMs,
       clientGone(c, waiting),
     );
     if (served === 'late' || served === 'aborted') {
       const failure: PageFailure = { kind: served === 'late' ? 'timeout' : 'aborted' };
-      return errorResponse(waiting.stopped() ? SHUTTING_DOWN : pageFailureError(failure, errorLimits));
+      return errorResponse(
+        waiting.stopped() ? SHUTTING_DOWN : pageFailureError(failure, errorLimits),
+      );
     }
     if (served.kind === 'foreign_cursor') {
       return errorResponse({
         kind: 'bad_request',
         status: 400,
-        message: 'cursor is not one this server gave for this list: pass back the cursor of the previous page unchanged.',
+        message:
+          'cursor is not one this server gave for this list: pass back the cursor of the previous page unchanged.',
       });
     }
     if (served.upstreamReads > 0) c.set('upstreamStatus', served.kind === 'page' ? 200 : 'failed');
     if (served.kind === 'failed') {
-      return errorResponse(waiting.stopped() ? SHUTTING_DOWN : pageFailureError(served.failure, errorLimits));
+      return errorResponse(
+        waiting.stopped() ? SHUTTING_DOWN : pageFailureError(served.failure, errorLimits),
+      );
     }
     monitoring?.pageServed(served.upstreamReads > 0 ? 'upstream' : 'log');
     const headers: Record<string, string> = {
@@ -378,7 +399,6 @@ function emptyList(listing: 'not-listed' | 'unknown'): Response {
     },
   });
 }
-
 
 function notFound(): Response {
   return errorResponse({ kind: 'not_found', status: 404, message: 'No such API route.' });

@@ -133,13 +133,14 @@ export function pageFailureError(
       return invalidPage('larger than its 1MB limit');
     case 'invalid':
       return invalidPage('that is not valid JSON');
-    case 'expired_cursor':
+    case 'daily_share':
       return {
-        kind: 'expired_cursor',
-        status: 410,
+        kind: 'client_rate_limited',
+        status: 429,
         message:
-          'This cursor is no longer valid: the server’s copy of the list was refreshed. ' +
-          'Read the list again from its first page.',
+          'Your share of today’s requests to the Token Events Service is spent: what is ' +
+          'stored is still answered, and new reads resume tomorrow (UTC).',
+        retryAfterSeconds: failure.secondsLeft,
       };
   }
 }

@@ -7,8 +7,8 @@ import { fetchUpstream, type Upstream } from './service-client';
 /** Why no page could be had; `pageFailureError` says each in our words. */
 export type PageFailure =
   | { kind: 'timeout' | 'unreachable' | 'broken' | 'too_large' | 'invalid' | 'busy' | 'aborted' }
-  /** The event store no longer keeps the copy of the list a cursor of its own names. */
-  | { kind: 'expired_cursor' }
+  /** The visitor's share of today's requests to the service is spent (daily-share.ts). */
+  | { kind: 'daily_share'; secondsLeft: number }
   | { kind: 'throttled'; retryAfterSeconds: number }
   | { kind: 'status'; status: number; body: string; retryAfter: string | null };
 
@@ -41,8 +41,8 @@ export interface PageReaderOptions {
 /**
  * One page from the upstream: through the gate (its turn, the rate budget and the
  * cool-down after a 429), then checked: only a complete JSON list envelope counts as a
- * page; anything else is a failure the browser is told about in words of ours. The page
- * cache and the event store both read the upstream this way.
+ * page; anything else is a failure the browser is told about in words of ours. The record
+ * log, the indexer and readiness all read the upstream this way.
  */
 export function createPageReader(options: PageReaderOptions) {
   const { upstream, gate, timeoutMs, onRequest } = options;

@@ -2,7 +2,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, failedSide, type FailedSide } from '../../../src/api/api-error';
 import { errorMessage, errorNext, errorTitle } from '../../../src/components/states';
 import { API_ERROR_KINDS } from '../../../src/lib/error-body';
-import { createProxyApp } from '../../../src/server/proxy/app';
+import { Hono } from 'hono';
+import { clientRateLimit } from '../../../src/server/proxy/client-rate-limit';
+import { createRateLimiter } from '../../../src/server/proxy/rate-limit';
 import {
   databaseError,
   errorResponse,
@@ -10,7 +12,6 @@ import {
   SHUTTING_DOWN,
   type ApiErrorInfo,
 } from '../../../src/server/proxy/error-response';
-import { fakeUpstream } from '../proxy/fake-upstream';
 import { fromSocket } from '../../support/socket-bindings';
 
 afterEach(() => vi.useRealTimers());
@@ -72,7 +73,7 @@ describe('every error says which side failed', () => {
     ['its queue for the service full', page({ kind: 'busy' }), 'server'],
     ['a restart', SHUTTING_DOWN, 'server'],
     // Only the server's own store hands out cursors that can die (its copy was read again).
-    ['a dead cursor of its store', page({ kind: 'expired_cursor' }), 'server'],
+    ['the visitor’s daily share spent', page({ kind: 'daily_share', secondsLeft: 60 }), 'server'],
   ])('our own: %s never blames the service', async (_what, info, side) => {
     const { side: said, text } = await shown(info);
     expect(said).toBe(side);
@@ -103,11 +104,10 @@ describe('every error says which side failed', () => {
   it('our own limit on a visitor’s requests says this dashboard limits them, and when to try again', async () => {
     // The limiter's clock stands still: the second request is over the limit.
     vi.useFakeTimers({ toFake: ['Date'] });
-    const app = createProxyApp({
-      upstream: fakeUpstream().upstream,
-      rateLimit: { perMinute: 60, burst: 1 },
-    });
-    const ask = () => app.request('/api/v1/contracts', {}, fromSocket('1.2.3.4'));
+    const app = new Hono();
+    app.use('/api/*', clientRateLimit(createRateLimiter({ perMinute: 60, burst: 1 }), 0));
+    app.get('/api/meta', (c) => c.json({ ok: true }));
+    const ask = () => app.request('/api/meta', {}, fromSocket('1.2.3.4'));
     expect((await ask()).status).toBe(200);
     const error = await ApiError.fromResponse(await ask());
     expect(error).toMatchObject({ kind: 'client_rate_limited', status: 429, retryAfterSeconds: 1 });
