@@ -2,6 +2,7 @@ import { openIndexedLog } from '../../src/server/index/open-index';
 import type { ListReaderSettings } from '../../src/server/log/list-reader';
 import { cursorSecret } from '../../src/server/open-services';
 import { createProxy, type ProxyOptions } from '../../src/server/proxy/app';
+import { createServerFaults } from '../../src/server/server-faults';
 import type { Upstream } from '../../src/server/upstream/service-client';
 
 /**
@@ -18,8 +19,11 @@ export async function indexedProxy(options: {
   diskReserveBytes?: number;
   proxy?: Partial<ProxyOptions>;
 }) {
+  // One set of the server's faults, told by the log (a full disk) and by the service.
+  const faults = createServerFaults();
   const log = await openIndexedLog({
     connectionString: options.url,
+    faults,
     ...(options.queryTimeoutMs !== undefined && { queryTimeoutMs: options.queryTimeoutMs }),
     ...(options.diskReserveBytes !== undefined && { diskReserveBytes: options.diskReserveBytes }),
   });
@@ -32,6 +36,7 @@ export async function indexedProxy(options: {
       ...(options.settings && { settings: options.settings }),
     },
     index: { backgroundRate: 0 },
+    faults,
     rateLimit: { perMinute: 0, burst: 0 },
     ...options.proxy,
   });

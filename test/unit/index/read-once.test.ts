@@ -1,0 +1,176 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSampleService, generateDataset } from '../../../src/server/sample-service';
+import { getViaFetch, type Upstream } from '../../../src/server/upstream/service-client';
+import { indexedProxy } from '../../support/indexed-proxy';
+import { usePostgresDatabases } from '../../support/postgres-databases';
+import type { Json } from '../../support/indexed-sample';
+
+/**
+ * The service's month is the scarce thing: a history in the record log is never read
+ * again in full, whatever happens to the server or however old it is; only contracts the
+ * service lists are walked; and faults of the whole server are said in every answer.
+ */
+const dataset = generateDataset({ seed: 11, contracts: 4, events: 6_000 });
+const [first, second] = [...dataset.contracts].sort((a, b) => b.eventCount - a.eventCount);
+const databases = usePostgresDatabases();
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** The sample service as the upstream, each request's path kept; `answer` can stand in. */
+function countingUpstream(answer?: (request: Request) => Response | null) {
+  const service = createSampleService({ apiKey: 'k', profile: 'deployed', dataset });
+  const paths: string[] = [];
+  const upstream: Upstream = {
+    source: 'sample',
+    baseUrl: 'http://sample.test',
+    apiKey: 'k',
+    description: 'sample',
+    get: getViaFetch(async (request) => {
+      paths.push(new URL(request.url).pathname + new URL(request.url).search);
+      return answer?.(request) ?? service.fetch(request);
+    }),
+  };
+  return { upstream, paths };
+}
+
+const whole = [
+  'overview',
+  'events?sort=-price&currency=ETH',
+  'holders',
+  'series?interval=week',
+  'market',
+] as const;
+
+describe('a history read once', () => {
+  it('costs only head reads after a restart, after other histories, and a day later', async () => {
+    const database = await databases.database();
+    cleanups.push(database.drop);
+    let clock = Date.now();
+    const { upstream, paths } = countingUpstream();
+    const open = async () => {
+      const { proxy } = await indexedProxy({
+        url: database.url,
+        upstream,
+        cleanups,
+        settings: { headIntervalMs: 60_000 },
+        proxy: { now: () => clock },
+      });
+      const get = async (path: string) => {
+        const response = await proxy.app.request(path);
+        expect(response.status).toBe(200);
+        return (await response.json()) as Json;
+      };
+      return { proxy, get };
+    };
+    let server = await open();
+    await server.proxy.indexer.whole(first!.address).done;
+    const walked = paths.filter((path) => path.startsWith(`/v1/events/${first!.address}`));
+    expect(walked.length).toBeGreaterThan(1);
+    const answer = await server.get(`/api/collections/${first!.address}`);
+    expect(answer.coverage.complete).toBe(true);
+    expect(answer.figures.events).toBeGreaterThan(0);
+
+    // Another history read whole, then the server made again on the same database, a day on.
+    await server.proxy.indexer.whole(second!.address).done;
+    await server.proxy.stop();
+    clock += 86_400_000;
+    server = await open();
+    const before = paths.length;
+    for (const route of whole) {
+      const path = route === 'overview' ? '' : `/${route}`;
+      const body = await server.get(`/api/collections/${first!.address}${path}`);
+      expect(body.coverage.complete).toBe(true);
+    }
+    await server.proxy.indexer.whole(first!.address).done;
+    await server.proxy.indexer.head(first!.address);
+    const after = paths.slice(before);
+    // Its head once (one page: nothing new arrived), and nothing of its depth.
+    expect(after.filter((path) => path.includes(first!.address))).toEqual([
+      `/v1/events/${first!.address}?limit=5000`,
+    ]);
+    expect(after.filter((path) => path.includes('cursor='))).toEqual([]);
+    const again = await server.get(`/api/collections/${first!.address}`);
+    expect(again.figures).toEqual(answer.figures);
+  });
+});
+
+describe('only contracts the service lists', () => {
+  it('an address typed at random is a 404 that costs no walk; the list is read once a minute', async () => {
+    const database = await databases.database();
+    cleanups.push(database.drop);
+    const { upstream, paths } = countingUpstream();
+    const { proxy } = await indexedProxy({ url: database.url, upstream, cleanups });
+    const random = (n: number) => `0x${n.toString(16).padStart(64, '7')}`;
+    for (let n = 0; n < 20; n++) {
+      const response = await proxy.app.request(`/api/collections/${random(n)}/events?kind=sale`);
+      expect(response.status).toBe(404);
+      const body = (await response.json()) as Json;
+      expect(body.error.message).toBe(
+        `${random(n)} is not a collection the Token Events Service lists.`,
+      );
+    }
+    const v1 = await proxy.app.request(`/api/v1/events/${random(99)}`);
+    expect(v1.status).toBe(200);
+    expect(await v1.json()).toEqual({ result: [], cursor: null });
+    expect(v1.headers.get('x-list-stopped')).toBe(
+      'Not a collection the Token Events Service lists.',
+    );
+    // The contracts list, once; no list of any random address.
+    expect(paths).toEqual(['/v1/contracts?limit=5000']);
+    // A listed contract is still read.
+    expect((await proxy.app.request(`/api/collections/${first!.address}`)).status).toBe(200);
+  });
+});
+
+describe('faults of the whole server', () => {
+  it('a refused key: the ranking answers within a second, saying why nothing is fresh', async () => {
+    const database = await databases.database();
+    cleanups.push(database.drop);
+    const refused = () => Response.json({ message: 'Forbidden' }, { status: 403 });
+    const { upstream } = countingUpstream(refused);
+    const { proxy } = await indexedProxy({ url: database.url, upstream, cleanups });
+    const started = performance.now();
+    const response = await proxy.app.request('/api/collections');
+    const elapsed = performance.now() - started;
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as Json;
+    expect(elapsed).toBeLessThan(1_000);
+    expect(body.faults).toEqual([
+      expect.stringMatching(/refused the server’s API key.*answers come from stored data/),
+    ]);
+    const ready = await proxy.checkReady();
+    expect(ready).toMatchObject({ ready: false, reason: expect.stringMatching(/API key/) });
+    // A collection's answer says it too, without a walk of an address it cannot check.
+    const collection = await proxy.app.request(`/api/collections/${first!.address}`);
+    const coverage = ((await collection.json()) as Json).coverage;
+    expect(coverage.faults).toHaveLength(1);
+    expect(coverage.statement).toMatch(/refused the server’s API key/);
+  });
+
+  it('a full disk: said in coverage, by /readyz and in the server's faults', async () => {
+    const database = await databases.database();
+    cleanups.push(database.drop);
+    const { upstream } = countingUpstream();
+    // A reserve larger than any disk: every write is refused as the disk being full.
+    const { proxy } = await indexedProxy({
+      url: database.url,
+      upstream,
+      cleanups,
+      diskReserveBytes: Number.MAX_SAFE_INTEGER,
+    });
+    const walk = proxy.indexer.whole(first!.address);
+    await walk.done;
+    expect(walk.progress.state).toBe('failed');
+    const body = (await (
+      await proxy.app.request(`/api/collections/${first!.address}`)
+    ).json()) as Json;
+    expect(body.coverage.statement).toMatch(/database has no room left/);
+    expect(await proxy.checkReady()).toMatchObject({
+      ready: false,
+      reason: expect.stringMatching(/no room left/),
+    });
+    expect(proxy.faults.list().map((fault) => fault.kind)).toEqual(['disk']);
+  });
+});
