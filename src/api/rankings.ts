@@ -16,12 +16,12 @@ export async function fetchRankingPage(
   search: string,
   cursor: string | null,
   signal?: AbortSignal,
-): Promise<ServerPage<RankedContract>> {
+): Promise<ServerPage<RankedContract> & { faults: string[] }> {
   const answer = await getAnswer<RankingAnswer>(rankingPath(search, cursor), signal, [
     'collections',
     'next',
   ]);
-  return { items: answer.collections, next: answer.next };
+  return { items: answer.collections, next: answer.next, faults: answer.faults ?? [] };
 }
 
 /**

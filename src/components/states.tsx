@@ -107,6 +107,22 @@ export function RetryingNotice({ error, failureCount }: { error: unknown; failur
   );
 }
 
+/**
+ * Faults of the whole server that the answer came with (a refused key, a full disk…):
+ * what is shown comes from stored data, and why nothing is fresh.
+ */
+export function ServerFaults({ faults }: { faults: readonly string[] | undefined }) {
+  if (!faults || faults.length === 0) return null;
+  return (
+    <div className={notice.wait} role="note">
+      <strong>Not fresh: the server cannot read new data now</strong>
+      {faults.map((fault) => (
+        <span key={fault}>{fault}</span>
+      ))}
+    </div>
+  );
+}
+
 export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
   return (
     <div className={notice.notice} role="status">

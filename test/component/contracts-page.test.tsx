@@ -62,6 +62,8 @@ interface Options {
   failSecondPage?: boolean;
   /** No collection listed at all. */
   none?: boolean;
+  /** The server's faults, said with the answer. */
+  faults?: string[];
 }
 
 function installRankingApi(options: Options = {}) {
@@ -95,7 +97,13 @@ function installRankingApi(options: Options = {}) {
     const limit = Number(get('limit') ?? 100);
     const page = rows.slice(start, start + limit);
     const next = start + limit < rows.length ? String(start + limit) : null;
-    return Response.json({ window, sort: sortText, collections: page, next });
+    return Response.json({
+      window,
+      sort: sortText,
+      collections: page,
+      next,
+      faults: options.faults ?? [],
+    });
   };
   const rankingRequests = () => api.requests.filter((p) => p.startsWith('/api/collections'));
   return { api, rankingRequests };
@@ -282,6 +290,18 @@ describe('collections page', () => {
     renderAt('/contracts');
     expect(await screen.findByText('No collections yet')).toBeInTheDocument();
     expect(screen.queryByRole('table')).toBeNull();
+  });
+
+  it('says why nothing is fresh when the server cannot read the service', async () => {
+    const refused =
+      'The Token Events Service refused the server’s API key. Check TOKEN_EVENTS_API_KEY. ' +
+      'Nothing new can be read; answers come from stored data.';
+    installRankingApi({ none: true, faults: [refused] });
+    renderAt('/contracts');
+    const note = await screen.findByRole('note');
+    expect(note).toHaveTextContent('Not fresh: the server cannot read new data now');
+    expect(note).toHaveTextContent(refused);
+    expect(screen.getByText('No collections yet')).toBeInTheDocument();
   });
 
   it('shows a failure with Retry, and recovers', async () => {

@@ -6,7 +6,13 @@ import { useServerList, type ServerList } from '../../api/use-server-list';
 import { isPlainClick } from '../../components/plain-click';
 import { ServerListTable } from '../../components/server-list-table';
 import { useSettings } from '../../components/settings';
-import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../components/states';
+import {
+  EmptyState,
+  ErrorState,
+  RetryingNotice,
+  ServerFaults,
+  SkeletonRows,
+} from '../../components/states';
 import { useNow } from '../../components/use-now';
 import { useTitle } from '../../components/use-title';
 import type { RankedContract, RankingSortId, RankingWindow } from '../../lib/answers';
@@ -128,6 +134,7 @@ function RankingPage() {
       <RankingIntro assumedEth={view.currency === CURRENCIES[0]} />
       <RankingToolbar view={view} onChange={setView} />
       <RetryingNotice error={query.failureReason} failureCount={query.failureCount} />
+      <ServerFaults faults={query.data?.pages.at(-1)?.faults} />
       {query.isPending ? (
         <SkeletonRows columns={6} />
       ) : query.isError && count === 0 ? (

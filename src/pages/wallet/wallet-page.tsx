@@ -10,7 +10,13 @@ import { isPlainClick } from '../../components/plain-click';
 import { ListFooter } from '../../components/list-footer';
 import { paramRoute } from '../../components/param-route';
 import { useSettings } from '../../components/settings';
-import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../components/states';
+import {
+  EmptyState,
+  ErrorState,
+  RetryingNotice,
+  ServerFaults,
+  SkeletonRows,
+} from '../../components/states';
 import type { ListColumn } from '../../components/table-features';
 import { TimeDisplayToggle } from '../../components/time-display-toggle';
 import { useNow } from '../../components/use-now';
@@ -196,6 +202,7 @@ export function WalletPage({ address }: { address: string }) {
             eventsSearch={eventsSearch}
           />
           {wallet.data.covers && <p className="muted small">{wallet.data.covers}</p>}
+          <ServerFaults faults={wallet.data.faults} />
         </>
       )}
       {(!empty || collection) && (
