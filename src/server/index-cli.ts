@@ -3,6 +3,7 @@ import { canonicalAddress } from '../lib/address';
 import { coverageOf } from './api/coverage';
 import { configFromEnvironment } from './config';
 import { resetDatabase } from './database/reset-service';
+import { contractEventsPath } from './index/list-path';
 import { openServices } from './open-services';
 import { createProxy } from './proxy/app';
 import { createUpstream } from './upstream/create-upstream';
@@ -58,6 +59,8 @@ async function main() {
       addresses.push(...(await indexer.listed()).map((row) => row.address));
     }
     for (const [index, address] of addresses.entries()) {
+      // Asked for by name: a list stopped as faulty is tried again.
+      if (!values.all) await proxy.reader.clearFault(contractEventsPath(address));
       const walk = indexer.whole(address);
       const started = Date.now();
       const report = async () => {

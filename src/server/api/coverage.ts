@@ -62,7 +62,8 @@ export async function coverageOf(
       `The Token Events Service could not be asked (${upstream.failure}); this answer comes from stored data.`,
     );
   }
-  if (row?.gap) parts.push('Its newest events are being read; some recent ones are not counted yet.');
+  if (row?.gap)
+    parts.push('Its newest events are being read; some recent ones are not counted yet.');
   if (row?.fault) parts.push(row.fault);
   const removed = row?.removed ?? 0;
   if (removed > 0) {

@@ -25,7 +25,13 @@ export async function upgradeStore(client: pg.PoolClient): Promise<void> {
     const { rows: ids } = await client.query<{ id: number }>(
       `INSERT INTO log_lists (path, stable, complete, frontier, head_checked_at)
        VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-      [list.list, stable, list.complete, list.complete ? null : list.frontier, list.head_checked_at],
+      [
+        list.list,
+        stable,
+        list.complete,
+        list.complete ? null : list.frontier,
+        list.head_checked_at,
+      ],
     );
     const id = ids[0]!.id;
     const { rows: chunks } = await client.query<{ data: Buffer }>(

@@ -360,7 +360,10 @@ export function createIngest(pool: pg.Pool) {
     return { records: texts.length, skipped, changes };
   }
 
-  async function ingestContracts(client: pg.PoolClient, texts: readonly string[]): Promise<IngestStats> {
+  async function ingestContracts(
+    client: pg.PoolClient,
+    texts: readonly string[],
+  ): Promise<IngestStats> {
     let skipped = 0;
     const contracts = [];
     for (const text of texts) {

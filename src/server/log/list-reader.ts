@@ -210,7 +210,10 @@ export function createListReader<F>(options: ListReaderOptions<F>) {
   function head(spec: ListSpec, client?: string): Promise<Step<F>> {
     return log.exclusive(spec.path, async () => {
       const list = await log.list(spec.path, spec.order === 'stable');
-      if (list.fault || (!due(list) && !fresh(list))) {
+      // A contract's head is still read when its depth was stopped as faulty: new records
+      // arrive there, and a head read ends by itself.
+      const stopped = list.fault !== null && spec.order === 'stable';
+      if (stopped || (!due(list) && !fresh(list))) {
         return { kind: 'state', state: list, reads: 0, added: 0 };
       }
       if (spec.order === 'stable') return readWhole(spec, list, client);
@@ -382,6 +385,11 @@ export function createListReader<F>(options: ListReaderOptions<F>) {
     deeper,
     verify,
     state: (path: string) => log.state(path),
+    /** Reads a list stopped as faulty again (the operator asks for it). */
+    async clearFault(path: string) {
+      const list = await log.state(path);
+      if (list?.fault) await log.update(list, { fault: null });
+    },
 
     /**
      * One page of a list for /api/v1: from its start (after reading its head when due)

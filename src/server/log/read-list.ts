@@ -32,7 +32,7 @@ export function readListWith(readPage: PageReader): ReadList<PageFailure> {
     if (
       (result.envelope.cursor?.length ?? 0) > MAX_UPSTREAM_CURSOR ||
       // Kept as text: PostgreSQL holds no NUL, and no real cursor has a control character.
-      /[\u0000-\u001f]/.test(result.envelope.cursor ?? '') ||
+      /\p{Cc}/u.test(result.envelope.cursor ?? '') ||
       hasHugeId(result.envelope.result)
     ) {
       return { kind: 'failed', failure: { kind: 'invalid' }, cursorRefused: false };
