@@ -149,7 +149,7 @@ describe('faults of the whole server', () => {
     expect(coverage.statement).toMatch(/refused the server’s API key/);
   });
 
-  it('a full disk: said in coverage, by /readyz and in the server's faults', async () => {
+  it('a full disk: said in coverage, by /readyz and in the server’s faults', async () => {
     const database = await databases.database();
     cleanups.push(database.drop);
     const { upstream } = countingUpstream();
