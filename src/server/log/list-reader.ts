@@ -111,22 +111,38 @@ export function createListReader<F>(options: ListReaderOptions<F>) {
   const fresh = (list: ListState) =>
     list.records === 0 && !list.complete && list.frontier === null && list.headCheckedAt === 0;
 
-  /** Counts a page that brought nothing new; stops the list once it is faulty. */
-  async function noteIdle(list: ListState, added: number, reads: number): Promise<ListState> {
+  const stop = (list: ListState, pages: number) => {
+    const fault =
+      `The Token Events Service sent ${pages} pages in a row without a new record; reading ` +
+      'this list was stopped so as not to spend the request budget on it.';
+    options.faulted?.(list.path, fault);
+    return log.update(list, { fault });
+  };
+
+  /**
+   * Counts a page of depth (or of a head not yet met) that brought nothing new; stops the
+   * list once such pages run to `maxIdlePages`: its cursor loops, or its pages stay empty.
+   */
+  async function noteIdle(list: ListState, added: number): Promise<ListState> {
     if (added > 0) {
       idle.delete(list.path);
       return list;
     }
-    const count = (idle.get(list.path) ?? 0) + reads;
+    const count = (idle.get(list.path) ?? 0) + 1;
     idle.set(list.path, count);
     if (count < settings.maxIdlePages) return list;
     idle.delete(list.path);
-    const fault =
-      `The Token Events Service sent ${count} pages in a row without a new record; reading ` +
-      'this list was stopped so as not to spend the request budget on it.';
-    options.faulted?.(list.path, fault);
-    return log.update(list, { fault });
+    return stop(list, count);
   }
+
+  /**
+   * A walk over records already stored (a stable list read again, a recovery, a
+   * verification) brings nothing new by design; it is faulty once it has read more pages
+   * than the list has records, and `maxIdlePages` more: each page of a list that does
+   * not loop holds a record of its own.
+   */
+  const endless = (list: ListState, pages: number) =>
+    pages > list.records + list.removed + settings.maxIdlePages;
 
   /** A list's first page: its head and the start of its depth. */
   async function readFirst(spec: ListSpec, list: ListState, client?: string): Promise<Step<F>> {
@@ -177,7 +193,8 @@ export function createListReader<F>(options: ListReaderOptions<F>) {
           : { gapCursor: next, gapTs: passTs, headCheckedAt: now() },
       );
       added += committed.added;
-      list = await noteIdle(committed.state, committed.added, 1);
+      // A head read that met what was stored ends, new records or not.
+      list = passed ? committed.state : await noteIdle(committed.state, committed.added);
       if (passed || next === null || list.fault)
         return { kind: 'state', state: list, reads, added };
       cursor = next;
@@ -201,7 +218,10 @@ export function createListReader<F>(options: ListReaderOptions<F>) {
         ...(end && { complete: true, headCheckedAt: now() }),
       });
       added += committed.added;
-      list = end ? committed.state : await noteIdle(committed.state, committed.added, 1);
+      list =
+        !end && endless(committed.state, reads)
+          ? await stop(committed.state, reads)
+          : committed.state;
       if (end || list.fault) return { kind: 'state', state: list, reads, added };
       cursor = next;
     }
@@ -274,6 +294,9 @@ export function createListReader<F>(options: ListReaderOptions<F>) {
       );
       added += committed.added;
       list = committed.state;
+      if (!past && endless(list, reads)) {
+        return { kind: 'state', state: await stop(list, reads), reads, added };
+      }
       if (past) {
         options.recovered?.(spec.path, reads);
         return { kind: 'state', state: list, reads, added };
@@ -308,7 +331,7 @@ export function createListReader<F>(options: ListReaderOptions<F>) {
             frontier: cursor,
             complete: cursor === null && !outcome.full,
           });
-          const state = await noteIdle(committed.state, committed.added, 1);
+          const state = await noteIdle(committed.state, committed.added);
           return { kind: 'state', state, reads, added: committed.added };
         }
       }
@@ -355,6 +378,11 @@ export function createListReader<F>(options: ListReaderOptions<F>) {
         verifyChanged: list.verifyChanged + committed.changed,
       });
       if (cursor !== null || outcome.full) {
+        if (endless(list, list.verifyPages)) {
+          // A cursor that loops: the pass is given up (it starts again next time).
+          await log.update(list, { verifyRun: null, verifyCursor: null });
+          return { kind: 'state', state: await stop(list, list.verifyPages), reads: 1, added: 0 };
+        }
         return { kind: 'state', state: list, reads: 1, added: committed.added };
       }
       const ended = await log.endVerification(list, now());

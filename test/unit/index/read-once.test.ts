@@ -96,6 +96,26 @@ describe('a history read once', () => {
   });
 });
 
+describe('head reads', () => {
+  it('that find nothing new never stop a list as faulty, however many', async () => {
+    const database = await databases.database();
+    cleanups.push(database.drop);
+    const { upstream, paths } = countingUpstream();
+    const { proxy } = await indexedProxy({
+      url: database.url,
+      upstream,
+      cleanups,
+      settings: { headIntervalMs: 0, maxIdlePages: 5 },
+    });
+    await proxy.indexer.whole(second!.address).done;
+    const before = paths.length;
+    for (let read = 0; read < 12; read++) await proxy.indexer.head(second!.address);
+    expect(paths.length - before).toBe(12);
+    const state = await proxy.reader.state(`/v1/events/${second!.address}`);
+    expect(state).toMatchObject({ fault: null, complete: true, gapTs: null });
+  });
+});
+
 describe('only contracts the service lists', () => {
   it('an address typed at random is a 404 that costs no walk; the list is read once a minute', async () => {
     const database = await databases.database();
