@@ -1,5 +1,5 @@
 import { createLogCursors } from './log-cursor';
-import type { ListPage, RecordIdentity } from './list-page';
+import type { ListPage, RecordIdentity, StoredRecord } from './list-page';
 import type { ListState, LogPosition, RecordLog } from './record-log';
 
 /**
@@ -101,7 +101,7 @@ export function createListReader<F>(options: ListReaderOptions<F>) {
   const { log, read, now = Date.now } = options;
   const settings = { ...DEFAULT_READER_SETTINGS, ...options.settings };
   const cursors = createLogCursors(options.secret);
-  // Pages in a row without a new record, per list (this server's reads).
+  // Pages in a row without a new record, per list (this server's reads of its depth).
   const idle = new Map<string, number>();
 
   const due = (list: ListState) =>
@@ -111,22 +111,36 @@ export function createListReader<F>(options: ListReaderOptions<F>) {
   const fresh = (list: ListState) =>
     list.records === 0 && !list.complete && list.frontier === null && list.headCheckedAt === 0;
 
-  /** Counts a page that brought nothing new; stops the list once it is faulty. */
-  async function noteIdle(list: ListState, added: number, reads: number): Promise<ListState> {
+  /**
+   * Counts a page that brought nothing new; stops the list once it is faulty. A head read
+   * or a whole read counts its own pages (`counts`), and what is new to it (`newToRead`):
+   * that a list read again brings nothing new to the log is no fault, only a read that
+   * goes on without end.
+   */
+  async function noteIdle(
+    list: ListState,
+    added: number,
+    reads: number,
+    counts = idle,
+  ): Promise<ListState> {
     if (added > 0) {
-      idle.delete(list.path);
+      counts.delete(list.path);
       return list;
     }
-    const count = (idle.get(list.path) ?? 0) + reads;
-    idle.set(list.path, count);
+    const count = (counts.get(list.path) ?? 0) + reads;
+    counts.set(list.path, count);
     if (count < settings.maxIdlePages) return list;
-    idle.delete(list.path);
+    counts.delete(list.path);
     const fault =
       `The Token Events Service sent ${count} pages in a row without a new record; reading ` +
       'this list was stopped so as not to spend the request budget on it.';
     options.faulted?.(list.path, fault);
     return log.update(list, { fault });
   }
+
+  /** How many of a page's records a read had not met before (a read that loops meets none). */
+  const newToRead = (met: Set<string>, records: readonly StoredRecord[]) =>
+    records.filter((record) => !met.has(record.key) && met.add(record.key)).length;
 
   /** A list's first page: its head and the start of its depth. */
   async function readFirst(spec: ListSpec, list: ListState, client?: string): Promise<Step<F>> {
@@ -154,6 +168,8 @@ export function createListReader<F>(options: ListReaderOptions<F>) {
     let reads = 0;
     let added = 0;
     let restarted = false;
+    const idlePages = new Map<string, number>();
+    const met = new Set<string>();
     for (;;) {
       const outcome = await read(spec, cursor, client);
       reads += 1;
@@ -177,7 +193,7 @@ export function createListReader<F>(options: ListReaderOptions<F>) {
           : { gapCursor: next, gapTs: passTs, headCheckedAt: now() },
       );
       added += committed.added;
-      list = await noteIdle(committed.state, committed.added, 1);
+      list = await noteIdle(committed.state, newToRead(met, records), 1, idlePages);
       if (passed || next === null || list.fault)
         return { kind: 'state', state: list, reads, added };
       cursor = next;
@@ -190,6 +206,8 @@ export function createListReader<F>(options: ListReaderOptions<F>) {
     let cursor: string | null = null;
     let reads = 0;
     let added = 0;
+    const idlePages = new Map<string, number>();
+    const met = new Set<string>();
     for (;;) {
       const outcome = await read(spec, cursor, client);
       reads += 1;
@@ -201,7 +219,9 @@ export function createListReader<F>(options: ListReaderOptions<F>) {
         ...(end && { complete: true, headCheckedAt: now() }),
       });
       added += committed.added;
-      list = end ? committed.state : await noteIdle(committed.state, committed.added, 1);
+      list = end
+        ? committed.state
+        : await noteIdle(committed.state, newToRead(met, records), 1, idlePages);
       if (end || list.fault) return { kind: 'state', state: list, reads, added };
       cursor = next;
     }
