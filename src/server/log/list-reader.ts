@@ -194,8 +194,12 @@ export function createListReader<F>(options: ListReaderOptions<F>) {
       );
       added += committed.added;
       list = await noteIdle(committed.state, newToRead(met, records), 1, idlePages);
-      if (passed || next === null || list.fault)
-        return { kind: 'state', state: list, reads, added };
+      if (passed || list.fault) return { kind: 'state', state: list, reads, added };
+      if (next === null) {
+        // A full page without a cursor is no proof of the end: from the head once more.
+        if (restarted) return { kind: 'state', state: list, reads, added };
+        restarted = true;
+      }
       cursor = next;
     }
   }
@@ -208,12 +212,15 @@ export function createListReader<F>(options: ListReaderOptions<F>) {
     let added = 0;
     const idlePages = new Map<string, number>();
     const met = new Set<string>();
+    let restarted = false;
     for (;;) {
       const outcome = await read(spec, cursor, client);
       reads += 1;
       if (outcome.kind === 'failed') return { ...outcome, reads };
       const { records, cursor: next } = outcome.page;
-      const end = next === null;
+      // A full page without a cursor is no proof of the end (the service's cursor cache
+      // failed): the list is read from its start once more.
+      const end = next === null && !outcome.full;
       const committed = await log.commit(list, records, {
         frontier: next,
         ...(end && { complete: true, headCheckedAt: now() }),
@@ -223,6 +230,10 @@ export function createListReader<F>(options: ListReaderOptions<F>) {
         ? committed.state
         : await noteIdle(committed.state, newToRead(met, records), 1, idlePages);
       if (end || list.fault) return { kind: 'state', state: list, reads, added };
+      if (next === null) {
+        if (restarted) return { kind: 'state', state: list, reads, added };
+        restarted = true;
+      }
       cursor = next;
     }
   }
@@ -283,16 +294,19 @@ export function createListReader<F>(options: ListReaderOptions<F>) {
       reads += 1;
       if (outcome.kind === 'failed') return { ...outcome, reads };
       const { records, cursor: next } = outcome.page;
-      const past = records.some((record) => record.ts < oldest) || next === null;
+      const end = next === null && !outcome.full;
+      const past = records.some((record) => record.ts < oldest) || end;
+      // A full page without a cursor is no proof of the end: the next read recovers again.
+      const stop = past || next === null;
       const committed = await log.commit(
         list,
         records,
-        past ? { frontier: next, complete: next === null } : {},
+        stop ? { frontier: next, complete: end } : {},
       );
       added += committed.added;
       list = committed.state;
-      if (past) {
-        options.recovered?.(spec.path, reads);
+      if (stop) {
+        if (past) options.recovered?.(spec.path, reads);
         return { kind: 'state', state: list, reads, added };
       }
       cursor = next;
