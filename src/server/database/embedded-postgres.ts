@@ -221,7 +221,7 @@ function damagedCluster(pgData: string, said: string, logPath: string) {
 }
 
 // The server's small tables, read whole at start so their pages' checksums are verified.
-const SMALL_TABLES = ['schema_version', 'store_lists', 'store_settings'];
+const SMALL_TABLES = ['schema_version', 'log_lists', 'store_settings'];
 
 /**
  * Reads the catalog and the server's small tables (every page is checked against its

@@ -69,9 +69,12 @@ function recordsOf(data: Buffer): { text: string; ts: number }[] {
   let start = 0;
   for (let index = 0; index < count; index++) {
     const end = data.readUInt32LE(4 + index * 4);
+    // The store kept any finite time; the log keeps whole seconds, and 0 for what no unix
+    // time can be (as list-page.ts reads a record).
+    const ts = Math.trunc(data.readDoubleLE(4 + count * 4 + index * 8));
     records.push({
       text: body.subarray(start, end).toString(),
-      ts: data.readDoubleLE(4 + count * 4 + index * 8),
+      ts: Number.isSafeInteger(ts) && ts >= 0 ? ts : 0,
     });
     start = end + 1;
   }

@@ -1,5 +1,5 @@
 import { createLogCursors } from './log-cursor';
-import type { ListPage, RecordIdentity } from './list-page';
+import type { ListPage, RecordIdentity, StoredRecord } from './list-page';
 import type { ListState, LogPosition, RecordLog } from './record-log';
 
 /**
@@ -101,7 +101,7 @@ export function createListReader<F>(options: ListReaderOptions<F>) {
   const { log, read, now = Date.now } = options;
   const settings = { ...DEFAULT_READER_SETTINGS, ...options.settings };
   const cursors = createLogCursors(options.secret);
-  // Pages in a row without a new record, per list (this server's reads).
+  // Pages in a row without a new record, per list (this server's reads of its depth).
   const idle = new Map<string, number>();
 
   const due = (list: ListState) =>
@@ -111,38 +111,36 @@ export function createListReader<F>(options: ListReaderOptions<F>) {
   const fresh = (list: ListState) =>
     list.records === 0 && !list.complete && list.frontier === null && list.headCheckedAt === 0;
 
-  const stop = (list: ListState, pages: number) => {
+  /**
+   * Counts a page that brought nothing new; stops the list once it is faulty. A head read
+   * or a whole read counts its own pages (`counts`), and what is new to it (`newToRead`):
+   * that a list read again brings nothing new to the log is no fault, only a read that
+   * goes on without end.
+   */
+  async function noteIdle(
+    list: ListState,
+    added: number,
+    reads: number,
+    counts = idle,
+  ): Promise<ListState> {
+    if (added > 0) {
+      counts.delete(list.path);
+      return list;
+    }
+    const count = (counts.get(list.path) ?? 0) + reads;
+    counts.set(list.path, count);
+    if (count < settings.maxIdlePages) return list;
+    counts.delete(list.path);
     const fault =
-      `The Token Events Service sent ${pages} pages in a row without a new record; reading ` +
+      `The Token Events Service sent ${count} pages in a row without a new record; reading ` +
       'this list was stopped so as not to spend the request budget on it.';
     options.faulted?.(list.path, fault);
     return log.update(list, { fault });
-  };
-
-  /**
-   * Counts a page of depth (or of a head not yet met) that brought nothing new; stops the
-   * list once such pages run to `maxIdlePages`: its cursor loops, or its pages stay empty.
-   */
-  async function noteIdle(list: ListState, added: number): Promise<ListState> {
-    if (added > 0) {
-      idle.delete(list.path);
-      return list;
-    }
-    const count = (idle.get(list.path) ?? 0) + 1;
-    idle.set(list.path, count);
-    if (count < settings.maxIdlePages) return list;
-    idle.delete(list.path);
-    return stop(list, count);
   }
 
-  /**
-   * A walk over records already stored (a stable list read again, a recovery, a
-   * verification) brings nothing new by design; it is faulty once it has read more pages
-   * than the list has records, and `maxIdlePages` more: each page of a list that does
-   * not loop holds a record of its own.
-   */
-  const endless = (list: ListState, pages: number) =>
-    pages > list.records + list.removed + settings.maxIdlePages;
+  /** How many of a page's records a read had not met before (a read that loops meets none). */
+  const newToRead = (met: Set<string>, records: readonly StoredRecord[]) =>
+    records.filter((record) => !met.has(record.key) && met.add(record.key)).length;
 
   /** A list's first page: its head and the start of its depth. */
   async function readFirst(spec: ListSpec, list: ListState, client?: string): Promise<Step<F>> {
@@ -170,6 +168,8 @@ export function createListReader<F>(options: ListReaderOptions<F>) {
     let reads = 0;
     let added = 0;
     let restarted = false;
+    const idlePages = new Map<string, number>();
+    const met = new Set<string>();
     for (;;) {
       const outcome = await read(spec, cursor, client);
       reads += 1;
@@ -193,10 +193,13 @@ export function createListReader<F>(options: ListReaderOptions<F>) {
           : { gapCursor: next, gapTs: passTs, headCheckedAt: now() },
       );
       added += committed.added;
-      // A head read that met what was stored ends, new records or not.
-      list = passed ? committed.state : await noteIdle(committed.state, committed.added);
-      if (passed || next === null || list.fault)
-        return { kind: 'state', state: list, reads, added };
+      list = await noteIdle(committed.state, newToRead(met, records), 1, idlePages);
+      if (passed || list.fault) return { kind: 'state', state: list, reads, added };
+      if (next === null) {
+        // A full page without a cursor is no proof of the end: from the head once more.
+        if (restarted) return { kind: 'state', state: list, reads, added };
+        restarted = true;
+      }
       cursor = next;
     }
   }
@@ -207,22 +210,30 @@ export function createListReader<F>(options: ListReaderOptions<F>) {
     let cursor: string | null = null;
     let reads = 0;
     let added = 0;
+    const idlePages = new Map<string, number>();
+    const met = new Set<string>();
+    let restarted = false;
     for (;;) {
       const outcome = await read(spec, cursor, client);
       reads += 1;
       if (outcome.kind === 'failed') return { ...outcome, reads };
       const { records, cursor: next } = outcome.page;
-      const end = next === null;
+      // A full page without a cursor is no proof of the end (the service's cursor cache
+      // failed): the list is read from its start once more.
+      const end = next === null && !outcome.full;
       const committed = await log.commit(list, records, {
         frontier: next,
         ...(end && { complete: true, headCheckedAt: now() }),
       });
       added += committed.added;
-      list =
-        !end && endless(committed.state, reads)
-          ? await stop(committed.state, reads)
-          : committed.state;
+      list = end
+        ? committed.state
+        : await noteIdle(committed.state, newToRead(met, records), 1, idlePages);
       if (end || list.fault) return { kind: 'state', state: list, reads, added };
+      if (next === null) {
+        if (restarted) return { kind: 'state', state: list, reads, added };
+        restarted = true;
+      }
       cursor = next;
     }
   }
@@ -231,7 +242,7 @@ export function createListReader<F>(options: ListReaderOptions<F>) {
     return log.exclusive(spec.path, async () => {
       const list = await log.list(spec.path, spec.order === 'stable');
       // A contract's head is still read when its depth was stopped as faulty: new records
-      // arrive there, and a head read ends by itself.
+      // arrive there, and a head read that loops is stopped by itself.
       const stopped = list.fault !== null && spec.order === 'stable';
       if (stopped || (!due(list) && !fresh(list))) {
         return { kind: 'state', state: list, reads: 0, added: 0 };
@@ -281,24 +292,28 @@ export function createListReader<F>(options: ListReaderOptions<F>) {
     let cursor: string | null = null;
     let reads = 0;
     let added = 0;
+    const idlePages = new Map<string, number>();
+    const met = new Set<string>();
     for (;;) {
       const outcome = await read(spec, cursor, client);
       reads += 1;
       if (outcome.kind === 'failed') return { ...outcome, reads };
       const { records, cursor: next } = outcome.page;
-      const past = records.some((record) => record.ts < oldest) || next === null;
+      const end = next === null && !outcome.full;
+      const past = records.some((record) => record.ts < oldest) || end;
+      // A full page without a cursor is no proof of the end: the next read recovers again.
+      const stop = past || next === null;
       const committed = await log.commit(
         list,
         records,
-        past ? { frontier: next, complete: next === null } : {},
+        stop ? { frontier: next, complete: end } : {},
       );
       added += committed.added;
-      list = committed.state;
-      if (!past && endless(list, reads)) {
-        return { kind: 'state', state: await stop(list, reads), reads, added };
-      }
-      if (past) {
-        options.recovered?.(spec.path, reads);
+      list = stop
+        ? committed.state
+        : await noteIdle(committed.state, newToRead(met, records), 1, idlePages);
+      if (stop || list.fault) {
+        if (past) options.recovered?.(spec.path, reads);
         return { kind: 'state', state: list, reads, added };
       }
       cursor = next;
@@ -331,7 +346,7 @@ export function createListReader<F>(options: ListReaderOptions<F>) {
             frontier: cursor,
             complete: cursor === null && !outcome.full,
           });
-          const state = await noteIdle(committed.state, committed.added);
+          const state = await noteIdle(committed.state, committed.added, 1);
           return { kind: 'state', state, reads, added: committed.added };
         }
       }
@@ -378,10 +393,11 @@ export function createListReader<F>(options: ListReaderOptions<F>) {
         verifyChanged: list.verifyChanged + committed.changed,
       });
       if (cursor !== null || outcome.full) {
-        if (endless(list, list.verifyPages)) {
-          // A cursor that loops: the pass is given up (it starts again next time).
-          await log.update(list, { verifyRun: null, verifyCursor: null });
-          return { kind: 'state', state: await stop(list, list.verifyPages), reads: 1, added: 0 };
+        // Each page of a list that does not loop holds a record of its own: a pass past
+        // that many pages is given up (it starts again when next due).
+        if (list.verifyPages > list.records + list.removed + settings.maxIdlePages) {
+          await log.update(list, { verifyRun: null, verifyCursor: null, verifiedAt: now() });
+          options.faulted?.(spec.path, 'its verification read more pages than it has records');
         }
         return { kind: 'state', state: list, reads: 1, added: committed.added };
       }

@@ -41,7 +41,7 @@ async function start(dataDir: string) {
   return database;
 }
 
-/** A cluster with the server's schema and a few stored lists, stopped. */
+/** A cluster with the server's schema and a few lists in the log, stopped. */
 async function madeCluster() {
   const dataDir = newDataDir();
   const database = await start(dataDir);
@@ -49,11 +49,11 @@ async function madeCluster() {
   pool.on('error', () => {});
   await migrate(pool);
   await pool.query(
-    `INSERT INTO store_lists SELECT '/v1/events/0x' || n, 1, 0, 10, false, 'c', 0, 0, 100, 0
-       FROM generate_series(1, 50) AS n`,
+    `INSERT INTO log_lists (path, stable, frontier)
+       SELECT '/v1/events/0x' || n, false, 'c' FROM generate_series(1, 50) AS n`,
   );
   const { rows } = await pool.query<{ path: string }>(
-    `SELECT pg_relation_filepath('store_lists') AS path`,
+    `SELECT pg_relation_filepath('log_lists') AS path`,
   );
   await pool.end();
   await database.stop();

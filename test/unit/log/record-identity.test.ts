@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { readListPage, readRecordKey } from '../../../src/server/store/list-page';
+import { keyHash, readListPage, readRecordKey } from '../../../src/server/log/list-page';
 
-/** A record's identity tells a record already stored from a new one; it never merges two. */
-describe('the identity of a stored record', () => {
+/** A record's identity tells a record already logged from a new one; it never merges two. */
+describe('the identity of a logged record', () => {
   it('keeps distinct records without event id and transaction apart, and a repeat together', () => {
     const records = Array.from({ length: 300 }, (_, index) => ({
       contract_address: `0x${'a'.repeat(64)}`,
@@ -18,5 +18,9 @@ describe('the identity of a stored record', () => {
     // The same record as a number or as a string is the same record.
     const asText = { ...records[1], timestamp: String(records[1]!.timestamp) };
     expect(readRecordKey(JSON.stringify(asText), 'event')).toBe(page.records[1]!.key);
+    // As the log keeps it: 16 bytes, one per identity.
+    const hashes = new Set(page.records.map((record) => keyHash(record.key).toString('hex')));
+    expect(hashes.size).toBe(300);
+    expect(keyHash(page.records[0]!.key)).toHaveLength(16);
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { resultSpans } from '../../../src/server/store/result-spans';
+import { resultSpans } from '../../../src/server/log/result-spans';
 
 /**
  * The spans of a page's records, cut from its bytes, are the records: parsed, each equals

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterEach, expect, it, vi } from 'vitest';
-import { openPostgresEngine, type PostgresEngine } from '../../../src/server/store/postgres-engine';
+import { openRecordLog, type RecordLog } from '../../../src/server/log/record-log';
 import { startPostgres, type PostgresServer } from '../../support/postgres-server';
 
 /**
@@ -9,22 +9,22 @@ import { startPostgres, type PostgresServer } from '../../support/postgres-serve
  * process with an 'error' nobody listened to.
  */
 let server: PostgresServer | undefined;
-let engine: PostgresEngine | undefined;
+let log: RecordLog | undefined;
 afterEach(async () => {
   vi.restoreAllMocks();
-  await engine?.close().catch(() => {});
+  await log?.close().catch(() => {});
   await server?.stop();
 });
 
 it('survives PostgreSQL stopping while a list’s lock is held, and rejects that task', async () => {
   server = await startPostgres();
-  engine = await openPostgresEngine({ connectionString: server.url });
-  engine.pool.on('error', () => {});
+  log = await openRecordLog({ connectionString: server.url });
+  const list = await log.list('/v1/events/0xabc', false);
   const connect = vi.spyOn(pg.Pool.prototype, 'connect');
   let running: () => void = () => {};
   const started = new Promise<void>((resolve) => (running = resolve));
   let finish: () => void = () => {};
-  const task = engine.exclusive('/v1/events/0xabc', async () => {
+  const task = log.exclusive(list.path, async () => {
     running();
     await new Promise<void>((resolve) => (finish = resolve));
     return 'read';
@@ -39,6 +39,7 @@ it('survives PostgreSQL stopping while a list’s lock is held, and rejects that
   await ended;
   finish();
   await expect(task).rejects.toThrow(/database connection holding the lock .* failed/);
-  // Reads fail too, as rejections.
-  await expect(engine.read('/v1/events/0xabc')).rejects.toThrow();
+  // Reads and writes fail too, as rejections.
+  await expect(log.state(list.path)).rejects.toThrow();
+  await expect(log.commit(list, [], { complete: true })).rejects.toThrow();
 });
