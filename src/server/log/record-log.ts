@@ -431,13 +431,16 @@ export async function openRecordLog(options: RecordLogOptions) {
       let position = after;
       for (;;) {
         const batch = Math.min(PAGE_BATCH, limit - records.length + 1);
+        // A stable list's query has no time: PostgreSQL refuses a parameter it cannot type.
         const { rows } = await pool.query<{ body: Buffer; ts: string; seq: string }>(
           list.stable
             ? `SELECT body, ts, seq FROM log_records WHERE list_id = $1 AND removed_at IS NULL
-                 AND seq > $3 ORDER BY seq LIMIT $4`
+                 AND seq > $2 ORDER BY seq LIMIT $3`
             : `SELECT body, ts, seq FROM log_records WHERE list_id = $1 AND removed_at IS NULL
                  AND ts <= $2 AND (ts < $2 OR seq > $3) ORDER BY ts DESC, seq LIMIT $4`,
-          [list.id, position?.ts ?? Number.MAX_SAFE_INTEGER, position?.seq ?? 0, batch],
+          list.stable
+            ? [list.id, position?.seq ?? 0, batch]
+            : [list.id, position?.ts ?? Number.MAX_SAFE_INTEGER, position?.seq ?? 0, batch],
         );
         for (const row of rows) {
           const size = row.body.byteLength + 1;

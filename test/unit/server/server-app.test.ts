@@ -338,4 +338,27 @@ describe('production server', () => {
     }
     expect(statuses).toEqual([200, 200, 429]);
   });
+
+  it("serves the service's stable lists from the log: the contracts list, a token's events", async () => {
+    const { app, calls } = await server(serviceOf(A));
+    for (const path of ['/api/v1/contracts', `/api/v1/events/${A}/7`]) {
+      const first = await app.request(path);
+      const again = await app.request(path);
+      for (const response of [first, again]) {
+        expect(response.status, path).toBe(200);
+        expect(response.headers.get('cache-control')).toBe('no-store');
+      }
+      expect(await again.json()).toEqual(await first.json());
+    }
+    expect(await (await app.request('/api/v1/contracts')).json()).toEqual({
+      result: [{ contract_address: A, name: 'A' }],
+      cursor: null,
+    });
+    // Read once each: the contracts list, and the token's list (the service has no event
+    // for it, so it is empty).
+    expect(calls.map((call) => new URL(call.url).pathname)).toEqual([
+      '/base/v1/contracts',
+      `/base/v1/events/${A}/7`,
+    ]);
+  });
 });
