@@ -318,12 +318,16 @@ describe('production server', () => {
     await app.request('/contracts');
     await app.request(`/api/v1/events/${A}`);
     await app.request(`/api/v1/events/${A}`);
+    await app.request('/api/meta');
+    await app.request(`/api/collections/${A}/holders`);
     expect(lines).toEqual([
       expect.objectContaining({ method: 'GET', route: 'healthz', status: 200 }),
       expect.objectContaining({ route: 'page', status: 200 }),
       // Read from the upstream into the log, then served from the log alone.
-      expect.objectContaining({ status: 200, upstreamStatus: 200 }),
-      expect.objectContaining({ status: 200 }),
+      expect.objectContaining({ route: 'contract-events', status: 200, upstreamStatus: 200 }),
+      expect.objectContaining({ route: 'contract-events', status: 200 }),
+      expect.objectContaining({ route: 'meta', status: 200 }),
+      expect.objectContaining({ route: '/api/collections/:address/holders', status: 200 }),
     ]);
     expect(lines[3]).not.toHaveProperty('upstreamStatus');
     expect(JSON.stringify(lines)).not.toContain('secret-key-123');
