@@ -43,7 +43,7 @@ async function server(
   const log = (line: RequestLog) => lines.push(line);
   const database = await databases.database();
   opened.push(database.drop);
-  const { proxy } = await indexedProxy({
+  const { proxy, log: recordLog } = await indexedProxy({
     url: database.url,
     upstream,
     cleanups: opened,
@@ -51,7 +51,7 @@ async function server(
   });
   const { trustedProxyHops } = options;
   const app = createServerApp({ proxy, clientDir, log, trustedProxyHops });
-  return { app, proxy, calls, lines };
+  return { app, proxy, recordLog, calls, lines };
 }
 
 const A = '0x' + '0'.repeat(60) + 'abcd';
@@ -364,5 +364,28 @@ describe('production server', () => {
       '/base/v1/contracts',
       `/base/v1/events/${A}/7`,
     ]);
+  });
+
+  it('answers a listed collection as listed when another request read the contracts list meanwhile', async () => {
+    const { app, proxy, recordLog } = await server(serviceOf(A));
+    // The first look-up of the contract finds it unlisted; before it goes on, another
+    // visitor's request reads the contracts list (which lists it) whole.
+    const { pool } = recordLog;
+    const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+    let raced = false;
+    (pool as { query: unknown }).query = async (...args: unknown[]) => {
+      const result = await query(...args);
+      if (!raced && String(args[0]).startsWith('SELECT listed FROM idx_contracts')) {
+        raced = true;
+        await proxy.indexer.listed();
+      }
+      return result;
+    };
+    const response = await app.request(`/api/v1/events/${A}`);
+    expect(raced).toBe(true);
+    expect(response.headers.get('x-list-stopped')).toBeNull();
+    expect(await response.json()).toEqual({ result: [EVENT], cursor: null });
+    const overview = await app.request(`/api/collections/${A}`);
+    expect(overview.status).toBe(200);
   });
 });
