@@ -114,10 +114,24 @@ describe('a server that stops', () => {
         expect(answer.status).toBe(503);
         expect(JSON.parse(answer.body)).toMatchObject({ error: { message: /restarting/ } });
       }
+      // One that arrives after the stop is not sent upstream.
+      expect((await answerOf(port, `/api/v1/events/${A}/99`)).status).toBe(503);
+      await new Promise((resolve) => setTimeout(resolve, 100));
       expect(upstreamSignals).toHaveLength(6);
       expect(warnings.map(String)).toEqual([]);
     } finally {
       process.off('warning', onWarning);
+    }
+  });
+
+  it('answers requests waiting for the contracts list (is the collection listed?) with 503 at once', async () => {
+    const { port, upstreamSignals, proxy } = await proxyOnSocket('held');
+    const answers = Array.from({ length: 10 }, () => answerOf(port, `/api/v1/events/${A}`));
+    await vi.waitFor(() => expect(upstreamSignals).toHaveLength(1), { timeout: 5_000 });
+    void proxy.stop();
+    for (const answer of await Promise.all(answers)) {
+      expect(answer.status).toBe(503);
+      expect(JSON.parse(answer.body)).toMatchObject({ error: { message: /restarting/ } });
     }
   });
 });
