@@ -140,6 +140,17 @@ describe('server configuration', () => {
     ]);
   });
 
+  it('says that STORE_HEAD_SECONDS, renamed, is not read', () => {
+    const config = loadConfig({ STORE_HEAD_SECONDS: '60' });
+    expect(config.data.headIntervalMs).toBe(5_000);
+    expect(config.warnings).toEqual([
+      'STORE_HEAD_SECONDS is now HEAD_READ_SECONDS: set that instead (it is not read).',
+    ]);
+    expect(
+      loadConfig({ STORE_HEAD_SECONDS: '60', HEAD_READ_SECONDS: '60' }).data.headIntervalMs,
+    ).toBe(60_000);
+  });
+
   it.each([
     ['1', 1_000],
     ['3600', 3_600_000],
