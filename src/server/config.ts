@@ -268,6 +268,11 @@ export function loadConfig(env: Env): ServerConfig {
   const warnings = RETIRED.filter((name) => env[name] !== undefined).map(
     (name) => `${name} is no longer used: the record log keeps every record for good.`,
   );
+  if (env.STORE_HEAD_SECONDS !== undefined) {
+    warnings.push(
+      'STORE_HEAD_SECONDS is now HEAD_READ_SECONDS: set that instead (it is not read).',
+    );
+  }
   const upstream = upstreamConfig(vars, warnings);
   return {
     host: vars.HOST,

@@ -76,10 +76,12 @@ export function createQueryApi(options: QueryApiOptions) {
   const app = new Hono<{ Variables: { route: string; client?: string } }>();
   // Who asks (set by the per-client limit): the service's reads a visitor causes are its.
   const clientOf = (c: Context) => (c.get('client') as string | undefined) ?? 'local';
-  // The request log names the route as matched (`/api/collections/:address/events`).
+  // The request log names the route as matched (`/api/collections/:address/events`); a
+  // request handed on (`/api/v1`, `/api/meta`) keeps the name its handler gave it.
   app.use('*', async (c, next) => {
+    const route = c.get('route');
     await next();
-    c.set('route', c.req.routePath);
+    if (c.get('route') === route) c.set('route', c.req.routePath);
   });
 
   const badRequest = (message: string) =>

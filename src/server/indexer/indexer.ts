@@ -231,10 +231,9 @@ export function createIndexer<F>(options: IndexerOptions<F>) {
   async function listingOf(contract: string): Promise<Listing> {
     if (await isListed(contract)) return 'listed';
     const list = await reader.state(CONTRACTS.path);
-    if (!list?.complete || now() - list.headCheckedAt >= RELIST_MS) {
-      await readListing();
-      if (await isListed(contract)) return 'listed';
-    }
+    if (!list?.complete || now() - list.headCheckedAt >= RELIST_MS) await readListing();
+    // Asked again either way: another request may have read the list since.
+    if (await isListed(contract)) return 'listed';
     return (await reader.state(CONTRACTS.path))?.complete ? 'not-listed' : 'unknown';
   }
 

@@ -431,6 +431,7 @@ export async function openRecordLog(options: RecordLogOptions) {
       let position = after;
       for (;;) {
         const batch = Math.min(PAGE_BATCH, limit - records.length + 1);
+        // A stable list's query has no time: PostgreSQL refuses a parameter it cannot type.
         const { rows } = await pool.query<{ body: Buffer; ts: string; seq: string }>(
           list.stable
             ? `SELECT body, ts, seq FROM log_records WHERE list_id = $1 AND removed_at IS NULL

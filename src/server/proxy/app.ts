@@ -204,28 +204,31 @@ export function createProxy(options: ProxyOptions) {
     const { request } = match;
     c.set('route', request.route.name);
     const client = c.get('client') ?? NO_ADDRESS_CLIENT;
+    // Nothing more is sent upstream once the server stops.
+    if (waiting.stopped()) return errorResponse(SHUTTING_DOWN);
     // Only contracts the service lists are read: any other address is an empty list, as
-    // the service answers it, without a walk.
-    if (request.route.name !== 'contracts') {
-      const listing = await indexer.listingOf(request.route.address);
-      if (listing !== 'listed') return emptyList(listing);
-    }
-    const served = await settleBy(
-      reader.serve(
+    // the service answers it, without a walk. Reading the contracts list for it is waited
+    // for within the same deadline, and answered at once when the server stops.
+    const listedThenServed = async () => {
+      if (request.route.name !== 'contracts') {
+        const listing = await indexer.listingOf(request.route.address);
+        if (listing !== 'listed') return { kind: 'unlisted' as const, listing };
+      }
+      return reader.serve(
         listSpecOf(request),
         request.cursor ?? null,
         request.limit ?? SERVICE_DEFAULT_LIMIT,
         client,
-      ),
-      timeoutMs,
-      clientGone(c, waiting),
-    );
+      );
+    };
+    const served = await settleBy(listedThenServed(), timeoutMs, clientGone(c, waiting));
     if (served === 'late' || served === 'aborted') {
       const failure: PageFailure = { kind: served === 'late' ? 'timeout' : 'aborted' };
       return errorResponse(
         waiting.stopped() ? SHUTTING_DOWN : pageFailureError(failure, errorLimits),
       );
     }
+    if (served.kind === 'unlisted') return emptyList(served.listing);
     if (served.kind === 'foreign_cursor') {
       return errorResponse({
         kind: 'bad_request',

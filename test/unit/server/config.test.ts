@@ -12,7 +12,6 @@ describe('server configuration', () => {
       upstream: { kind: 'sample', profile: 'deployed', seed: 1, live: true },
       proxy: {
         timeoutMs: 15_000,
-        cache: { firstPageTtlMs: 5_000, cursorPageTtlMs: 600_000, maxBytes: 64 * 1024 * 1024 },
         gate: {
           concurrency: 4,
           queueTimeoutMs: 10_000,
@@ -23,12 +22,16 @@ describe('server configuration', () => {
         rateLimit: { perMinute: 300, burst: 60 },
         trustedProxyHops: 0,
       },
-      store: {
+      data: {
         database: { kind: 'embedded', dataDir: '.data' },
-        maxBytes: 1024 * 1024 * 1024,
         headIntervalMs: 5_000,
-        maxAgeMs: 24 * 3_600_000,
         monthlyQuota: 100_000,
+      },
+      index: {
+        backgroundShare: 0.2,
+        backgroundQuotaShare: 0.5,
+        verifyShare: 0.02,
+        verifyEveryMs: 30 * 86_400_000,
       },
       connections: {
         maxConnections: 1000,
@@ -56,17 +59,16 @@ describe('server configuration', () => {
       PORT: '0',
       HOST: '0.0.0.0',
       UPSTREAM_TIMEOUT_MS: '2000',
-      CACHE_TTL_SECONDS: '0',
-      CACHE_CURSOR_TTL_SECONDS: '60',
-      CACHE_MAX_MB: '8',
       UPSTREAM_CONCURRENCY: '2',
       UPSTREAM_QUEUE_TIMEOUT_MS: '500',
       UPSTREAM_RATE_PER_SECOND: '0.5',
       DATABASE_URL: 'postgres://dashboard:secret@db.internal:5432/events',
-      STORE_MAX_MB: '256',
-      STORE_HEAD_SECONDS: '10',
-      STORE_MAX_AGE_HOURS: '48',
+      HEAD_READ_SECONDS: '10',
       UPSTREAM_MONTHLY_QUOTA: '0',
+      INDEX_BACKGROUND_SHARE: '0',
+      INDEX_BACKGROUND_QUOTA_SHARE: '0.75',
+      INDEX_VERIFY_SHARE: '0.1',
+      INDEX_VERIFY_DAYS: '7.5',
       RATE_LIMIT_PER_MINUTE: '0',
       RATE_LIMIT_BURST: '5',
       TRUST_PROXY: '2',
@@ -84,7 +86,6 @@ describe('server configuration', () => {
       shutdownTimeoutMs: 1000,
       proxy: {
         timeoutMs: 2000,
-        cache: { firstPageTtlMs: 0, cursorPageTtlMs: 60_000, maxBytes: 8 * 1024 * 1024 },
         gate: {
           concurrency: 2,
           queueTimeoutMs: 500,
@@ -95,12 +96,16 @@ describe('server configuration', () => {
         rateLimit: { perMinute: 0, burst: 5 },
         trustedProxyHops: 2,
       },
-      store: {
+      data: {
         database: { kind: 'external', url: 'postgres://dashboard:secret@db.internal:5432/events' },
-        maxBytes: 256 * 1024 * 1024,
         headIntervalMs: 10_000,
-        maxAgeMs: 48 * 3_600_000,
         monthlyQuota: 0,
+      },
+      index: {
+        backgroundShare: 0,
+        backgroundQuotaShare: 0.75,
+        verifyShare: 0.1,
+        verifyEveryMs: 7.5 * 86_400_000,
       },
       connections: {
         maxConnections: 500,
@@ -108,7 +113,69 @@ describe('server configuration', () => {
         keepAliveTimeoutMs: 2000,
         headersTimeoutMs: 3000,
       },
+      warnings: [],
     });
+  });
+
+  it.each([
+    'STORE_MAX_MB',
+    'STORE_MAX_AGE_HOURS',
+    'CACHE_TTL_SECONDS',
+    'CACHE_CURSOR_TTL_SECONDS',
+    'CACHE_MAX_MB',
+  ])('says at start-up that %s is no longer used, whatever its value', (name) => {
+    for (const value of ['64', '-1', 'lots']) {
+      const config = loadConfig({ [name]: value });
+      expect(config.warnings).toEqual([
+        `${name} is no longer used: the record log keeps every record for good.`,
+      ]);
+    }
+  });
+
+  it('says each retired variable set, and nothing of those unset', () => {
+    const config = loadConfig({ CACHE_MAX_MB: '0', STORE_MAX_MB: '512' });
+    expect(config.warnings).toEqual([
+      expect.stringMatching(/^STORE_MAX_MB is no longer used/),
+      expect.stringMatching(/^CACHE_MAX_MB is no longer used/),
+    ]);
+  });
+
+  it('says that STORE_HEAD_SECONDS, renamed, is not read', () => {
+    const config = loadConfig({ STORE_HEAD_SECONDS: '60' });
+    expect(config.data.headIntervalMs).toBe(5_000);
+    expect(config.warnings).toEqual([
+      'STORE_HEAD_SECONDS is now HEAD_READ_SECONDS: set that instead (it is not read).',
+    ]);
+    expect(
+      loadConfig({ STORE_HEAD_SECONDS: '60', HEAD_READ_SECONDS: '60' }).data.headIntervalMs,
+    ).toBe(60_000);
+  });
+
+  it.each([
+    ['1', 1_000],
+    ['3600', 3_600_000],
+    [' 30 ', 30_000],
+    ['', 5_000],
+  ])('reads HEAD_READ_SECONDS=%j as a head read at most every %i ms', (value, ms) => {
+    expect(loadConfig({ HEAD_READ_SECONDS: value }).data.headIntervalMs).toBe(ms);
+  });
+
+  it.each([
+    ['0', 0],
+    ['1', 1],
+    ['0.005', 0.005],
+    ['', 0.02],
+  ])('reads INDEX_VERIFY_SHARE=%j as a share of %d', (value, share) => {
+    expect(loadConfig({ INDEX_VERIFY_SHARE: value }).index.verifyShare).toBe(share);
+  });
+
+  it.each([
+    ['0.01', 864_000],
+    ['3650', 3_650 * 86_400_000],
+    ['1', 86_400_000],
+    ['', 30 * 86_400_000],
+  ])('reads INDEX_VERIFY_DAYS=%j as a pass every %i ms', (value, ms) => {
+    expect(loadConfig({ INDEX_VERIFY_DAYS: value }).index.verifyEveryMs).toBe(ms);
   });
 
   it('sets where the sample timeline ends, and turns its new events off', () => {
@@ -149,7 +216,16 @@ describe('server configuration', () => {
     [{ UPSTREAM_CONCURRENCY: '1.5' }, /UPSTREAM_CONCURRENCY must be a whole number/],
     [{ UPSTREAM_RATE_PER_SECOND: '-1' }, /UPSTREAM_RATE_PER_SECOND must be a number/],
     [{ RATE_LIMIT_PER_MINUTE: 'lots' }, /RATE_LIMIT_PER_MINUTE/],
-    [{ CACHE_MAX_MB: '-1' }, /CACHE_MAX_MB/],
+    [{ HEAD_READ_SECONDS: '0' }, /HEAD_READ_SECONDS must be a whole number from 1 to 3600/],
+    [{ HEAD_READ_SECONDS: '3601' }, /HEAD_READ_SECONDS must be a whole number from 1 to 3600/],
+    [{ HEAD_READ_SECONDS: '2.5' }, /HEAD_READ_SECONDS must be a whole number/],
+    [{ HEAD_READ_SECONDS: 'often' }, /HEAD_READ_SECONDS must be a whole number/],
+    [{ INDEX_VERIFY_SHARE: '-0.01' }, /INDEX_VERIFY_SHARE must be a number from 0 to 1/],
+    [{ INDEX_VERIFY_SHARE: '1.5' }, /INDEX_VERIFY_SHARE must be a number from 0 to 1/],
+    [{ INDEX_VERIFY_SHARE: 'some' }, /INDEX_VERIFY_SHARE must be a number/],
+    [{ INDEX_VERIFY_DAYS: '0' }, /INDEX_VERIFY_DAYS must be a number from 0.01 to 3650/],
+    [{ INDEX_VERIFY_DAYS: '3651' }, /INDEX_VERIFY_DAYS must be a number from 0.01 to 3650/],
+    [{ INDEX_VERIFY_DAYS: 'monthly' }, /INDEX_VERIFY_DAYS must be a number/],
     [{ TRUST_PROXY: 'yes' }, /TRUST_PROXY/],
     [{ TRUST_PROXY: '11' }, /TRUST_PROXY/],
     [{ UPSTREAM_MAX_COOL_DOWN_SECONDS: '0' }, /UPSTREAM_MAX_COOL_DOWN_SECONDS must be a whole/],

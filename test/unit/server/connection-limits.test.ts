@@ -7,10 +7,16 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../../src/server/config';
 import { listen } from '../../../src/server/main';
+import { openServices, type Services } from '../../../src/server/open-services';
+import { usePostgresDatabases } from '../../support/postgres-databases';
 
 let clientDir: string;
 const sockets: Socket[] = [];
 let running: ReturnType<typeof listen> | undefined;
+let services: Services | undefined;
+// One database for the file: these tests never read from it, they only need it opened.
+const databases = usePostgresDatabases();
+let databaseUrl: string | undefined;
 
 beforeAll(() => {
   clientDir = mkdtempSync(join(tmpdir(), 'client-'));
@@ -20,6 +26,8 @@ afterEach(async () => {
   for (const socket of sockets.splice(0)) socket.destroy();
   if (running) await running.stop(0);
   running = undefined;
+  await services?.close();
+  services = undefined;
 });
 afterAll(() => rmSync(clientDir, { recursive: true, force: true }));
 
@@ -27,16 +35,21 @@ async function start(
   env: Record<string, string>,
   adjust = (_: ReturnType<typeof loadConfig>) => {},
 ) {
+  databaseUrl ??= (await databases.database()).url;
   const config = loadConfig({
     // Never asked: these tests only open connections and read /healthz.
     TOKEN_EVENTS_API_URL: 'http://127.0.0.1:9',
     TOKEN_EVENTS_API_KEY: 'k',
     HOST: '127.0.0.1',
     PORT: '0',
+    DATABASE_URL: databaseUrl,
+    INDEX_BACKGROUND_SHARE: '0',
+    INDEX_VERIFY_SHARE: '0',
     ...env,
   });
   adjust(config);
-  running = listen(config, clientDir);
+  services = await openServices(config);
+  running = listen(config, clientDir, services);
   await once(running.server, 'listening');
   const address = running.server.address();
   if (!address || typeof address !== 'object') throw new Error('not listening');

@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createMonitoring } from '../../../src/server/monitoring';
-import type { StoreEngine } from '../../../src/server/store/engine';
+import { createMonitoring, type MonitoringOptions } from '../../../src/server/monitoring';
 
 const HOUR_MS = 3_600_000;
 const JUNE_1 = Date.UTC(2026, 5, 1);
 
-/** The usage part of an engine, counting its writes; the rest is never called here. */
+type Engine = MonitoringOptions['engine'];
+
+/** What monitoring reads of the record log, counting usage writes; `stats` as set. */
 function usageEngine() {
   const usage = new Map<number, number>();
   let writes = 0;
@@ -19,11 +20,9 @@ function usageEngine() {
       for (const [at, count] of usage) if (at >= hour) total += count;
       return total;
     },
-    async stats() {
-      return { lists: 0, bytes: 0 };
-    },
-  } as unknown as StoreEngine;
-  return { engine, usage, writes: () => writes };
+    stats: async (): ReturnType<Engine['stats']> => ({ lists: 0, records: 0, bytes: 0 }),
+  } satisfies Engine;
+  return { engine: engine as Engine, usage, writes: () => writes };
 }
 
 async function gauge(monitoring: ReturnType<typeof createMonitoring>, name: string) {
@@ -151,5 +150,74 @@ describe('upstream usage and the monthly quota', () => {
     await monitoring.flush();
     expect(warnings).toHaveLength(2);
     expect(warnings[1]).toContain('86 of 100 requests (86%)');
+  });
+});
+
+/** Every value of a metric, by its labels (`source=log`), `''` for one without. */
+async function values(monitoring: ReturnType<typeof createMonitoring>, name: string) {
+  const metric = await monitoring.registry.getSingleMetric(name)!.get();
+  return Object.fromEntries(
+    metric.values.map((value) => [
+      Object.entries(value.labels)
+        .map(([label, text]) => `${label}=${text}`)
+        .join(','),
+      value.value,
+    ]),
+  );
+}
+
+describe('what the record log tells /metrics', () => {
+  it('shows its size, read from the log when scraped, and keeps it while the database is down', async () => {
+    const store = usageEngine();
+    let down = false;
+    store.engine.stats = async () => {
+      if (down) throw new Error('connection refused');
+      return { lists: 7, records: 12_345, bytes: 4_194_304 };
+    };
+    const monitoring = createMonitoring({ engine: store.engine, monthlyQuota: 0 });
+    expect(await gauge(monitoring, 'log_lists')).toBe(7);
+    expect(await gauge(monitoring, 'log_records')).toBe(12_345);
+    expect(await gauge(monitoring, 'log_bytes')).toBe(4_194_304);
+    down = true;
+    expect(await gauge(monitoring, 'log_records')).toBe(12_345);
+    // The old store's names are gone.
+    for (const name of ['store_bytes', 'store_lists', 'store_recoveries_total']) {
+      expect(monitoring.registry.getSingleMetric(name)).toBeUndefined();
+    }
+  });
+
+  it('counts /api/v1 pages by where they came from: the log alone, or with upstream reads', async () => {
+    const monitoring = createMonitoring({ engine: usageEngine().engine, monthlyQuota: 0 });
+    monitoring.pageServed('log');
+    monitoring.pageServed('log');
+    monitoring.pageServed('upstream');
+    expect(await values(monitoring, 'api_pages_total')).toEqual({
+      'source=log': 2,
+      'source=upstream': 1,
+    });
+  });
+
+  it('counts recoveries of dead cursors and the upstream pages they cost', async () => {
+    const monitoring = createMonitoring({ engine: usageEngine().engine, monthlyQuota: 0 });
+    monitoring.recovered(3);
+    monitoring.recovered(1);
+    expect(await gauge(monitoring, 'log_recoveries_total')).toBe(2);
+    expect(await gauge(monitoring, 'log_recovery_upstream_pages_total')).toBe(4);
+  });
+
+  it('counts verification passes, the pages they read and what they found', async () => {
+    const monitoring = createMonitoring({ engine: usageEngine().engine, monthlyQuota: 0 });
+    expect(await gauge(monitoring, 'log_verification_passes_total')).toBe(0);
+    monitoring.verified({ pages: 40, added: 3, changed: 1, removed: 0 });
+    monitoring.verified({ pages: 2, added: 0, changed: 0, removed: 5 });
+    expect(await gauge(monitoring, 'log_verification_passes_total')).toBe(2);
+    expect(await gauge(monitoring, 'log_verification_upstream_pages_total')).toBe(42);
+    expect(await values(monitoring, 'log_verification_records_total')).toEqual({
+      'finding=added': 3,
+      'finding=changed': 1,
+      'finding=removed': 5,
+    });
+    const text = await monitoring.registry.metrics();
+    expect(text).toContain('log_verification_records_total{finding="removed"} 5');
   });
 });

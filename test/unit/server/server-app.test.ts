@@ -1,11 +1,13 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createServerApp } from '../../../src/server/http/app';
-import { createProxy, type ProxyOptions } from '../../../src/server/proxy/app';
+import type { ProxyOptions } from '../../../src/server/proxy/app';
 import type { RequestLog } from '../../../src/server/proxy/request-log';
 import { fakeUpstream } from '../proxy/fake-upstream';
+import { indexedProxy } from '../../support/indexed-proxy';
+import { usePostgresDatabases } from '../../support/postgres-databases';
 import { fromSocket } from '../../support/socket-bindings';
 
 let clientDir: string;
@@ -13,20 +15,68 @@ let clientDir: string;
 beforeAll(() => {
   clientDir = mkdtempSync(join(tmpdir(), 'client-'));
   mkdirSync(join(clientDir, 'assets'));
-  writeFileSync(join(clientDir, 'index.html'), '<!doctype html><title>dashboard</title>');
+  writeFileSync(
+    join(clientDir, 'index.html'),
+    '<!doctype html><html><head><title>dashboard</title></head><body></body></html>',
+  );
   writeFileSync(join(clientDir, 'assets', 'index-abc123.js'), 'console.log(1);'.repeat(200));
   writeFileSync(join(clientDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
 });
 afterAll(() => rmSync(clientDir, { recursive: true, force: true }));
 
-function server(answer?: Parameters<typeof fakeUpstream>[0], options: Partial<ProxyOptions> = {}) {
+const databases = usePostgresDatabases();
+const opened: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const close of opened.splice(0).reverse()) await close();
+});
+
+/**
+ * The production server's app over a fake upstream, its proxy as the server makes it on a
+ * new database (the record log and the index), with the default per-client limit.
+ */
+async function server(
+  answer?: Parameters<typeof fakeUpstream>[0],
+  options: Partial<ProxyOptions> = {},
+) {
   const { upstream, calls } = fakeUpstream(answer);
   const lines: RequestLog[] = [];
   const log = (line: RequestLog) => lines.push(line);
-  const proxy = createProxy({ upstream, log, ...options });
+  const database = await databases.database();
+  opened.push(database.drop);
+  const { proxy, log: recordLog } = await indexedProxy({
+    url: database.url,
+    upstream,
+    cleanups: opened,
+    proxy: { log, rateLimit: { perMinute: 300, burst: 60 }, ...options },
+  });
   const { trustedProxyHops } = options;
-  return { app: createServerApp({ proxy, clientDir, log, trustedProxyHops }), calls, lines };
+  const app = createServerApp({ proxy, clientDir, log, trustedProxyHops });
+  return { app, proxy, recordLog, calls, lines };
 }
+
+const A = '0x' + '0'.repeat(60) + 'abcd';
+const EVENT = {
+  contract_address: A,
+  event_type: 'transfer',
+  event_id: '0x' + '1'.repeat(64),
+  transaction_hash: '0x' + '2'.repeat(64),
+  token_id: '7',
+  from_address: '0x' + '0'.repeat(64),
+  to_address: '0x' + '3'.repeat(64),
+  timestamp: 1_700_000_000,
+};
+
+/** A service that lists `contract`, with one event, and answers every other list empty. */
+const serviceOf = (contract: string) => (request: Request) => {
+  const { pathname } = new URL(request.url);
+  if (pathname.endsWith('/v1/contracts')) {
+    return Response.json({ result: [{ contract_address: contract, name: 'A' }], cursor: null });
+  }
+  if (pathname.endsWith(`/v1/events/${contract}`)) {
+    return Response.json({ result: [EVENT], cursor: null });
+  }
+  return Response.json({ result: [], cursor: null });
+};
 
 const failing = () => Response.json({ message: 'Internal server error' }, { status: 502 });
 
@@ -34,7 +84,7 @@ describe('production server', () => {
   it.each(['/', '/contracts', '/healthz', '/api/v1/contracts', '/assets/index-abc123.js'])(
     'sends the security headers on %s',
     async (path) => {
-      const response = await server().app.request(path);
+      const response = await (await server()).app.request(path);
       const csp = response.headers.get('content-security-policy') ?? '';
       expect(csp).toContain("default-src 'self'");
       expect(csp).toContain("img-src 'self' https: data:");
@@ -49,14 +99,19 @@ describe('production server', () => {
   );
 
   it('lets hashed assets be cached for a year and the page shell never without asking', async () => {
-    const { app } = server();
+    const { app } = await server();
     const asset = await app.request('/assets/index-abc123.js');
     expect(asset.status).toBe(200);
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     for (const path of ['/', '/index.html', '/contracts/0x1/tokens/2']) {
       const page = await app.request(path);
       expect(page.status).toBe(200);
-      expect(await page.text()).toContain('<title>dashboard</title>');
+      // A token's page carries its link preview's title in place of the shell's own.
+      expect(await page.text()).toMatch(
+        path === '/contracts/0x1/tokens/2'
+          ? /^<!doctype html>.*<title>Token #2 · Token activity<\/title>/s
+          : /^<!doctype html>.*<title>dashboard<\/title>/s,
+      );
       expect(page.headers.get('cache-control')).toBe('no-cache');
     }
     const other = await app.request('/favicon.svg');
@@ -64,19 +119,21 @@ describe('production server', () => {
   });
 
   it('answers a missing asset with 404, not the page shell', async () => {
-    const response = await server().app.request('/assets/gone-000.js');
+    const response = await (await server()).app.request('/assets/gone-000.js');
     expect(response.status).toBe(404);
   });
 
   it('compresses assets for clients that accept it', async () => {
-    const response = await server().app.request('/assets/index-abc123.js', {
+    const response = await (
+      await server()
+    ).app.request('/assets/index-abc123.js', {
       headers: { 'accept-encoding': 'gzip' },
     });
     expect(response.headers.get('content-encoding')).toBe('gzip');
   });
 
   it('answers /healthz without asking the upstream', async () => {
-    const { app, calls } = server();
+    const { app, calls } = await server();
     const response = await app.request('/healthz');
     expect(await response.json()).toEqual({ status: 'ok' });
     expect(response.headers.get('cache-control')).toBe('no-store');
@@ -84,7 +141,7 @@ describe('production server', () => {
   });
 
   it('is ready when the upstream answers a real request', async () => {
-    const { app, calls } = server();
+    const { app, calls } = await server();
     const response = await app.request('/readyz');
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ status: 'ready' });
@@ -104,7 +161,7 @@ describe('production server', () => {
     ],
     ['sends garbage', () => new Response('<html>'), /not valid JSON/],
   ])('is not ready when the upstream %s', async (_name, answer, reason) => {
-    const response = await server(answer).app.request('/readyz');
+    const response = await (await server(answer)).app.request('/readyz');
     expect(response.status).toBe(503);
     const body = (await response.json()) as { status: string; reason: string };
     expect(body.status).toBe('not_ready');
@@ -113,7 +170,7 @@ describe('production server', () => {
   });
 
   it('is not ready, quickly, when the upstream hangs', async () => {
-    const { app } = server(() => new Promise<Response>(() => {}), {
+    const { app } = await server(() => new Promise<Response>(() => {}), {
       readyTimeoutMs: 20,
       timeoutMs: 200,
     });
@@ -123,7 +180,9 @@ describe('production server', () => {
   });
 
   it('stays ready while the upstream throttles: every instance would fail alike', async () => {
-    const { app } = server(() => Response.json({ message: 'Too Many Requests' }, { status: 429 }));
+    const { app } = await server(() =>
+      Response.json({ message: 'Too Many Requests' }, { status: 429 }),
+    );
     const response = await app.request('/readyz');
     expect(response.status).toBe(200);
     expect(((await response.json()) as { note: string }).note).toMatch(/throttling/);
@@ -132,7 +191,7 @@ describe('production server', () => {
   it('answers readiness from a recent check, failures included, so probes cost no upstream calls', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
-      const { app, calls } = server(failing, { readyCacheMs: 5_000 });
+      const { app, calls } = await server(failing, { readyCacheMs: 5_000 });
       const answers = await Promise.all(Array.from({ length: 50 }, () => app.request('/readyz')));
       for (let i = 0; i < 50; i += 1) answers.push(await app.request('/readyz'));
       expect(answers.map((response) => response.status)).toEqual(Array(100).fill(503));
@@ -146,7 +205,7 @@ describe('production server', () => {
   });
 
   it('limits /readyz per client like the API, with the same budget', async () => {
-    const { app } = server(undefined, { rateLimit: { perMinute: 60, burst: 3 } });
+    const { app } = await server(undefined, { rateLimit: { perMinute: 60, burst: 3 } });
     const statuses = [];
     statuses.push((await app.request('/api/meta', {}, fromSocket('1.2.3.4'))).status);
     for (let i = 0; i < 3; i += 1) {
@@ -157,7 +216,7 @@ describe('production server', () => {
   });
 
   it('says while ready that the upstream is cooling down, and until when (capped)', async () => {
-    const { app, calls } = server(
+    const { app, calls } = await server(
       () =>
         Response.json(
           { message: 'Too Many Requests' },
@@ -193,8 +252,7 @@ describe('production server', () => {
 
   it('answers a thrown error with our JSON 500 and logs it, sending nothing of it', async () => {
     const lines: RequestLog[] = [];
-    const { upstream } = fakeUpstream();
-    const proxy = createProxy({ upstream });
+    const { proxy } = await server();
     const app = createServerApp({
       proxy: { ...proxy, checkReady: () => Promise.reject(new Error('disk on fire at /srv/x')) },
       clientDir,
@@ -217,7 +275,7 @@ describe('production server', () => {
   it.each(['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'])(
     'answers %s of a page or file with 405 and Allow, not the page',
     async (method) => {
-      const { app } = server();
+      const { app } = await server();
       for (const path of [
         '/',
         '/contracts',
@@ -234,10 +292,14 @@ describe('production server', () => {
   );
 
   it('sends HSTS only over HTTPS, or when a trusted proxy says the request came so', async () => {
+    const servers = {
+      direct: await server(),
+      proxied: await server(undefined, { trustedProxyHops: 1 }),
+    };
     const hsts = async (url: string, headers: Record<string, string>, hops?: number) =>
-      (
-        await server(undefined, { trustedProxyHops: hops }).app.request(url, { headers })
-      ).headers.get('strict-transport-security');
+      (await servers[hops ? 'proxied' : 'direct'].app.request(url, { headers })).headers.get(
+        'strict-transport-security',
+      );
     expect(await hsts('http://localhost/', {})).toBeNull();
     expect(await hsts('http://localhost/', { 'x-forwarded-proto': 'https' })).toBeNull();
     expect(await hsts('https://localhost/', {})).toMatch(/max-age=\d+/);
@@ -251,32 +313,79 @@ describe('production server', () => {
   });
 
   it('logs one line per request, API or not, never twice and never the key', async () => {
-    const { app, lines } = server();
+    const { app, lines } = await server(serviceOf(A));
     await app.request('/healthz');
     await app.request('/contracts');
-    await app.request('/api/v1/contracts');
-    await app.request('/api/v1/contracts');
+    await app.request(`/api/v1/events/${A}`);
+    await app.request(`/api/v1/events/${A}`);
+    await app.request('/api/meta');
+    await app.request(`/api/collections/${A}/holders`);
     expect(lines).toEqual([
       expect.objectContaining({ method: 'GET', route: 'healthz', status: 200 }),
       expect.objectContaining({ route: 'page', status: 200 }),
-      expect.objectContaining({
-        route: 'contracts',
-        status: 200,
-        upstreamStatus: 200,
-        cache: 'miss',
-      }),
-      expect.objectContaining({ route: 'contracts', status: 200, cache: 'hit' }),
+      // Read from the upstream into the log, then served from the log alone.
+      expect.objectContaining({ route: 'contract-events', status: 200, upstreamStatus: 200 }),
+      expect.objectContaining({ route: 'contract-events', status: 200 }),
+      expect.objectContaining({ route: 'meta', status: 200 }),
+      expect.objectContaining({ route: '/api/collections/:address/holders', status: 200 }),
     ]);
+    expect(lines[3]).not.toHaveProperty('upstreamStatus');
     expect(JSON.stringify(lines)).not.toContain('secret-key-123');
   });
 
   it('passes the client socket to the proxy, so the rate limit sees real addresses', async () => {
-    const { app } = server(undefined, { rateLimit: { perMinute: 60, burst: 2 } });
+    const { app } = await server(undefined, { rateLimit: { perMinute: 60, burst: 2 } });
     const env = fromSocket('1.2.3.4');
     const statuses = [];
     for (let i = 0; i < 3; i += 1) {
       statuses.push((await app.request('/api/meta', {}, env)).status);
     }
     expect(statuses).toEqual([200, 200, 429]);
+  });
+
+  it("serves the service's stable lists from the log: the contracts list, a token's events", async () => {
+    const { app, calls } = await server(serviceOf(A));
+    for (const path of ['/api/v1/contracts', `/api/v1/events/${A}/7`]) {
+      const first = await app.request(path);
+      const again = await app.request(path);
+      for (const response of [first, again]) {
+        expect(response.status, path).toBe(200);
+        expect(response.headers.get('cache-control')).toBe('no-store');
+      }
+      expect(await again.json()).toEqual(await first.json());
+    }
+    expect(await (await app.request('/api/v1/contracts')).json()).toEqual({
+      result: [{ contract_address: A, name: 'A' }],
+      cursor: null,
+    });
+    // Read once each: the contracts list, and the token's list (the service has no event
+    // for it, so it is empty).
+    expect(calls.map((call) => new URL(call.url).pathname)).toEqual([
+      '/base/v1/contracts',
+      `/base/v1/events/${A}/7`,
+    ]);
+  });
+
+  it('answers a listed collection as listed when another request read the contracts list meanwhile', async () => {
+    const { app, proxy, recordLog } = await server(serviceOf(A));
+    // The first look-up of the contract finds it unlisted; before it goes on, another
+    // visitor's request reads the contracts list (which lists it) whole.
+    const { pool } = recordLog;
+    const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+    let raced = false;
+    (pool as { query: unknown }).query = async (...args: unknown[]) => {
+      const result = await query(...args);
+      if (!raced && String(args[0]).startsWith('SELECT listed FROM idx_contracts')) {
+        raced = true;
+        await proxy.indexer.listed();
+      }
+      return result;
+    };
+    const response = await app.request(`/api/v1/events/${A}`);
+    expect(raced).toBe(true);
+    expect(response.headers.get('x-list-stopped')).toBeNull();
+    expect(await response.json()).toEqual({ result: [EVENT], cursor: null });
+    const overview = await app.request(`/api/collections/${A}`);
+    expect(overview.status).toBe(200);
   });
 });

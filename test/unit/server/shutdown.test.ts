@@ -11,6 +11,16 @@ import { stopLeftPostgres } from '../../../src/server/database/embedded-postgres
 const A = '0x' + '0'.repeat(60) + 'abcd';
 // The stand-in never answers for this contract.
 const HUNG = '0x' + '0'.repeat(60) + 'dead';
+const EVENT = {
+  contract_address: A,
+  event_type: 'transfer',
+  event_id: '0x' + '1'.repeat(64),
+  transaction_hash: '0x' + '2'.repeat(64),
+  token_id: '7',
+  from_address: '0x' + '0'.repeat(64),
+  to_address: '0x' + '3'.repeat(64),
+  timestamp: 1_700_000_000,
+};
 const fixture = join(import.meta.dirname, 'fixtures', 'start-server.ts');
 let clientDir: string;
 let upstream: Server;
@@ -26,17 +36,21 @@ beforeAll(async () => {
   // As root the embedded PostgreSQL runs as another user, who must reach its DATA_DIR.
   chmodSync(clientDir, 0o755);
   writeFileSync(join(clientDir, 'index.html'), '<!doctype html><title>dashboard</title>');
-  // A real service stand-in over HTTP: an event page is answered when the test says so.
+  // A real service stand-in over HTTP that lists A and HUNG: an event page of A is
+  // answered when the test says so, one of HUNG never.
   upstream = createServer((req, res) => {
-    const send = () => {
+    const send = (body: unknown) => {
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ result: [{ event_id: '0x1' }], cursor: null }));
+      res.end(JSON.stringify(body));
     };
+    if (req.url?.startsWith('/v1/contracts')) {
+      return send({ result: [{ contract_address: A }, { contract_address: HUNG }], cursor: null });
+    }
     if (req.url?.includes(HUNG)) return slowRequestArrived();
     if (req.url?.startsWith('/v1/events/')) {
-      answerSlowRequest = send;
+      answerSlowRequest = () => send({ result: [EVENT], cursor: null });
       slowRequestArrived();
-    } else send();
+    } else send({ result: [], cursor: null });
   });
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
@@ -106,6 +120,8 @@ function get(port: number, path: string, agent?: Agent) {
 const realUpstream = (env: Record<string, string> = {}) => ({
   TOKEN_EVENTS_API_URL: upstreamUrl,
   TOKEN_EVENTS_API_KEY: 'k',
+  // Only the tests' own requests reach the stand-in: no reading in the background.
+  INDEX_BACKGROUND_SHARE: '0',
   ...env,
 });
 
@@ -117,7 +133,7 @@ async function rawConnection(port: number): Promise<{ socket: Socket; closed: Pr
   return { socket, closed: once(socket, 'close') };
 }
 
-describe('production server process', { timeout: 20_000 }, () => {
+describe('production server process', { timeout: 30_000 }, () => {
   it('on SIGTERM stops accepting, finishes requests in flight, then exits 0', async () => {
     const server = startChild(realUpstream());
     const [, port] = await server.output(/on http:\/\/127\.0\.0\.1:(\d+)\//);
@@ -130,7 +146,8 @@ describe('production server process', { timeout: 20_000 }, () => {
     answerSlowRequest();
     const answer = await inFlight;
     expect(answer.status).toBe(200);
-    expect(JSON.parse(answer.body)).toEqual({ result: [{ event_id: '0x1' }], cursor: null });
+    // Read into the log and served from it, as the service sent it.
+    expect(JSON.parse(answer.body)).toEqual({ result: [EVENT], cursor: null });
     expect(await server.exited).toBe(0);
   });
 
@@ -220,16 +237,17 @@ describe('production server process', { timeout: 20_000 }, () => {
   });
 
   it('says in one line that its port is taken, and exits', async () => {
-    const first = startChild({});
+    const first = startChild(realUpstream());
     const [, port] = await first.output(/on http:\/\/127\.0\.0\.1:(\d+)\//);
-    const second = startChild({ PORT: port! });
+    const second = startChild(realUpstream({ PORT: port! }));
     expect(await second.exited).toBe(1);
     expect(second.stderr()).toMatch(
       new RegExp(`^Port ${port} is taken \\(127\\.0\\.0\\.1:${port}\\): .+\\n$`),
     );
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
-  });
+    // Two servers started one after the other, each making its embedded PostgreSQL.
+  }, 45_000);
 
   it('refuses to start with a malformed URL', async () => {
     const server = startChild({ TOKEN_EVENTS_API_URL: 'https//nope', TOKEN_EVENTS_API_KEY: 'k' });
