@@ -34,11 +34,21 @@ export async function upgradeStore(client: pg.PoolClient): Promise<void> {
       ],
     );
     const id = ids[0]!.id;
-    const { rows: chunks } = await client.query<{ data: Buffer }>(
-      'SELECT data FROM store_chunks WHERE list = $1 AND generation = $2 ORDER BY first',
-      [list.list, list.generation],
-    );
-    for (const { data } of chunks) {
+    // A few chunks at a time: a list of millions of records is never held whole.
+    const chunks = async function* () {
+      let after: string | null = null;
+      for (;;) {
+        const { rows }: { rows: { first: string; data: Buffer }[] } = await client.query(
+          `SELECT first, data FROM store_chunks WHERE list = $1 AND generation = $2
+             AND ($3::bigint IS NULL OR first > $3) ORDER BY first LIMIT 16`,
+          [list.list, list.generation, after],
+        );
+        yield* rows;
+        if (rows.length < 16) return;
+        after = rows.at(-1)!.first;
+      }
+    };
+    for await (const { data } of chunks()) {
       const records = recordsOf(data);
       const identity = list.list === '/v1/contracts' ? 'contract' : 'event';
       await client.query(
