@@ -223,12 +223,16 @@ export function createIndexer<F>(options: IndexerOptions<F>) {
    */
   async function listingOf(contract: string): Promise<Listing> {
     if (await isListed(contract)) return 'listed';
-    const list = await reader.state(CONTRACTS.path);
+    let list = await reader.state(CONTRACTS.path);
     if (!list?.complete || now() - list.headCheckedAt >= RELIST_MS) {
       await readListing();
-      if (await isListed(contract)) return 'listed';
+      list = await reader.state(CONTRACTS.path);
     }
-    return (await reader.state(CONTRACTS.path))?.complete ? 'not-listed' : 'unknown';
+    // Asked again after the list's state was read: a listing committed since the first
+    // question (another request's, another server's) is seen, never taken for a whole list
+    // without the contract.
+    if (await isListed(contract)) return 'listed';
+    return list?.complete ? 'not-listed' : 'unknown';
   }
 
   const waitForQuota = async () => {

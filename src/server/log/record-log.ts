@@ -8,6 +8,7 @@ import type { ServerFaults } from '../server-faults';
 import { migrate } from '../database/migrations';
 import { createKeyedMutex } from './exclusive';
 import { keyHash, type StoredRecord } from './list-page';
+import { createLockSession } from './lock-session';
 import type { LogPosition } from './log-cursor';
 
 /**
@@ -228,6 +229,7 @@ export async function openRecordLog(options: RecordLogOptions) {
   pool.on('error', () => {});
   locks.on('error', () => {});
   const mutex = createKeyedMutex();
+  const lockSession = createLockSession(locks, LOCK_SALT);
   try {
     await migrate(pool);
   } catch (error) {
@@ -434,10 +436,13 @@ export async function openRecordLog(options: RecordLogOptions) {
         const { rows } = await pool.query<{ body: Buffer; ts: string; seq: string }>(
           list.stable
             ? `SELECT body, ts, seq FROM log_records WHERE list_id = $1 AND removed_at IS NULL
-                 AND seq > $3 ORDER BY seq LIMIT $4`
+                 AND seq > $2 ORDER BY seq LIMIT $3`
             : `SELECT body, ts, seq FROM log_records WHERE list_id = $1 AND removed_at IS NULL
                  AND ts <= $2 AND (ts < $2 OR seq > $3) ORDER BY ts DESC, seq LIMIT $4`,
-          [list.id, position?.ts ?? Number.MAX_SAFE_INTEGER, position?.seq ?? 0, batch],
+          // Every parameter must appear in its query: PostgreSQL cannot type one that does not.
+          list.stable
+            ? [list.id, position?.seq ?? 0, batch]
+            : [list.id, position?.ts ?? Number.MAX_SAFE_INTEGER, position?.seq ?? 0, batch],
         );
         for (const row of rows) {
           const size = row.body.byteLength + 1;
@@ -458,8 +463,21 @@ export async function openRecordLog(options: RecordLogOptions) {
      * any server sharing the database: one upstream read per list at a time.
      */
     exclusive<T>(path: string, task: () => Promise<T>): Promise<T> {
-      return mutex.run(path, () =>
-        withClient(locks, async (client, lost) => {
+      return mutex.run(path, async () => {
+        const release = await lockSession.take(path);
+        if (release) {
+          const [outcome] = await Promise.allSettled([task()]);
+          const lost = await release();
+          if (outcome.status === 'rejected') throw outcome.reason;
+          if (lost) {
+            throw new Error(
+              `the database connection holding the lock of list ${path} failed: ${lost.message}`,
+            );
+          }
+          return outcome.value;
+        }
+        // Another server reads the list: waited for on a connection of its own.
+        return withClient(locks, async (client, lost) => {
           await client.query('SELECT pg_advisory_lock($1, hashtext($2))', [LOCK_SALT, path]);
           const [outcome] = await Promise.allSettled([task()]);
           // A failed unlock means the connection is gone, and its locks with it.
@@ -477,8 +495,8 @@ export async function openRecordLog(options: RecordLogOptions) {
             );
           }
           return outcome.value;
-        }),
-      );
+        });
+      });
     },
 
     async stats(): Promise<{ lists: number; records: number; bytes: number }> {
@@ -525,6 +543,7 @@ export async function openRecordLog(options: RecordLogOptions) {
     },
 
     async close() {
+      lockSession.close();
       await Promise.all([pool.end(), locks.end()]);
     },
   };
