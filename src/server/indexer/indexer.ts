@@ -230,11 +230,16 @@ export function createIndexer<F>(options: IndexerOptions<F>) {
    */
   async function listingOf(contract: string): Promise<Listing> {
     if (await isListed(contract)) return 'listed';
-    const list = await reader.state(CONTRACTS.path);
-    if (!list?.complete || now() - list.headCheckedAt >= RELIST_MS) await readListing();
-    // Asked again either way: another request may have read the list since.
+    let list = await reader.state(CONTRACTS.path);
+    if (!list?.complete || now() - list.headCheckedAt >= RELIST_MS) {
+      await readListing();
+      list = await reader.state(CONTRACTS.path);
+    }
+    // Asked again after the list's state was read: a listing committed since the first
+    // question (another request's, another server's) is seen, never taken for a whole list
+    // without the contract.
     if (await isListed(contract)) return 'listed';
-    return (await reader.state(CONTRACTS.path))?.complete ? 'not-listed' : 'unknown';
+    return list?.complete ? 'not-listed' : 'unknown';
   }
 
   const waitForQuota = async () => {

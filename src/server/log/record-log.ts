@@ -8,6 +8,7 @@ import type { ServerFaults } from '../server-faults';
 import { migrate } from '../database/migrations';
 import { createKeyedMutex } from './exclusive';
 import { keyHash, type StoredRecord } from './list-page';
+import { createLockSession } from './lock-session';
 import type { LogPosition } from './log-cursor';
 
 /**
@@ -228,6 +229,7 @@ export async function openRecordLog(options: RecordLogOptions) {
   pool.on('error', () => {});
   locks.on('error', () => {});
   const mutex = createKeyedMutex();
+  const lockSession = createLockSession(locks, LOCK_SALT);
   try {
     await migrate(pool);
   } catch (error) {
@@ -462,8 +464,21 @@ export async function openRecordLog(options: RecordLogOptions) {
      * any server sharing the database: one upstream read per list at a time.
      */
     exclusive<T>(path: string, task: () => Promise<T>): Promise<T> {
-      return mutex.run(path, () =>
-        withClient(locks, async (client, lost) => {
+      return mutex.run(path, async () => {
+        const release = await lockSession.take(path);
+        if (release) {
+          const [outcome] = await Promise.allSettled([task()]);
+          const lost = await release();
+          if (outcome.status === 'rejected') throw outcome.reason;
+          if (lost) {
+            throw new Error(
+              `the database connection holding the lock of list ${path} failed: ${lost.message}`,
+            );
+          }
+          return outcome.value;
+        }
+        // Another server reads the list: waited for on a connection of its own.
+        return withClient(locks, async (client, lost) => {
           await client.query('SELECT pg_advisory_lock($1, hashtext($2))', [LOCK_SALT, path]);
           const [outcome] = await Promise.allSettled([task()]);
           // A failed unlock means the connection is gone, and its locks with it.
@@ -481,8 +496,8 @@ export async function openRecordLog(options: RecordLogOptions) {
             );
           }
           return outcome.value;
-        }),
-      );
+        });
+      });
     },
 
     async stats(): Promise<{ lists: number; records: number; bytes: number }> {
@@ -529,6 +544,7 @@ export async function openRecordLog(options: RecordLogOptions) {
     },
 
     async close() {
+      lockSession.close();
       await Promise.all([pool.end(), locks.end()]);
     },
   };

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createProxyApp } from '../../../src/server/proxy/app';
 import { fakeUpstream } from './fake-upstream';
+import { useProxies } from './proxy-harness';
+
+const { proxyOn } = useProxies();
 
 const A = '0x' + '0'.repeat(60) + 'abcd';
 
@@ -28,6 +30,9 @@ const hostile: Array<[string, string, RequestInit?]> = [
   ['oversized cursor', `/api/v1/contracts?cursor=${'a'.repeat(10_000)}`],
   ['cursor with a newline', '/api/v1/contracts?cursor=abc%0D%0AHost:evil'],
   ['cursor with an ampersand', '/api/v1/contracts?cursor=a%26limit%3D9'],
+  // The service's own kind of cursor: never forwarded, ours are signed.
+  ['a cursor this server never gave', '/api/v1/contracts?cursor=0f1e2d3c-aaaa-bbbb-cccc-1234567'],
+  ['a cursor of ours for another list', `/api/v1/contracts?cursor=${'A'.repeat(39)}`],
   ['limit zero', '/api/v1/contracts?limit=0'],
   ['limit negative', '/api/v1/contracts?limit=-5'],
   ['limit not a number', '/api/v1/contracts?limit=ten'],
@@ -43,7 +48,7 @@ const hostile: Array<[string, string, RequestInit?]> = [
 describe('hostile requests never reach the upstream', () => {
   it.each(hostile)('%s', async (_name, path, init) => {
     const { upstream, calls } = fakeUpstream();
-    const app = createProxyApp({ upstream });
+    const { app } = await proxyOn(upstream);
     const response = await app.request(path, init);
     expect(calls).toHaveLength(0);
     expect([400, 404, 405]).toContain(response.status);
@@ -54,10 +59,10 @@ describe('hostile requests never reach the upstream', () => {
 });
 
 describe('what is forwarded', () => {
-  it('rebuilds the path from canonical values and adds only the server key', async () => {
-    const { upstream, calls } = fakeUpstream();
-    const app = createProxyApp({ upstream });
-    const response = await app.request('/api/v1/events/0xABCD/0x0A?limit=5&cursor=abc-DEF_1=', {
+  it('asks only from canonical values, with the server’s key and nothing of the browser’s', async () => {
+    const { upstream, calls } = fakeUpstream(undefined, { contracts: [A] });
+    const { app } = await proxyOn(upstream);
+    const response = await app.request('/api/v1/events/0xABCD/0x0A?limit=5', {
       headers: {
         'x-api-key': 'browser-key',
         cookie: 'session=1',
@@ -66,23 +71,26 @@ describe('what is forwarded', () => {
       },
     });
     expect(response.status).toBe(200);
-    expect(calls).toHaveLength(1);
-    const sent = calls[0]!;
-    expect(sent.url).toBe(
-      `https://upstream.test/base/v1/events/${A}/10?cursor=abc-DEF_1%3D&limit=5`,
-    );
-    expect(sent.method).toBe('GET');
-    expect(sent.headers.get('x-api-key')).toBe('secret-key-123');
-    expect(sent.headers.get('cookie')).toBeNull();
-    expect(sent.headers.get('authorization')).toBeNull();
-    expect(sent.headers.get('x-forwarded-for')).toBeNull();
+    // The contracts list (only a listed contract is read), then the token's list: each
+    // read whole, in the largest pages, whatever the browser asked for.
+    expect(calls.map((sent) => sent.url)).toEqual([
+      'https://upstream.test/base/v1/contracts?limit=5000',
+      `https://upstream.test/base/v1/events/${A}/10?limit=5000`,
+    ]);
+    for (const sent of calls) {
+      expect(sent.method).toBe('GET');
+      expect(sent.headers.get('x-api-key')).toBe('secret-key-123');
+      expect(sent.headers.get('cookie')).toBeNull();
+      expect(sent.headers.get('authorization')).toBeNull();
+      expect(sent.headers.get('x-forwarded-for')).toBeNull();
+    }
   });
 
   it('never shows the key in a response', async () => {
     const { upstream } = fakeUpstream(() =>
       Response.json({ message: 'Forbidden' }, { status: 403 }),
     );
-    const app = createProxyApp({ upstream });
+    const { app } = await proxyOn(upstream);
     for (const path of ['/api/v1/contracts', '/api/meta', '/api/v1/nope', '/api/v1/events/0x1']) {
       const response = await app.request(path);
       const text = await response.text();
@@ -92,24 +100,37 @@ describe('what is forwarded', () => {
   });
 
   it.each([
-    ['5001', '5000'],
-    ['99999999999999999999', '5000'],
-    ['5000', '5000'],
-    ['007', '7'],
+    ['5', 5],
+    ['007', 7],
+    ['5000', 5000],
+    ['5001', 5000],
+    ['99999999999999999999', 5000],
   ])(
-    'asks for a limit of %s as %s: larger ones are lowered to the maximum',
-    async (limit, sent) => {
-      const { upstream, calls } = fakeUpstream();
-      const app = createProxyApp({ upstream });
+    'answers a limit of %s with %i records: a larger one is lowered to the maximum',
+    async (limit, count) => {
+      const contracts = Array.from({ length: 5001 }, (_, i) => ({
+        contract_address: `0x${i.toString(16).padStart(64, '0')}`,
+      }));
+      // 5001 contracts in two pages, each shorter than the largest the log asks for.
+      const { upstream, calls } = fakeUpstream((request) =>
+        new URL(request.url).searchParams.has('cursor')
+          ? Response.json({ result: contracts.slice(4000), cursor: null })
+          : Response.json({ result: contracts.slice(0, 4000), cursor: 'p2' }),
+      );
+      const { app } = await proxyOn(upstream);
       const response = await app.request(`/api/v1/contracts?limit=${limit}`);
       expect(response.status).toBe(200);
-      expect(new URL(calls[0]!.url).searchParams.get('limit')).toBe(sent);
+      const body = (await response.json()) as { result: unknown[]; cursor: string | null };
+      expect(body.result).toHaveLength(count);
+      expect(body.cursor).not.toBeNull();
+      const limits = calls.map((sent) => new URL(sent.url).searchParams.get('limit'));
+      expect(limits).toEqual(['5000', '5000']);
     },
   );
 
   it('answers HEAD without a body', async () => {
     const { upstream, calls } = fakeUpstream();
-    const app = createProxyApp({ upstream });
+    const { app } = await proxyOn(upstream);
     const response = await app.request('/api/v1/contracts', { method: 'HEAD' });
     expect(response.status).toBe(200);
     expect(await response.text()).toBe('');

@@ -1,9 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createProxyApp } from '../../../src/server/proxy/app';
 import { clientKey } from '../../../src/server/proxy/client-address';
 import { createRateLimiter } from '../../../src/server/proxy/rate-limit';
 import { fakeUpstream } from './fake-upstream';
+import { useProxies } from './proxy-harness';
 import { fromSocket } from '../../support/socket-bindings';
+
+const { proxyOn } = useProxies();
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['Date'] });
@@ -74,19 +76,17 @@ describe('client keys', () => {
 });
 
 describe('rate limit on the API', () => {
-  const limited = (trustedProxyHops = 0) => {
+  const limited = async (trustedProxyHops = 0) => {
     const { upstream, calls } = fakeUpstream();
-    const app = createProxyApp({
-      upstream,
-      rateLimit: { perMinute: 60, burst: 3 },
-      trustedProxyHops,
+    const { app } = await proxyOn(upstream, {
+      proxy: { rateLimit: { perMinute: 60, burst: 3 }, trustedProxyHops },
     });
     return { app, calls };
   };
 
   /** The statuses of one request per `X-Forwarded-For` value, all from the same peer. */
   async function statusesForwarded(
-    app: ReturnType<typeof limited>['app'],
+    app: Awaited<ReturnType<typeof limited>>['app'],
     forwarded: string[],
     peer = '10.0.0.1',
   ) {
@@ -99,7 +99,7 @@ describe('rate limit on the API', () => {
   }
 
   it('answers 429 in our error shape, a kind of its own, with Retry-After once a client is over its limit', async () => {
-    const { app } = limited();
+    const { app } = await limited();
     for (let i = 0; i < 3; i += 1) {
       const ok = await app.request('/api/v1/contracts', {}, fromSocket('1.2.3.4'));
       expect(ok.status).toBe(200);
@@ -122,8 +122,8 @@ describe('rate limit on the API', () => {
     expect(other.status).toBe(200);
   });
 
-  it('counts every API request, cached, invalid or not', async () => {
-    const { app, calls } = limited();
+  it('counts every API request, stored, invalid or not', async () => {
+    const { app, calls } = await limited();
     await app.request('/api/meta', {}, fromSocket('1.2.3.4'));
     await app.request('/api/v1/nope', {}, fromSocket('1.2.3.4'));
     await app.request('/api/v1/contracts', {}, fromSocket('1.2.3.4'));
@@ -133,13 +133,13 @@ describe('rate limit on the API', () => {
   });
 
   it('ignores X-Forwarded-For unless told to trust a proxy', async () => {
-    const { app } = limited();
+    const { app } = await limited();
     const forged = ['9.9.9.0', '9.9.9.1', '9.9.9.2', '9.9.9.3'];
     expect(await statusesForwarded(app, forged, '1.2.3.4')).toEqual([200, 200, 200, 429]);
   });
 
   it('behind a trusted proxy, uses the address that proxy saw, not what the client wrote', async () => {
-    const { app } = limited(1);
+    const { app } = await limited(1);
     // The client forges the left entry; the proxy appends the real one.
     const entries = [0, 1, 2, 3].map((i) => `9.9.9.${i}, 7.7.7.7`);
     expect(await statusesForwarded(app, entries)).toEqual([200, 200, 200, 429]);
@@ -147,7 +147,7 @@ describe('rate limit on the API', () => {
   });
 
   it('behind a trusted proxy, counts every spelling of one address as one client', async () => {
-    const { app } = limited(1);
+    const { app } = await limited(1);
     const spellings = [
       '1.2.3.4',
       '1.2.3.4:5678',
@@ -159,7 +159,7 @@ describe('rate limit on the API', () => {
   });
 
   it('behind a trusted proxy, counts one IPv6 /64 as one client', async () => {
-    const { app } = limited(1);
+    const { app } = await limited(1);
     const oneNetwork = [
       '2001:db8:1:2::1',
       '[2001:db8:1:2::2]:443',
@@ -171,13 +171,13 @@ describe('rate limit on the API', () => {
   });
 
   it('does not believe a forwarded entry that is not an address: the peer is the client', async () => {
-    const { app } = limited(1);
+    const { app } = await limited(1);
     const forged = ['a', 'b', '1.2.3.4.5', '0x7f.0.0.1'];
     expect(await statusesForwarded(app, forged, '10.0.0.9')).toEqual([200, 200, 200, 429]);
   });
 
   it('limits nobody when called in-process, without a socket', async () => {
-    const { app } = limited();
+    const { app } = await limited();
     for (let i = 0; i < 10; i += 1) {
       expect((await app.request('/api/v1/contracts')).status).toBe(200);
     }
@@ -185,7 +185,7 @@ describe('rate limit on the API', () => {
 
   it('is off with a limit of 0', async () => {
     const { upstream } = fakeUpstream();
-    const app = createProxyApp({ upstream, rateLimit: { perMinute: 0, burst: 1 } });
+    const { app } = await proxyOn(upstream, { proxy: { rateLimit: { perMinute: 0, burst: 1 } } });
     for (let i = 0; i < 100; i += 1) {
       const response = await app.request('/api/v1/contracts', {}, fromSocket('1.2.3.4'));
       expect(response.status).toBe(200);
@@ -194,7 +194,8 @@ describe('rate limit on the API', () => {
 
   it('is on by default', async () => {
     const { upstream } = fakeUpstream();
-    const app = createProxyApp({ upstream });
+    // What createProxy does when told nothing (the test proxy turns the limit off).
+    const { app } = await proxyOn(upstream, { proxy: { rateLimit: undefined } });
     const statuses = new Set<number>();
     for (let i = 0; i < 100; i += 1) {
       statuses.add((await app.request('/api/meta', {}, fromSocket('1.2.3.4'))).status);
