@@ -44,7 +44,7 @@ const START_TIMEOUT_MS = 30_000;
 /** A fixed end of the timeline, so no time a test sees depends on when it runs. */
 const ANCHOR = TIMELINE.end;
 // The servers' DATA_DIRs, one folder per clone, emptied at each run.
-const STORE_DIR = join(
+const DATA_ROOT = join(
   tmpdir(),
   `token-dashboard-e2e-${createHash('sha256').update(REPO_DIR).digest('hex').slice(0, 12)}`,
 );
@@ -110,7 +110,7 @@ export default async function globalSetup(_config: FullConfig) {
 
 async function stopLeftDatabases() {
   for (const profile of PROFILES) {
-    await stopLeftPostgres(join(STORE_DIR, profile));
+    await stopLeftPostgres(join(DATA_ROOT, profile));
   }
 }
 
@@ -189,10 +189,8 @@ async function startSample(
 }
 
 /**
- * The production servers of one profile, in front of its sample service, each with its
- * own embedded PostgreSQL (empty at each run): the one every test uses, with its event
- * store, and one without the store, where each page the browser asks for is one upstream
- * request, for the fault tests.
+ * The production server of one profile, in front of its sample service, with its own
+ * embedded PostgreSQL (empty at each run) holding its record log and event index.
  */
 async function startApp(
   profile: Profile,
@@ -201,11 +199,11 @@ async function startApp(
   appPort: number,
   children: ChildProcess[],
 ): Promise<Omit<ProfileServers, 'contracts' | 'token' | 'longToken' | 'unopenedToken'>> {
-  const dataDir = join(STORE_DIR, profile);
+  const dataDir = join(DATA_ROOT, profile);
   // As root the embedded PostgreSQL runs as the postgres user, who must reach DATA_DIR:
   // under the temporary folder, not wherever the clone is.
-  mkdirSync(STORE_DIR, { recursive: true, mode: 0o755 });
-  chmodSync(STORE_DIR, 0o755);
+  mkdirSync(DATA_ROOT, { recursive: true, mode: 0o755 });
+  chmodSync(DATA_ROOT, 0o755);
   // A run killed before its teardown leaves its servers' PostgreSQL running.
   await stopLeftPostgres(dataDir);
   rmSync(dataDir, { recursive: true, force: true });

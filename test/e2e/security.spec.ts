@@ -153,6 +153,38 @@ test('the server sends security headers', async ({ page, request, servers }) => 
   }
 });
 
+test("/api/v1 answers from the server's record log: never kept by the browser, the next cursor in a header", async ({
+  request,
+}) => {
+  const first = await request.get('/api/v1/contracts?limit=5');
+  expect(first.status()).toBe(200);
+  const headers = first.headers();
+  expect(headers['cache-control']).toBe('no-store');
+  expect(headers['x-cache']).toBeUndefined();
+  const body = (await first.json()) as { result: unknown[]; cursor: string | null };
+  expect(body.result).toHaveLength(5);
+  // The log's own cursor, the same in the header as in the body.
+  expect(body.cursor).toBeTruthy();
+  expect(headers['x-next-cursor']).toBe(body.cursor);
+  expect(headers['x-list-stopped']).toBeUndefined();
+  const next = await request.get(
+    `/api/v1/contracts?limit=5&cursor=${encodeURIComponent(body.cursor!)}`,
+  );
+  expect(next.status()).toBe(200);
+  expect(((await next.json()) as { result: unknown[] }).result).toHaveLength(5);
+  // A cursor the server never gave is refused, not passed to the service.
+  const forged = await request.get('/api/v1/contracts?cursor=not-ours');
+  expect(forged.status()).toBe(400);
+  // An address the service does not list is an empty list that says why, read from nowhere.
+  const unlisted = `0x${'0'.repeat(60)}dead`;
+  const empty = await request.get(`/api/v1/events/${unlisted}`);
+  expect(empty.status()).toBe(200);
+  expect(await empty.json()).toEqual({ result: [], cursor: null });
+  expect(empty.headers()['x-list-stopped']).toMatch(
+    /not a collection the Token Events Service lists/i,
+  );
+});
+
 test('pages and files answer only GET and HEAD, and HSTS never comes over plain HTTP', async ({
   request,
 }) => {

@@ -32,7 +32,7 @@ export interface ContractInfo {
 /** What the global setup started for one profile, and what tests need to know about its data. */
 export interface ProfileServers {
   profile: Profile;
-  /** The production server, with its event store. */
+  /** The production server, with its record log and event index. */
   appUrl: string;
   sampleUrl: string;
   apiKey: string;
@@ -44,8 +44,8 @@ export interface ProfileServers {
     /** The hostile one (script in its name, `javascript:` image). */
     hostile: ContractInfo;
     /**
-     * Contracts of two pages or more that only the fault tests open, so no earlier page
-     * of theirs sits in the proxy's cache when a fault is set. Most events first.
+     * Contracts of two pages or more that only the fault tests open, so nothing of theirs
+     * is in the server's record log when a fault is set. Most events first.
      */
     forFaults: ContractInfo[];
     /** The smallest contract of two pages or more, which only the wallet tests open. */
