@@ -7,10 +7,10 @@ import { startProductionServer, type Running } from './lib/processes';
 import { count, median, ms, percentile, round } from './lib/stats';
 
 /**
- * 4. In Chromium, the production build served by a production server with its event index
- * (store on, `TEST_WITHOUT_STORE=false`, started by this bench over the run's sample
- * service, default dataset; no background indexing, so that only the collection under test
- * is read), on the busiest collection (StarkVerse Gallery):
+ * 4. In Chromium, the production build served by a production server with its record log
+ * and event index (started by this bench over the run's sample service, default dataset;
+ * no background indexing, so that only the collection under test is read), on the busiest
+ * collection (StarkVerse Gallery):
  * - before anything is timed, the collection is indexed: `GET /api/collections/:address`
  *   starts the whole walk, and it is asked again each second until `coverage.complete`;
  * - first row of a shared URL: for six views (newest first, by price, sales by price,
@@ -557,8 +557,8 @@ export async function chromiumUi(context: BenchContext): Promise<void> {
       clientDir: context.clientDir,
       upstreamUrl: context.sample.url,
       key: context.sampleKey,
-      // The store and its index on; no background indexing of the other collections.
-      env: { TEST_WITHOUT_STORE: 'false', INDEX_BACKGROUND_SHARE: '0' },
+      // No background indexing of the other collections.
+      env: { INDEX_BACKGROUND_SHARE: '0' },
     });
     const base = server.url;
     context.log(`4. indexing ${ADDRESS}: asking the collection until its history is complete`);

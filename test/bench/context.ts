@@ -11,10 +11,8 @@ export interface BenchContext {
   /** The standalone sample service, default dataset (seed 1, 320,000 events). */
   sample: Running;
   sampleKey: string;
-  /** The production server over `sample`, page cache on (defaults). */
+  /** The production server over `sample`: `/api/v1` served from its record log. */
   proxy: Running;
-  /** The same with the page cache off (`CACHE_MAX_MB=0`); coalescing stays on. */
-  proxyNoCache: Running;
   /** Vite's built-in `preview.proxy` over `sample`, with a keep-alive upstream agent. */
   vite: Running;
   /** Bench 1's floor: bare node:http over `sample` that reads and parses each page. */

@@ -18,8 +18,7 @@ import { walletCollections } from '../../src/server/index/wallet';
 import { walletInCollection } from '../../src/server/index/wallet-collection';
 import { washFlagsOf } from '../../src/server/index/wash-flags';
 import { STARKNET_QUEST_ADDRESS } from '../../src/server/sample-service';
-import { chunksOf } from '../../src/server/store/engine';
-import { readListPage, type RecordIdentity } from '../../src/server/store/list-page';
+import { readListPage, type RecordIdentity } from '../../src/server/log/list-page';
 import { startPostgres, type PostgresServer } from '../support/postgres-server';
 import type { BenchContext } from './context';
 import { startSampleService, type Running } from './lib/processes';
@@ -30,8 +29,8 @@ import { count, ms, percentile, round } from './lib/stats';
  * events from the sample service (a dataset of that one contract), on the tests' own
  * embedded PostgreSQL:
  * (a) ingest: every page of the contract (5,000 records asked, the service's 1 MB cap)
- *     through `onCommit` in a transaction, as the store commits them; the calls alone and
- *     the whole loop (reading the page from the service included);
+ *     through `onCommit` in a transaction, as the record log commits them; the calls alone
+ *     and the whole loop (reading the page from the service included);
  * (b) server time of the query API's functions, p50/p95 over varied cursors and filters;
  * (c) RSS of this process and of the PostgreSQL server's processes afterwards.
  * A second, small dataset of the same seed (so the same wallets) adds other contracts,
@@ -70,7 +69,11 @@ interface Walked {
   loopMs: number;
 }
 
-/** Every page of one list into the index, as the store commits pages. */
+/**
+ * Every page of one list into the index, as the record log commits pages: the texts of
+ * the page's records (each new to the list: one walk of the service sends each once) and
+ * the list's state after the commit.
+ */
 async function walkInto(
   pool: pg.Pool,
   ingest: Ingest,
@@ -96,10 +99,10 @@ async function walkInto(
     try {
       await client.query('BEGIN');
       const start = performance.now();
-      const stats = await ingest.onCommit(client, path, chunksOf(walked.records, page.records), {
+      const texts = page.records.map((record) => Buffer.from(record.json).toString());
+      const stats = await ingest.onCommit(client, path, texts, {
         complete: !page.cursor,
-        first: 0,
-        next,
+        records: next,
       });
       walked.onCommitMs += performance.now() - start;
       await client.query('COMMIT');

@@ -1,73 +1,194 @@
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { Agent, createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { generateDataset, servedRecordCount } from '../../src/server/sample-service';
 import { startPostgres, type PostgresServer } from '../support/postgres-server';
 import type { BenchContext } from './context';
-import {
-  dataDir,
-  processCpuMs,
-  startProductionServer,
-  startSampleService,
-  type Running,
-} from './lib/processes';
-import { count, median, ms, round } from './lib/stats';
+import { withPageParams } from './lib/http';
+import { dataDir, startProductionServer, startSampleService, type Running } from './lib/processes';
+import { count, median, ms, percentile, round } from './lib/stats';
 
 /**
- * 8. The event store against a stand-in with the real service's behaviour: a new random
+ * 8. The record log against a stand-in with the real service's behaviour: a new random
  * cursor for every page, the basic plan's throttle (5 requests a second, burst 2, 429
- * beyond), about 80 ms a page, and a contract of 60,000 events; side by side with the
- * store turned off (the proxy as it was: pages passed through its cache). Each server
- * spends the upstream at the plan's rate, 5 a second, as against the real service.
- * (a) one full walk of /api/v1, and the indexer reading the same contract into the event
- * index (its walk reads the next page while it stores one), against the rate's own limit;
- * (b) five walks 6 s apart: upstream requests and how long each later walk takes;
- * (c) three servers on one PostgreSQL, ten walks spread over them: requests a second;
- * (d) a server restarted on its stored data: what a walk of a stored list costs;
- * (e) CPU per request of a 1MB page served from the store, against a cache hit before.
+ * beyond), about 80 ms a page; a dataset of 100,000 events, whose five busiest collections
+ * hold about 120,000 records. Each server spends the upstream at the plan's rate, as
+ * against the real service, and no background indexing. Every upstream request passes a
+ * recording front in this process, which keeps its path.
+ * (a) five collections indexed whole through the query API (what share of the rate the
+ *     indexer reaches); the server restarted on the same DATA_DIR once its lists' heads are
+ *     due again (HEAD_READ_SECONDS, 5 s), and asked 20 whole-history questions about them
+ *     at once (overview, events by price, holders, series, market: each kind four times,
+ *     each collection four questions): every upstream request must be a head read, one
+ *     per list (each collection's newest page, the contracts list);
+ * (b) on the restarted server, /api/v1 pages of the busiest collection served from the
+ *     log (100 records, and 1 MB) against the same sizes straight from the stand-in: p50
+ *     and p95 of each; a whole walk of the stored list and its upstream requests;
+ * (c) three servers on one PostgreSQL, ten walks of a list nobody has read spread over
+ *     them: upstream requests a second (the servers share one budget).
  */
-const bench = '8 store';
-/** The busiest contract then has 60,000 events (35% of all, the rest rounding). */
-const EVENTS = 171_430;
+const bench = '8 log';
+const EVENTS = 100_000;
+const COLLECTIONS = 5;
 const RATE = 5;
 const LATENCY_MS = 80;
+const HEAD_INTERVAL_MS = 5_000;
 const WALK_LIMIT = 5000;
-const LATER_WALKS = 4;
-const WALK_SPACING_MS = 6_000;
-const CPU_ROUNDS = 3;
+const LOG_PAGES = 100;
+const UPSTREAM_PAGES = 20;
+const UPSTREAM_BIG_PAGES = 8;
+// Below the stand-in's 5 a second: the direct pages are timed, not throttled.
+const UPSTREAM_PACE_MS = 250;
+
+type Question = 'overview' | 'events by price' | 'holders' | 'series' | 'market';
+const QUESTIONS: Record<Question, (address: string) => string> = {
+  overview: (address) => `/api/collections/${address}`,
+  'events by price': (address) => `/api/collections/${address}/events?sort=-price`,
+  holders: (address) => `/api/collections/${address}/holders`,
+  series: (address) => `/api/collections/${address}/series?interval=day`,
+  market: (address) => `/api/collections/${address}/market`,
+};
+const KINDS = Object.keys(QUESTIONS) as Question[];
+
+interface Coverage {
+  complete?: boolean;
+  records?: number;
+}
+
+/**
+ * What an upstream request read: a list's head (its first page, and the pages after it
+ * while the head read goes on past what is stored: their cursors came from that read)
+ * or its depth (a cursor from an earlier read: the log's frontier, a verification).
+ */
+type ReadKind = 'contracts list' | 'head' | 'head, more pages' | 'deeper' | 'other';
+
+interface Arrival {
+  at: number;
+  path: string;
+  kind: ReadKind;
+}
+
+// The cursor at the end of a page's JSON (the sample service puts it last).
+const TRAILING_CURSOR = /"cursor"\s*:\s*"([^"]+)"\s*}\s*$/;
+
+/**
+ * A front for the stand-in that records every request passed on (the servers are pointed
+ * at it): its path, and whether it reads a list's head, following the cursors the
+ * stand-in gives in this front's answers; and how many are still being answered.
+ */
+async function recordingFront(target: string) {
+  const arrivals: Arrival[] = [];
+  // Cursors given in answers to head reads (or to their later pages).
+  const headCursors = new Set<string>();
+  let inFlight = 0;
+  const agent = new Agent({ keepAlive: true });
+  const server: Server = createServer((incoming, outgoing) => {
+    const path = incoming.url ?? '/';
+    const url = new URL(path, 'http://front');
+    const cursor = url.searchParams.get('cursor');
+    const kind: ReadKind =
+      url.pathname === '/v1/contracts'
+        ? 'contracts list'
+        : !url.pathname.startsWith('/v1/events/')
+          ? 'other'
+          : cursor === null
+            ? 'head'
+            : headCursors.has(cursor)
+              ? 'head, more pages'
+              : 'deeper';
+    arrivals.push({ at: Date.now(), path, kind });
+    inFlight += 1;
+    const done = () => {
+      inFlight -= 1;
+    };
+    const forwarded = request(
+      `${target}${path}`,
+      { method: incoming.method, headers: incoming.headers, agent },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+        if (kind === 'head' || kind === 'head, more pages') {
+          let tail = '';
+          answer.on('data', (chunk: Buffer) => {
+            tail = (tail + chunk.toString('latin1')).slice(-400);
+          });
+          answer.once('end', () => {
+            const next = TRAILING_CURSOR.exec(tail)?.[1];
+            if (next) headCursors.add(next);
+          });
+        }
+        answer.once('end', done);
+        answer.once('error', done);
+      },
+    );
+    forwarded.once('error', () => {
+      done();
+      outgoing.destroy();
+    });
+    incoming.pipe(forwarded);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    arrivals,
+    inFlight: () => inFlight,
+    /** Resolves once no request has been in flight or arrived for `quietMs` (or `maxMs`). */
+    async settled(quietMs: number, maxMs: number) {
+      const until = Date.now() + maxMs;
+      let quietSince = Date.now();
+      let seen = arrivals.length;
+      while (Date.now() < until) {
+        if (inFlight > 0 || arrivals.length !== seen) {
+          quietSince = Date.now();
+          seen = arrivals.length;
+        } else if (Date.now() - quietSince >= quietMs) return;
+        await sleep(50);
+      }
+    },
+    stop: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      agent.destroy();
+    },
+  };
+}
+
+const sleep = (milliseconds: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.max(0, milliseconds)));
+
+const seconds = (milliseconds: number) => `${round(milliseconds / 1000, 1)} s`;
+const p50p95 = (times: readonly number[]) =>
+  `${ms(median(times), 1)} / ${ms(percentile(times, 95), 1)}`;
 
 interface Walk {
   ms: number;
   pages: number;
   records: number;
-  /** The pages' paths, in order (to ask for them again). */
-  paths: string[];
   failed?: string;
 }
 
 /**
- * Every page of a contract's events as the app's "Load full history" reads them: the
- * largest pages, the next asked for as soon as a page's headers name its cursor.
+ * Every page of a contract's events through `/api/v1`, the largest pages, the next asked
+ * for as soon as a page's headers name its cursor.
  */
 async function walk(base: string, address: string, within: number): Promise<Walk> {
   const started = performance.now();
-  const paths: string[] = [];
+  let pages = 0;
   let records = 0;
   const ask = (cursor: string | null) => {
-    const path = `/api/v1/events/${address}?${cursor ? `cursor=${cursor}&` : ''}limit=${WALK_LIMIT}`;
-    paths.push(path);
+    pages += 1;
+    const path = withPageParams(`/api/v1/events/${address}`, cursor, WALK_LIMIT);
     return fetch(base + path, { signal: AbortSignal.timeout(within) });
   };
+  const elapsed = () => performance.now() - started;
   try {
     let pending: Promise<Response> | null = ask(null);
     while (pending) {
       const response: Response = await pending;
       if (!response.ok) {
-        return {
-          ms: performance.now() - started,
-          pages: paths.length,
-          records,
-          paths,
-          failed: `status ${response.status}`,
-        };
+        return { ms: elapsed(), pages, records, failed: `status ${response.status}` };
       }
       const early = response.headers.get('x-next-cursor');
       pending = early ? ask(early) : null;
@@ -76,29 +197,68 @@ async function walk(base: string, address: string, within: number): Promise<Walk
       if (!early && body.cursor) pending = ask(body.cursor);
     }
   } catch (error) {
-    return {
-      ms: performance.now() - started,
-      pages: paths.length,
-      records,
-      paths,
-      failed: String(error),
-    };
+    return { ms: elapsed(), pages, records, failed: String(error) };
   }
-  return { ms: performance.now() - started, pages: paths.length, records, paths };
+  return { ms: elapsed(), pages, records };
 }
 
-interface Stand {
-  stats(since?: number): Promise<{ requests: number; throttled: number; arrivals?: number[] }>;
+/**
+ * Pages of a list one after another, following cursors, each timed from its request to
+ * its last byte; `paceMs` apart at least, and a throttled page asked again after a pause.
+ */
+async function timedPages(options: {
+  base: string;
+  path: string;
+  limit: number;
+  pages: number;
+  headers?: Record<string, string>;
+  paceMs?: number;
+  within: number;
+}): Promise<{ times: number[]; bytes: number[] }> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const times: number[] = [];
+  const bytes: number[] = [];
+  const stopAt = Date.now() + options.within;
+  let cursor: string | null = null;
+  try {
+    while (times.length < options.pages && Date.now() < stopAt) {
+      const started = Date.now();
+      const url = options.base + withPageParams(options.path, cursor, options.limit);
+      let text = '';
+      const timed = await new Promise<{ ms: number; status: number }>((done, fail) => {
+        const start = performance.now();
+        const req = request(url, { agent, headers: options.headers ?? {} }, (res) => {
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => done({ ms: performance.now() - start, status: res.statusCode ?? 0 }));
+          res.on('error', fail);
+        });
+        req.on('error', fail);
+        req.end();
+      });
+      if (timed.status === 429) {
+        await sleep(1_000);
+        continue;
+      }
+      if (timed.status !== 200) throw new Error(`GET ${url}: ${timed.status}`);
+      times.push(timed.ms);
+      bytes.push(Buffer.byteLength(text));
+      cursor = (JSON.parse(text) as { cursor?: string | null }).cursor || null;
+      if (!cursor) break;
+      if (options.paceMs) await sleep(options.paceMs - (Date.now() - started));
+    }
+  } finally {
+    agent.destroy();
+  }
+  return { times, bytes };
 }
-
-const seconds = (milliseconds: number) => `${round(milliseconds / 1000, 1)} s`;
 
 /** The most requests that arrived within any one second: calendar seconds, and any 1,000 ms. */
 function perSecond(arrivals: readonly number[]): { calendar: number; sliding: number } {
-  const seconds = new Map<number, number>();
+  const bySecond = new Map<number, number>();
   for (const time of arrivals) {
     const second = Math.floor(time / 1000);
-    seconds.set(second, (seconds.get(second) ?? 0) + 1);
+    bySecond.set(second, (bySecond.get(second) ?? 0) + 1);
   }
   const sorted = [...arrivals].sort((a, b) => a - b);
   let sliding = 0;
@@ -106,16 +266,26 @@ function perSecond(arrivals: readonly number[]): { calendar: number; sliding: nu
     while (sorted[end]! - sorted[start]! >= 1000) start++;
     sliding = Math.max(sliding, end - start + 1);
   }
-  return { calendar: Math.max(0, ...seconds.values()), sliding };
+  return { calendar: Math.max(0, ...bySecond.values()), sliding };
 }
 
-export async function eventStore(context: BenchContext): Promise<void> {
+async function answerOf(url: string, within: number) {
+  const response = await fetch(url, { signal: AbortSignal.timeout(within) });
+  const body = (await response.json()) as { coverage?: Coverage };
+  return { status: response.status, coverage: body.coverage };
+}
+
+export async function recordLog(context: BenchContext): Promise<void> {
   const { report, log, deadline, clientDir } = context;
-  log('8. the event store (stand-in: random cursors, 5 req/s burst 2, 80 ms, 60,000 events)');
+  log('8. the record log (stand-in: random cursors, 5 req/s burst 2, 80 ms, 100,000 events)');
   const dataset = generateDataset({ seed: 1, events: EVENTS });
-  const [a, b, c] = [...dataset.contracts].sort((x, y) => y.eventCount - x.eventCount);
-  if (!a || !b || !c) throw new Error('the dataset lacks three busy contracts');
-  const recordsOf = (contract: typeof a) => servedRecordCount(dataset, 'deployed', { contract });
+  const collections = [...dataset.contracts]
+    .sort((x, y) => y.eventCount - x.eventCount)
+    .slice(0, COLLECTIONS);
+  if (collections.length < COLLECTIONS) throw new Error('the dataset lacks five collections');
+  const recordsOf = (contract: (typeof collections)[number]) =>
+    servedRecordCount(dataset, 'deployed', { contract });
+  const [busiest] = collections;
   const key = randomBytes(12).toString('hex');
   const standIn = await startSampleService({
     key,
@@ -123,298 +293,253 @@ export async function eventStore(context: BenchContext): Promise<void> {
     latencyMs: LATENCY_MS,
     throttle: { perSecond: RATE, burst: 2 },
   });
-  const stand: Stand = {
-    async stats(since) {
-      const url = `${standIn.url}/_control/stats${since === undefined ? '' : `?since=${since}`}`;
-      return (await fetch(url, { headers: { 'x-api-key': key } })).json() as never;
-    },
-  };
-  // The indexer's background reading would spend the stand-in's budget beside the walks.
-  const upstreamEnv = {
-    UPSTREAM_RATE_PER_SECOND: String(RATE),
-    CACHE_MAX_MB: '512',
-    INDEX_BACKGROUND_SHARE: '0',
-  };
+  const front = await recordingFront(standIn.url);
   const server = (env: Record<string, string>) =>
     startProductionServer({
       clientDir,
-      upstreamUrl: standIn.url,
+      upstreamUrl: front.url,
       key,
-      env: { ...upstreamEnv, ...env },
+      env: { UPSTREAM_RATE_PER_SECOND: String(RATE), ...env },
     });
-  const storeDir = dataDir('bench-store-8-');
-  const requestsDuring = async <T>(task: () => Promise<T>) => {
-    const before = (await stand.stats()).requests;
-    const value = await task();
-    return { value, requests: (await stand.stats()).requests - before };
-  };
   const figures: Record<string, unknown> = {
-    contract: a.address,
-    events: a.eventCount,
-    records: recordsOf(a),
+    collections: collections.map((contract) => ({
+      address: contract.address,
+      events: contract.eventCount,
+      records: recordsOf(contract),
+    })),
   };
   const started: Running[] = [];
   let postgres: PostgresServer | undefined;
   try {
-    // (a) One full walk, with the store and without.
-    const on = await server({ TEST_WITHOUT_STORE: 'false', DATA_DIR: storeDir });
-    const off = await server({});
-    started.push(on, off);
-    const walkA = {
-      on: await requestsDuring(() => walk(on.url, a.address, deadline.within(120_000))),
-      off: await requestsDuring(() => walk(off.url, a.address, deadline.within(120_000))),
-    };
-    for (const [name, result] of Object.entries(walkA)) {
-      const { value, requests } = result;
-      if (value.failed) throw new Error(`(a) the walk ${name} failed: ${value.failed}`);
-      if (value.records !== recordsOf(a)) {
-        throw new Error(
-          `(a) the walk ${name} returned ${value.records} of ${recordsOf(a)} records`,
-        );
+    // (a) Five collections indexed whole: the first question about each starts its walk.
+    const logDir = dataDir('bench-log-8-');
+    const first = await server({ DATA_DIR: logDir });
+    started.push(first);
+    const indexStart = performance.now();
+    const before = front.arrivals.length;
+    const pending = new Set(collections.map((contract) => contract.address));
+    while (pending.size > 0 && deadline.left() > 60_000) {
+      for (const address of [...pending]) {
+        const answer = await answerOf(`${first.url}${QUESTIONS.overview(address)}`, 30_000);
+        if (answer.coverage?.complete) pending.delete(address);
       }
-      const share = requests / RATE / (value.ms / 1000);
-      const line = `${count(value.records)} records, ${requests} upstream requests in ${seconds(value.ms)} (the rate alone: ${round(requests / RATE, 1)} s): ${round(share, 2)}`;
-      // The browser's walk of /api/v1 goes with the next issue (the dashboard asks the
-      // index); the indexer's walk below is what reads a whole history now.
-      report.info(bench, `(a) one full walk of /api/v1, store ${name}`, line);
-      figures[`a.${name}`] = {
-        ms: value.ms,
-        pages: value.pages,
-        records: value.records,
-        requests,
-        share,
-      };
+      if (pending.size > 0) await sleep(250);
     }
-    const pagesA = walkA.on.requests;
-
-    // (a) The indexer reading the same contract's whole history into the event index, on a
-    // server of its own (the query API starts it), against the rate's own limit.
-    const indexing = await server({
-      TEST_WITHOUT_STORE: 'false',
-      DATA_DIR: dataDir('bench-store-8-index-'),
-    });
-    started.push(indexing);
-    const indexed = await requestsDuring(async () => {
-      const start = performance.now();
-      const overview = `${indexing.url}/api/collections/${a.address}`;
-      for (;;) {
-        const body = (await (await fetch(overview)).json()) as {
-          coverage?: { complete?: boolean };
-        };
-        if (body.coverage?.complete || deadline.left() < 60_000) break;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      return performance.now() - start;
-    });
-    const indexShare = indexed.requests / RATE / (indexed.value / 1000);
+    const indexMs = performance.now() - indexStart;
+    if (pending.size > 0) throw new Error(`(a) ${pending.size} collections not indexed in time`);
+    const indexRequests = front.arrivals.length - before;
+    const share = indexRequests / RATE / (indexMs / 1000);
+    const records = collections.reduce((sum, contract) => sum + recordsOf(contract), 0);
     report.budget(
       bench,
-      '(a) the indexer reads the contract into the index: share of the rate',
-      `${indexed.requests} upstream requests in ${seconds(indexed.value)} (the rate alone: ${round(indexed.requests / RATE, 1)} s): ${round(indexShare, 2)}`,
+      '(a) the indexer reads five collections whole: share of the rate',
+      `${count(records)} records, ${indexRequests} upstream requests in ${seconds(indexMs)} (the rate alone: ${round(indexRequests / RATE, 1)} s): ${round(share, 2)}`,
       '≥ 0.95',
-      indexShare >= 0.95,
+      share >= 0.95,
     );
-    figures['a.index'] = { ms: indexed.value, requests: indexed.requests, share: indexShare };
-    await indexing.stop();
+    figures.index = { ms: indexMs, requests: indexRequests, share, records };
 
-    // (b) Five walks 6 s apart of a list nobody has walked yet. Without the store first:
-    // its walks share nothing, so each costs the list's upstream pages (one walk's worth).
-    let listPages: number | undefined;
-    for (const [name, target] of [
-      ['off', off],
-      ['on', on],
-    ] as const) {
-      if (deadline.left() < 90_000) {
-        report.note(`8 (b) store ${name}: skipped, the run's deadline is near.`);
-        continue;
-      }
-      const before = (await stand.stats()).requests;
-      const walks = await Promise.all(
-        Array.from({ length: 1 + LATER_WALKS }, async (_, index) => {
-          await new Promise((resolve) => setTimeout(resolve, index * WALK_SPACING_MS));
-          return walk(target.url, b.address, deadline.within(120_000));
-        }),
-      );
-      const requests = (await stand.stats()).requests - before;
-      const failed = walks.filter((result) => result.failed || result.records !== recordsOf(b));
-      const later = walks.slice(1).map((result) => result.ms);
-      const times = walks.map((result) => seconds(result.ms)).join(', ');
-      const value = `${requests} upstream requests; walks took ${times}${failed.length ? `; ${failed.length} failed` : ''}`;
-      if (name === 'off') listPages = requests / (1 + LATER_WALKS);
-      if (name === 'on') {
-        if (listPages === undefined || !Number.isInteger(listPages)) {
-          throw new Error(`(b) the list's upstream pages are not known (${listPages})`);
-        }
-        const pages = listPages;
-        const allowed = pages + 2 * LATER_WALKS;
-        report.budget(
-          bench,
-          '(b) five walks 6 s apart, store on: upstream requests',
-          value,
-          `≤ ${allowed} (the list's ${pages} pages + 2 per later walk)`,
-          requests <= allowed && failed.length === 0,
-        );
-        // The first walk needs pages ÷ 5 s of the upstream; a walk starting before that
-        // has passed waits for the pages still being read.
-        const readMs = (pages / RATE) * 1000;
-        const afterRead = walks
-          .slice(1)
-          .filter((_result, index) => (index + 1) * WALK_SPACING_MS >= readMs);
-        const slowest = Math.max(...afterRead.map((result) => result.ms));
-        report.budget(
-          bench,
-          '(b) store on: each later walk starting after the list is read',
-          `${afterRead.length} walks, slowest ${ms(slowest, 0)}`,
-          '≤ 1 s',
-          afterRead.length > 0 && slowest <= 1000,
-        );
-        if (afterRead.length < LATER_WALKS) {
-          report.info(
-            bench,
-            '(b) store on: later walks starting while the first still reads',
-            `${LATER_WALKS - afterRead.length} (the first needs ${round(readMs / 1000, 1)} s of the upstream at ${RATE}/s): ${walks
-              .slice(1, 1 + LATER_WALKS - afterRead.length)
-              .map((result) => ms(result.ms, 0))
-              .join(', ')}`,
-          );
-        }
-      } else {
-        report.info(bench, '(b) five walks 6 s apart, store off (as before)', value);
-      }
-      figures[`b.${name}`] = {
-        requests,
-        walkMs: walks.map((result) => result.ms),
-        laterMedianMs: median(later),
-        failed: failed.length,
-      };
-    }
-
-    // (d) A restart on the stored data; (e) then CPU per stored 1MB page, without the
-    // page cache, against the same pages from the cache of the server without a store.
-    await on.stop();
-    const again = await server({
-      TEST_WITHOUT_STORE: 'false',
-      DATA_DIR: storeDir,
-      CACHE_MAX_MB: '0',
-    });
+    // The restart, once every list's head is due again.
+    await first.stop();
+    await front.settled(200, 10_000);
+    const lastRead = front.arrivals.at(-1)?.at ?? Date.now();
+    await sleep(lastRead + HEAD_INTERVAL_MS + 500 - Date.now());
+    const again = await server({ DATA_DIR: logDir });
     started.push(again);
-    const restart = await requestsDuring(() => walk(again.url, a.address, deadline.within(60_000)));
+    const mark = front.arrivals.length;
+    const asked = Array.from({ length: 4 * COLLECTIONS }, (_, index) => {
+      const contract = collections[index % COLLECTIONS]!;
+      const kind = KINDS[(index + Math.floor(index / COLLECTIONS)) % KINDS.length]!;
+      return { contract, kind, url: `${again.url}${QUESTIONS[kind](contract.address)}` };
+    });
+    const questionsStart = performance.now();
+    const answers = await Promise.all(
+      asked.map(async (question) => {
+        const start = performance.now();
+        const answer = await answerOf(question.url, deadline.within(60_000));
+        return { ...question, ...answer, ms: performance.now() - start };
+      }),
+    );
+    const questionsMs = performance.now() - questionsStart;
+    // A question reads its collection's head without waiting for it: let those end.
+    await front.settled(1_000, 15_000);
+    const arrived = front.arrivals.slice(mark);
+    const paths = arrived.map((arrival) => arrival.path);
+    const reads = arrived.map((arrival) => arrival.kind);
+    const byKind = (kind: ReadKind) => reads.filter((read) => read === kind).length;
+    const heads = byKind('head');
+    const headPages = byKind('head, more pages');
+    const listings = byKind('contracts list');
+    const others = reads.length - heads - headPages - listings;
+    // Each list's head is read once while it is due; the questions may outlast the interval.
+    const rounds = 1 + Math.floor(questionsMs / HEAD_INTERVAL_MS);
+    const expected = (COLLECTIONS + 1) * rounds;
+    const failed = answers.filter((answer) => answer.status !== 200);
+    // While a head read goes on past its first page, the history has a gap: not whole.
+    const answeredWhole = answers.filter((answer) => answer.coverage?.complete).length;
+    const otherPaths = arrived
+      .filter((arrival) => arrival.kind === 'deeper' || arrival.kind === 'other')
+      .map((arrival) => arrival.path);
     report.budget(
       bench,
-      '(d) after a restart, a walk of a stored list: upstream requests',
-      `${restart.requests} (${count(restart.value.records)} records in ${ms(restart.value.ms, 0)})`,
-      '≤ 2',
-      restart.requests <= 2 && !restart.value.failed && restart.value.records === recordsOf(a),
+      `(a) after a restart on the same DATA_DIR, ${answers.length} whole-history questions about ${COLLECTIONS} indexed collections: upstream requests`,
+      `${reads.length}: ${heads} collection heads (and ${headPages} more page${headPages === 1 ? '' : 's'} of those reads), ${listings} contracts list, ${others} other` +
+        (otherPaths.length > 0
+          ? ` (${otherPaths.map((path) => path.slice(0, 60)).join(', ')})`
+          : '') +
+        `; ${answers.length - failed.length} of ${answers.length} answered, ${answeredWhole} whole, in ${ms(questionsMs, 0)}`,
+      `head reads only, ≤ ${expected} (each collection's head and the contracts list once${rounds > 1 ? ` in each ${HEAD_INTERVAL_MS / 1000} s` : ''})`,
+      others === 0 && heads + listings <= expected && failed.length === 0,
     );
-    figures.d = { requests: restart.requests, ms: restart.value.ms };
-
-    const cpuPerRequest = async (target: Running, paths: readonly string[]) => {
-      const before = processCpuMs(target.child.pid);
-      let served = 0;
-      for (let round = 0; round < CPU_ROUNDS; round++) {
-        for (const path of paths) {
-          const response = await fetch(target.url + path, {
-            headers: { 'accept-encoding': 'identity' },
-          });
-          await response.arrayBuffer();
-          if (response.status === 200) served += 1;
-        }
-      }
-      const after = processCpuMs(target.child.pid);
-      if (before === undefined || after === undefined) return undefined;
-      return { ms: (after - before) / served, served };
+    const times = answers.map((answer) => answer.ms);
+    report.info(
+      bench,
+      '(a) those questions, asked at once: p50 / p95 / slowest',
+      `${p50p95(times)} / ${ms(Math.max(...times), 0)} (${KINDS.map((kind) => `${kind} ${ms(median(answers.filter((answer) => answer.kind === kind).map((answer) => answer.ms)), 0)}`).join(', ')})`,
+    );
+    figures.questions = {
+      ms: questionsMs,
+      requests: reads.length,
+      heads,
+      headPages,
+      listings,
+      others,
+      answeredWhole,
+      expected,
+      paths,
+      answers: answers.map(({ kind, contract, status, ms: took }) => ({
+        kind,
+        address: contract.address,
+        status,
+        ms: took,
+      })),
     };
-    // Cursor pages only: a first page is re-read when due, in both.
-    const storedPaths = restart.value.paths.slice(1);
-    const cachedPaths = walkA.off.value.paths.slice(1);
-    const fromStore = await cpuPerRequest(again, storedPaths);
-    const fromCache = await cpuPerRequest(off, cachedPaths);
-    if (fromStore && fromCache) {
-      const ratio = fromStore.ms / fromCache.ms;
-      report.budget(
-        bench,
-        '(e) CPU per 1MB page: from the store (no page cache) / a cache hit before',
-        `${ms(fromStore.ms, 2)} / ${ms(fromCache.ms, 2)} = ${round(ratio, 2)}`,
-        '≤ 2',
-        ratio <= 2,
-      );
-      figures.e = {
-        storeMs: fromStore.ms,
-        cacheHitMs: fromCache.ms,
-        ratio,
-        pages: storedPaths.length,
-        rounds: CPU_ROUNDS,
-      };
-    } else {
-      report.note('8 (e): no /proc here, so no CPU figures.');
-    }
-    await Promise.all([again.stop(), off.stop()]);
 
-    // (c) Three servers on one PostgreSQL, ten walks spread over them, of a list nobody
-    // has walked; then three servers as before (no store, each its own budget) for as long.
+    // (b) /api/v1 pages from the log against the same sizes straight from the stand-in.
+    const path = `/api/v1/events/${busiest!.address}`;
+    const upstreamPath = `/v1/events/${busiest!.address}`;
+    const beforeLog = front.arrivals.length;
+    const logStart = performance.now();
+    const fromLog = await timedPages({
+      base: again.url,
+      path,
+      limit: 100,
+      pages: LOG_PAGES + 1,
+      within: deadline.within(30_000),
+    });
+    const whole = await walk(again.url, busiest!.address, deadline.within(60_000));
+    await front.settled(200, 5_000);
+    const logMs = performance.now() - logStart;
+    const logReads = front.arrivals.slice(beforeLog).map((arrival) => arrival.kind);
+    const logRequests = logReads.length;
+    // The list's head, read when due: once, or once more each head interval.
+    const logHeads = 1 + Math.floor(logMs / HEAD_INTERVAL_MS);
+    if (whole.failed) throw new Error(`(b) the walk of the stored list failed: ${whole.failed}`);
+    const bigFromLog = await timedPages({
+      base: again.url,
+      path,
+      limit: WALK_LIMIT,
+      pages: 1_000,
+      within: deadline.within(30_000),
+    });
+    const direct = await timedPages({
+      base: standIn.url,
+      path: upstreamPath,
+      limit: 100,
+      pages: UPSTREAM_PAGES + 1,
+      headers: { 'x-api-key': key },
+      paceMs: UPSTREAM_PACE_MS,
+      within: deadline.within(30_000),
+    });
+    const bigDirect = await timedPages({
+      base: standIn.url,
+      path: upstreamPath,
+      limit: WALK_LIMIT,
+      pages: UPSTREAM_BIG_PAGES + 1,
+      headers: { 'x-api-key': key },
+      paceMs: UPSTREAM_PACE_MS,
+      within: deadline.within(30_000),
+    });
+    // Pages after a cursor: a first page reads the list's head when it is due.
+    const later = (pages: number[]) => pages.slice(1);
+    const mean = (values: number[]) =>
+      values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
+    report.info(
+      bench,
+      '(b) /api/v1 pages of 100 records, p50 / p95: from the log; straight from the service',
+      `${p50p95(later(fromLog.times))} (${later(fromLog.times).length} pages); ${p50p95(later(direct.times))} (${later(direct.times).length} pages)`,
+    );
+    report.info(
+      bench,
+      '(b) pages of up to 5,000 records (1 MB), p50 / p95: from the log; straight from the service',
+      `${p50p95(later(bigFromLog.times))} (${later(bigFromLog.times).length} pages, ${round(mean(later(bigFromLog.bytes)) / 1024, 0)} KB); ${p50p95(later(bigDirect.times))} (${later(bigDirect.times).length} pages, ${round(mean(later(bigDirect.bytes)) / 1024, 0)} KB)`,
+    );
+    report.budget(
+      bench,
+      '(b) the restarted server: 100 pages and a whole walk of a stored list, upstream requests',
+      `${logRequests} (the walk: ${count(whole.records)} records, ${whole.pages} pages in ${ms(whole.ms, 0)}; all in ${seconds(logMs)})`,
+      `head reads only, ≤ ${logHeads} (the list's head, when due)`,
+      logReads.every((read) => read === 'head' || read === 'head, more pages') &&
+        logReads.filter((read) => read === 'head').length <= logHeads &&
+        whole.records === recordsOf(busiest!),
+    );
+    figures.pages = {
+      log100Ms: fromLog.times,
+      log1MbMs: bigFromLog.times,
+      upstream100Ms: direct.times,
+      upstream1MbMs: bigDirect.times,
+      walk: whole,
+      upstreamRequests: logRequests,
+    };
+    await again.stop();
+
+    // (c) Three servers on one PostgreSQL, ten walks spread over them, of a list none has.
     if (deadline.left() < 60_000) {
       report.note("8 (c): skipped, the run's deadline is near.");
     } else {
+      const listOf = collections[2]!;
       postgres = await startPostgres();
       const shared = await Promise.all(
-        [1, 2, 3].map(() => server({ TEST_WITHOUT_STORE: 'false', DATABASE_URL: postgres!.url })),
+        [1, 2, 3].map(() => server({ DATABASE_URL: postgres!.url })),
       );
       started.push(...shared);
       const since = Date.now();
       const walks = await Promise.all(
         Array.from({ length: 10 }, async (_, index) => {
-          await new Promise((resolve) => setTimeout(resolve, index * 300));
-          return walk(shared[index % 3]!.url, c.address, deadline.within(120_000));
+          await sleep(index * 300);
+          return walk(shared[index % 3]!.url, listOf.address, deadline.within(120_000));
         }),
       );
-      const stats = await stand.stats(since);
+      const stats = (await (
+        await fetch(`${standIn.url}/_control/stats?since=${since}`, {
+          headers: { 'x-api-key': key },
+        })
+      ).json()) as { throttled: number; arrivals?: number[] };
       const rate = perSecond(stats.arrivals ?? []);
-      const failed = walks.filter(
-        (result) => result.failed || result.records !== recordsOf(c),
-      ).length;
+      const failures = walks
+        .filter((result) => result.failed || result.records !== recordsOf(listOf))
+        .map((result) => result.failed ?? `${result.records} of ${recordsOf(listOf)} records`);
+      const failed = failures.length;
       report.budget(
         bench,
         '(c) 3 servers on one PostgreSQL, 10 walks: most upstream requests in a second',
-        `${rate.calendar} (any 1,000 ms: ${rate.sliding}); ${stats.arrivals?.length} requests, ${stats.throttled} throttled in all; ${failed} walks failed; slowest ${ms(Math.max(...walks.map((w) => w.ms)), 0)}`,
+        `${rate.calendar} (any 1,000 ms: ${rate.sliding}); ${stats.arrivals?.length} requests, ${stats.throttled} throttled in all; ${failed} walks failed${failed > 0 ? ` (${[...new Set(failures)].join('; ').slice(0, 200)})` : ''}; slowest ${ms(Math.max(...walks.map((w) => w.ms)), 0)}`,
         '≤ 5, none failed',
         rate.calendar <= RATE && failed === 0,
       );
-      figures.c = {
+      figures.shared = {
         ...rate,
         requests: stats.arrivals?.length,
         failed,
+        failures,
         walkMs: walks.map((w) => w.ms),
       };
-      await Promise.all(shared.map((target) => target.stop()));
-
-      const apart = await Promise.all([1, 2, 3].map(() => server({})));
-      started.push(apart[0]!, apart[1]!, apart[2]!);
-      const sinceOff = Date.now();
-      const throttledBefore = (await stand.stats()).throttled;
-      const offWalks = await Promise.all(
-        Array.from({ length: 10 }, async (_, index) => {
-          await new Promise((resolve) => setTimeout(resolve, index * 300));
-          return walk(apart[index % 3]!.url, c.address, deadline.within(20_000));
-        }),
-      );
-      const statsOff = await stand.stats(sinceOff);
-      const rateOff = perSecond(statsOff.arrivals ?? []);
-      report.info(
-        bench,
-        '(c) the same, store off (each server its own budget), for 20 s at most',
-        `most in a second ${rateOff.calendar} (any 1,000 ms: ${rateOff.sliding}); ${statsOff.arrivals?.length} requests, ${statsOff.throttled - throttledBefore} throttled; ${offWalks.filter((w) => !w.failed).length} of 10 walks finished`,
-      );
-      figures.cOff = {
-        ...rateOff,
-        requests: statsOff.arrivals?.length,
-        throttled: statsOff.throttled - throttledBefore,
-      };
     }
-    figures.pagesOfA = pagesA;
   } finally {
     await Promise.all(started.map((target) => target.stop()));
+    await front.stop();
     await standIn.stop();
     await postgres?.stop();
-    report.set('eventStore', figures);
+    report.set('recordLog', figures);
   }
 }

@@ -15,7 +15,6 @@ import { parseArgs } from 'node:util';
 import { build } from 'vite';
 import { bundleSize } from './bundle';
 import { chromiumUi } from './chromium-ui';
-import { eventStore } from './event-store';
 import { eventIndex } from './event-index';
 import type { BenchContext } from './context';
 import {
@@ -28,6 +27,7 @@ import {
 import { Report } from './lib/report';
 import { Deadline, round } from './lib/stats';
 import { proxyOverhead } from './proxy-overhead';
+import { recordLog } from './record-log';
 import { sampleServiceDepth } from './sample-service';
 import { upstreamSharing } from './upstream-sharing';
 
@@ -109,14 +109,11 @@ async function startServers(deadline: Deadline): Promise<BenchContext> {
   report.set('buildMs', performance.now() - buildStart);
 
   const sampleKey = randomBytes(12).toString('hex');
-  log(
-    'starting the sample service, our production servers (cache on, off), Vite preview and the validating floor',
-  );
+  log('starting the sample service, our production server, Vite preview and the validating floor');
   const sample = await startSampleService({ key: sampleKey });
   const upstream = { clientDir: CLIENT_DIR, upstreamUrl: sample.url, key: sampleKey };
-  const [proxy, proxyNoCache, vite, validatingFloor] = await Promise.all([
+  const [proxy, vite, validatingFloor] = await Promise.all([
     startProductionServer(upstream),
-    startProductionServer({ ...upstream, env: { CACHE_MAX_MB: '0' } }),
     startViteProxy({ ...upstream, keepAlive: true }),
     startValidatingFloor(upstream),
   ]);
@@ -127,7 +124,6 @@ async function startServers(deadline: Deadline): Promise<BenchContext> {
     sample,
     sampleKey,
     proxy,
-    proxyNoCache,
     vite,
     validatingFloor,
     log,
@@ -146,7 +142,7 @@ async function main(): Promise<number> {
     ['1', '1 proxy', withServers(proxyOverhead)],
     ['7', '7 sharing', withServers(upstreamSharing)],
     ['4', '4 chromium', withServers(chromiumUi)],
-    ['8', '8 store', withServers(eventStore)],
+    ['8', '8 log', withServers(recordLog)],
     ['index', 'index', () => eventIndex({ report, deadline, log })],
   ];
   for (const [id, name, bench] of benches) {

@@ -5,15 +5,18 @@ import { ms } from './lib/stats';
 
 /**
  * 7. Sharing the upstream: what 100 identical page views cost the sample service
- * (`/_control/stats`). A contract page view asks for the newest page of its events
- * (`/api/v1/events/<address>?limit=100`); each scenario uses a page nobody has asked for
- * yet (a limit of its own), so the first request is a real miss.
- * - 100 concurrent views: one upstream call (coalescing, and the cache after it).
- * - 100 sequential views within the cache time (5 s for a first page): one call.
- * The same on the server with its cache off shows what coalescing alone does.
+ * (`/_control/stats`). A view asks for the newest page of a contract's events
+ * (`/api/v1/events/<address>?limit=100`), which the server serves from its record log,
+ * reading the list's head from the service when it is due (at most every
+ * `HEAD_READ_SECONDS`, 5 s, one server at a time).
+ * - 100 concurrent views of a list nobody has asked for: one upstream call (the list's
+ *   first read, which the others wait for and then find in the log).
+ * - 100 sequential views within the head interval, after a pause of that interval (so the
+ *   head is due once): one call.
  */
 const VIEWS = 100;
 const ADDRESS = STARKNET_QUEST_ADDRESS;
+const HEAD_INTERVAL_MS = 5_000;
 
 async function views(
   context: BenchContext,
@@ -47,10 +50,14 @@ export async function upstreamSharing(context: BenchContext): Promise<void> {
   const { report, log } = context;
   const bench = '7 sharing';
   log('7. sharing the upstream');
+  // Which collections the service lists is read first, as any earlier visitor would have:
+  // only the views' own list is counted.
+  const listing = await fetch(`${context.proxy.url}/api/v1/contracts`);
+  if (!listing.ok) throw new Error(`the contracts list: status ${listing.status}`);
+  await listing.arrayBuffer();
   const concurrent = await views(context, context.proxy, 61, true);
+  await new Promise((resolve) => setTimeout(resolve, HEAD_INTERVAL_MS));
   const sequential = await views(context, context.proxy, 62, false);
-  const concurrentOff = await views(context, context.proxyNoCache, 63, true);
-  const sequentialOff = await views(context, context.proxyNoCache, 64, false);
 
   const check = (name: string, figures: typeof concurrent, budget?: number) => {
     const value = `${figures.upstream} upstream call${figures.upstream === 1 ? '' : 's'} (${ms(figures.ms, 0)}, ${figures.failed} failed)`;
@@ -64,17 +71,14 @@ export async function upstreamSharing(context: BenchContext): Promise<void> {
         figures.upstream <= budget && figures.failed === 0,
       );
   };
-  check(`${VIEWS} concurrent identical page views`, concurrent, 1);
-  check(`${VIEWS} sequential views of one page within the cache time`, sequential, 1);
-  if (sequential.ms > 5_000) {
-    report.note('7: the sequential views took longer than the 5 s first-page cache time.');
+  check(`${VIEWS} concurrent identical page views of a list not read yet`, concurrent, 1);
+  check(`${VIEWS} sequential views of one page, its head due once`, sequential, 1);
+  if (sequential.ms > HEAD_INTERVAL_MS) {
+    report.note('7: the sequential views took longer than the 5 s head interval.');
   }
-  check(`cache off (coalescing only): ${VIEWS} concurrent views`, concurrentOff);
-  check(`cache off (coalescing only): ${VIEWS} sequential views`, sequentialOff);
   report.set('upstreamSharing', {
-    page: `/api/v1/events/${ADDRESS}?limit=61..64`,
+    page: `/api/v1/events/${ADDRESS}?limit=61..62`,
     concurrent,
     sequential,
-    cacheOff: { concurrent: concurrentOff, sequential: sequentialOff },
   });
 }

@@ -124,7 +124,7 @@ export interface ProductionServerSpec {
   clientDir: string;
   upstreamUrl: string;
   key: string;
-  /** Extra environment, e.g. `CACHE_MAX_MB: '0'`. */
+  /** Extra environment, e.g. `DATA_DIR` (a fresh temporary one unless given). */
   env?: Record<string, string>;
 }
 
@@ -132,7 +132,7 @@ export interface ProductionServerSpec {
  * A fresh temporary DATA_DIR. Open to others: as root, the embedded PostgreSQL runs as
  * the postgres user, who must reach it.
  */
-export function dataDir(prefix = 'bench-store-'): string {
+export function dataDir(prefix = 'bench-data-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   chmodSync(dir, 0o755);
   return dir;
@@ -142,10 +142,9 @@ export function dataDir(prefix = 'bench-store-'): string {
  * The production server (`startServer`) pointed at the sample service over HTTP, as it
  * would be at the real one: TOKEN_EVENTS_API_URL/KEY. The per-client rate limit is off
  * (every benchmark connection comes from 127.0.0.1), and so is the 5 requests/s cap the
- * config applies to a real upstream, which would otherwise be what we measure. The event
- * store is left out unless `env` says `TEST_WITHOUT_STORE: 'false'`: the proxy's own costs
- * are measured as pages passing through (the store's benchmark, 8, puts it in); its
- * embedded PostgreSQL is in a fresh temporary DATA_DIR either way.
+ * config applies to a real upstream, which would otherwise be what we measure (the record
+ * log's benchmark, 8, sets the real rate). Its record log and index are on its embedded
+ * PostgreSQL, in a fresh temporary DATA_DIR unless `env` names one.
  */
 export async function startProductionServer(spec: ProductionServerSpec): Promise<Running> {
   const child = fork(resolve('test/bench/servers/production-server.ts'), [], {
@@ -155,8 +154,7 @@ export async function startProductionServer(spec: ProductionServerSpec): Promise
       HOST: '127.0.0.1',
       PORT: '0',
       CLIENT_DIR: spec.clientDir,
-      DATA_DIR: dataDir(),
-      TEST_WITHOUT_STORE: 'true',
+      DATA_DIR: spec.env?.DATA_DIR ?? dataDir(),
       TOKEN_EVENTS_API_URL: spec.upstreamUrl,
       TOKEN_EVENTS_API_KEY: spec.key,
       RATE_LIMIT_PER_MINUTE: '0',
@@ -168,6 +166,8 @@ export async function startProductionServer(spec: ProductionServerSpec): Promise
       // generator opens; the default bound (4) is a policy for the real service, tested
       // on its own, and would otherwise be what the comparison measures.
       UPSTREAM_CONCURRENCY: '32',
+      // What visitors' requests cost is measured: no reading of every collection beside them.
+      INDEX_BACKGROUND_SHARE: '0',
       ...spec.env,
     },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
