@@ -76,12 +76,12 @@ export function createQueryApi(options: QueryApiOptions) {
   const app = new Hono<{ Variables: { route: string; client?: string } }>();
   // Who asks (set by the per-client limit): the service's reads a visitor causes are its.
   const clientOf = (c: Context) => (c.get('client') as string | undefined) ?? 'local';
-  // The request log names the route as matched (`/api/collections/:address/events`); a
-  // request handed on (`/api/v1`, `/api/meta`) keeps the name its handler gave it.
+  // The request log names the route as matched (`/api/collections/:address/events`). This
+  // runs for every request under /api/: one the proxy's catch-all (`/api/*`) answered
+  // keeps the name it gave (`contracts`, `meta`, `unmatched`).
   app.use('*', async (c, next) => {
-    const route = c.get('route');
     await next();
-    if (c.get('route') === route) c.set('route', c.req.routePath);
+    if (!c.req.routePath.endsWith('*')) c.set('route', c.req.routePath);
   });
 
   const badRequest = (message: string) =>
