@@ -30,6 +30,7 @@ let slowRequestArrived: () => void = () => {};
 let answerSlowRequest: () => void = () => {};
 const children: ChildProcess[] = [];
 const dataDirs: string[] = [];
+let started = 0;
 
 beforeAll(async () => {
   clientDir = mkdtempSync(join(tmpdir(), 'client-'));
@@ -69,7 +70,8 @@ afterAll(async () => {
 });
 
 function startChild(env: Record<string, string>) {
-  const dataDir = join(clientDir, `data-${children.length}`);
+  // A folder of its own each: a folder belongs to the one service it was first read from.
+  const dataDir = join(clientDir, `data-${started++}`);
   dataDirs.push(dataDir);
   const child = spawn(process.execPath, ['--import', 'tsx', fixture], {
     env: {
