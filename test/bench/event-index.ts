@@ -18,8 +18,7 @@ import { walletCollections } from '../../src/server/index/wallet';
 import { walletInCollection } from '../../src/server/index/wallet-collection';
 import { washFlagsOf } from '../../src/server/index/wash-flags';
 import { STARKNET_QUEST_ADDRESS } from '../../src/server/sample-service';
-import { chunksOf } from '../../src/server/store/engine';
-import { readListPage, type RecordIdentity } from '../../src/server/store/list-page';
+import { readListPage, type RecordIdentity } from '../../src/server/log/list-page';
 import { startPostgres, type PostgresServer } from '../support/postgres-server';
 import type { BenchContext } from './context';
 import { startSampleService, type Running } from './lib/processes';
@@ -95,11 +94,11 @@ async function walkInto(
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
+      const texts = page.records.map((record) => Buffer.from(record.json).toString());
       const start = performance.now();
-      const stats = await ingest.onCommit(client, path, chunksOf(walked.records, page.records), {
+      const stats = await ingest.onCommit(client, path, texts, {
         complete: !page.cursor,
-        first: 0,
-        next,
+        records: next,
       });
       walked.onCommitMs += performance.now() - start;
       await client.query('COMMIT');
@@ -154,7 +153,7 @@ function postgresMemory(port: string): { rssMb: number; pssMb: number; processes
 }
 
 /** CPU seconds the server has used: its processes', and its children's that have ended. */
-function postgresCpuSeconds(port: string): number {
+export function postgresCpuSeconds(port: string): number {
   const [postmaster, ...children] = postgresPids(port);
   // utime, stime, cutime, cstime are fields 14–17, in clock ticks (100 a second).
   const ticks = (pid: string, fields: number) =>
