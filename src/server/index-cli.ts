@@ -4,6 +4,7 @@ import { coverageOf } from './api/coverage';
 import { configFromEnvironment } from './config';
 import { resetDatabase } from './database/reset-service';
 import { contractEventsPath } from './index/list-path';
+import { rebuildCommand } from './index/rebuild-command';
 import { openServices } from './open-services';
 import { createProxy } from './proxy/app';
 import { createUpstream } from './upstream/create-upstream';
@@ -12,21 +13,27 @@ import { createUpstream } from './upstream/create-upstream';
  * `npm run index -- 0x… [0x…]` or `npm run index -- --all`: reads named contracts' whole
  * history (or every listed contract's) into the index, with the server's configuration,
  * budget and database, printing progress each second. Safe beside running servers: each
- * list is read by one of them at a time. `npm run index -- --reset` empties the log, the
- * index and the service they came from, so the database can take another service.
+ * list is read by one of them at a time. `--rebuild [0x…]`: the index made again from the
+ * record log alone, for the contracts named or for everything (index/rebuild-command.ts).
+ * `--reset` empties the log, the index and the service they came from, so the database
+ * can take another service.
  */
-const usage = 'Usage: npm run index -- [--all] [contract address …] | --reset';
+const usage = 'Usage: npm run index -- [--all | --rebuild] [contract address …] | --reset';
 
 async function main() {
   const { values, positionals } = parseArgs({
     options: {
       all: { type: 'boolean', default: false },
       reset: { type: 'boolean', default: false },
+      rebuild: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
     allowPositionals: true,
   });
-  if (values.help || (!values.all && !values.reset && positionals.length === 0)) {
+  if (
+    values.help ||
+    (!values.all && !values.reset && !values.rebuild && positionals.length === 0)
+  ) {
     console.log(usage);
     process.exit(values.help ? 0 : 2);
   }
@@ -42,6 +49,10 @@ async function main() {
       process.exit(2);
     }
     addresses.push(address);
+  }
+  if (values.rebuild) {
+    await rebuildCommand(addresses);
+    process.exit(0);
   }
   const config = configFromEnvironment();
   const services = await openServices(config, (line) => console.log(line));

@@ -98,8 +98,8 @@ async function walkInto(
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
-      const start = performance.now();
       const texts = page.records.map((record) => Buffer.from(record.json).toString());
+      const start = performance.now();
       const stats = await ingest.onCommit(client, path, texts, {
         complete: !page.cursor,
         records: next,
@@ -157,7 +157,7 @@ function postgresMemory(port: string): { rssMb: number; pssMb: number; processes
 }
 
 /** CPU seconds the server has used: its processes', and its children's that have ended. */
-function postgresCpuSeconds(port: string): number {
+export function postgresCpuSeconds(port: string): number {
   const [postmaster, ...children] = postgresPids(port);
   // utime, stime, cutime, cstime are fields 14–17, in clock ticks (100 a second).
   const ticks = (pid: string, fields: number) =>

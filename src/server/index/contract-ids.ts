@@ -11,16 +11,21 @@ export function contractIds(pool: pg.Pool) {
     async idOf(address: string): Promise<number> {
       const cached = known.get(address);
       if (cached !== undefined) return cached;
-      const { rows } = await pool.query<{ id: number }>(
-        `INSERT INTO idx_contracts (address) VALUES ($1)
-         ON CONFLICT (address) DO UPDATE SET address = excluded.address RETURNING id`,
-        [address],
-      );
-      const id = rows[0]!.id;
+      const id = await contractIdOn(pool, address);
       known.set(address, id);
       return id;
     },
   };
+}
+
+/** The contract's number, made on `db` when it has none (in its transaction, if any). */
+export async function contractIdOn(db: pg.Pool | pg.ClientBase, address: string): Promise<number> {
+  const { rows } = await db.query<{ id: number }>(
+    `INSERT INTO idx_contracts (address) VALUES ($1)
+     ON CONFLICT (address) DO UPDATE SET address = excluded.address RETURNING id`,
+    [address],
+  );
+  return rows[0]!.id;
 }
 
 export type ContractIds = ReturnType<typeof contractIds>;

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { normaliseContract, normaliseEvent } from '../../lib/normalise';
+import type { Contract } from '../../lib/contract';
 import type { TokenEvent } from '../../lib/token-event';
 import { changeRows, type ChangeRow } from './change-row';
 import { contractIds, type ContractIds } from './contract-ids';
@@ -24,19 +25,33 @@ export interface IngestStats {
 
 const INGEST_LOCK = 0x1de;
 
+/**
+ * Holds the contract's ingest lock until the transaction ends: one writer of a contract's
+ * index rows at a time (ingest's pages, a rebuild), other contracts in parallel.
+ */
+export async function lockContract(client: pg.ClientBase, contractId: number): Promise<void> {
+  await client.query('SELECT pg_advisory_xact_lock($1, $2)', [INGEST_LOCK, contractId]);
+}
+
 const hex = (value: string | null) => (value === null ? null : value.slice(2));
 
-// Rows go in as one JSON array of arrays (positional): PostgreSQL reads that faster than
-// twenty parameter arrays, and Node writes it with one JSON.stringify.
-const UPSERT_CHANGES = `
-INSERT INTO idx_changes AS c (key, contract_id, tx, token_id, from_addr, to_addr, ts, base_kind,
-  label, event_id, has_transfer, has_sale, price, price_text, currency, quantity, marketplace,
-  marketplace_addr, seller, buyer)
+// The columns a change row is written to, and each one's value read from the row's tuple
+// `r` ($2: the contract's number): rows go in as one JSON array of arrays (positional).
+// PostgreSQL reads that faster than twenty parameter arrays, and Node writes it with one
+// JSON.stringify. As `jsonb`: `json` is text, read again from its start for each field.
+export const CHANGE_COLUMNS = `key, contract_id, tx, token_id, from_addr, to_addr, ts,
+  base_kind, label, event_id, has_transfer, has_sale, price, price_text, currency, quantity,
+  marketplace, marketplace_addr, seller, buyer`;
+export const CHANGE_TUPLES = `
 SELECT decode(r->>0, 'hex'), $2::integer, decode(r->>1, 'hex'), (r->>2)::numeric,
   decode(r->>3, 'hex'), decode(r->>4, 'hex'), (r->>5)::bigint, (r->>6)::smallint, r->>7, r->>8,
   (r->>9)::boolean, (r->>10)::boolean, (r->>11)::numeric, r->>12, decode(r->>13, 'hex'),
   (r->>14)::numeric, r->>15, decode(r->>16, 'hex'), decode(r->>17, 'hex'), decode(r->>18, 'hex')
-FROM jsonb_array_elements($1::jsonb) AS r
+FROM jsonb_array_elements($1::jsonb) AS r`;
+
+// A row whose twin is stored joins it (the rule's SQL half; see change-row.ts).
+const INSERT_CHANGES = `
+INSERT INTO idx_changes AS c (${CHANGE_COLUMNS})${CHANGE_TUPLES}
 ON CONFLICT (key) DO UPDATE SET
   from_addr = CASE WHEN excluded.has_transfer OR NOT c.has_transfer THEN excluded.from_addr ELSE c.from_addr END,
   to_addr = CASE WHEN excluded.has_transfer OR NOT c.has_transfer THEN excluded.to_addr ELSE c.to_addr END,
@@ -54,8 +69,49 @@ ON CONFLICT (key) DO UPDATE SET
   marketplace_addr = CASE WHEN excluded.has_sale THEN excluded.marketplace_addr ELSE c.marketplace_addr END,
   seller = CASE WHEN excluded.has_sale THEN excluded.seller ELSE c.seller END,
   buyer = CASE WHEN excluded.has_sale THEN excluded.buyer ELSE c.buyer END
-WHERE (excluded.has_transfer AND NOT c.has_transfer) OR (excluded.has_sale AND NOT c.has_sale)
+WHERE (excluded.has_transfer AND NOT c.has_transfer) OR (excluded.has_sale AND NOT c.has_sale)`;
+const UPSERT_CHANGES = `${INSERT_CHANGES}
 RETURNING id, token_id::text, ts, kind, has_sale, to_addr, xmax = 0 AS inserted`;
+
+/** Change rows as CHANGE_TUPLES reads them: one JSON array of positional arrays. */
+export function changeTuples(rows: readonly ChangeRow[]): string {
+  return JSON.stringify(
+    rows.map((row) => [
+      row.key.toString('hex'),
+      hex(row.tx || '0x'),
+      row.tokenId,
+      hex(row.from),
+      hex(row.to),
+      row.ts,
+      row.baseKind,
+      row.label,
+      row.eventId,
+      row.hasTransfer,
+      row.hasSale,
+      row.price,
+      row.priceText,
+      row.hasSale ? (hex(row.currency) ?? '') : null,
+      row.quantity,
+      row.marketplace,
+      hex(row.marketplaceAddress),
+      hex(row.seller),
+      hex(row.buyer),
+    ]),
+  );
+}
+
+/**
+ * Stores change rows of one contract, each joined with its twin when that is stored
+ * already: what ingest writes, without what it reads back (a rebuild computes the rest
+ * from the whole contract's rows).
+ */
+export async function insertChanges(
+  client: pg.ClientBase,
+  contractId: number,
+  rows: readonly ChangeRow[],
+): Promise<void> {
+  if (rows.length > 0) await client.query(INSERT_CHANGES, [changeTuples(rows), contractId]);
+}
 
 // A token's latest change decides its holder: latest in time; at one time a mint comes
 // before and a burn after anything else (`rank`), then the order the rows were stored in.
@@ -234,29 +290,8 @@ export function createIngest(pool: pg.Pool) {
   /** Writes the change rows of one contract; returns how many rows were new or joined. */
   async function writeChanges(client: pg.PoolClient, contractId: number, rows: ChangeRow[]) {
     if (rows.length === 0) return 0;
-    const tuples = rows.map((row) => [
-      row.key.toString('hex'),
-      hex(row.tx || '0x'),
-      row.tokenId,
-      hex(row.from),
-      hex(row.to),
-      row.ts,
-      row.baseKind,
-      row.label,
-      row.eventId,
-      row.hasTransfer,
-      row.hasSale,
-      row.price,
-      row.priceText,
-      row.hasSale ? (hex(row.currency) ?? '') : null,
-      row.quantity,
-      row.marketplace,
-      hex(row.marketplaceAddress),
-      hex(row.seller),
-      hex(row.buyer),
-    ]);
     const { rows: touched } = await client.query<Touched>(UPSERT_CHANGES, [
-      JSON.stringify(tuples),
+      changeTuples(rows),
       contractId,
     ]);
     if (touched.length === 0) return 0;
@@ -339,7 +374,7 @@ export function createIngest(pool: pg.Pool) {
     let changes = 0;
     for (const [address, list] of byContract) {
       const contractId = await ids.idOf(address);
-      await client.query('SELECT pg_advisory_xact_lock($1, $2)', [INGEST_LOCK, contractId]);
+      await lockContract(client, contractId);
       // A commit lost to a crash of PostgreSQL itself is read again from the upstream;
       // the store's own pages in this transaction are bound by the same rule.
       await client.query('SET LOCAL synchronous_commit = off');
@@ -365,12 +400,15 @@ export function createIngest(pool: pg.Pool) {
     texts: readonly string[],
   ): Promise<IngestStats> {
     let skipped = 0;
-    const contracts = [];
+    // One a contract, the later over the earlier, as a later page's: one statement cannot
+    // change a row twice (a page, or a rebuild's whole list, may name a contract twice).
+    const byAddress = new Map<string, Contract>();
     for (const text of texts) {
       const contract = normaliseContract(JSON.parse(text));
-      if (contract) contracts.push(contract);
+      if (contract) byAddress.set(contract.address, contract);
       else skipped += 1;
     }
+    const contracts = [...byAddress.values()];
     if (contracts.length > 0) {
       await client.query(
         `INSERT INTO idx_contracts (address, name, symbol, image, contract_type, listed)

@@ -1,5 +1,7 @@
 import { openRecordLog, type RecordLogOptions } from '../log/record-log';
 import { createIngest, type Ingest } from './ingest';
+import { parseListPath } from './list-path';
+import { rebuildContract } from './rebuild';
 
 /**
  * The record log with the index fed by its commits: every page the log keeps becomes
@@ -10,8 +12,14 @@ export async function openIndexedLog(options: Omit<RecordLogOptions, 'onCommit'>
   const fed: { ingest?: Ingest } = {};
   const log = await openRecordLog({
     ...options,
-    onCommit: async (client, path, texts, state) => {
+    onCommit: async (client, path, texts, state, changed) => {
       await fed.ingest?.onCommit(client, path, texts, state);
+      // Records the service sent changed, or no longer lists: the contract's index is made
+      // again from the log, in the same transaction (ingest only ever adds).
+      const target = parseListPath(path);
+      if (changed && target && target.kind !== 'contracts') {
+        await rebuildContract(client, target.contract);
+      }
     },
   });
   fed.ingest = createIngest(log.pool);

@@ -2,11 +2,14 @@ import fc from 'fast-check';
 import type pg from 'pg';
 import { CURRENCIES } from '../../../src/lib/price';
 import { createIngest } from '../../../src/server/index/ingest';
+import { contractEventsPath, parseListPath } from '../../../src/server/index/list-path';
+import { readListPage } from '../../../src/server/log/list-page';
+import { appendToLog } from '../../support/log-records';
 
 /**
  * Histories of one contract for property tests of the index: five wallets, a few tokens,
  * each minted, then moved, sold or burned; the records the deployed service sends for
- * them; and their ingest, page by page, as the store commits pages.
+ * them; and their ingest, page by page, as the record log commits pages.
  */
 export const CONTRACT = `0x${'c'.repeat(64)}`;
 export const ZERO = `0x${'0'.repeat(64)}`;
@@ -146,22 +149,35 @@ export function recordsOf(changes: Change[]): Record<string, string>[] {
   return records;
 }
 
-/** Ingests the pages in order, as the record log commits them. */
-export async function ingestPages(pool: pg.Pool, pages: Record<string, string>[][]) {
+/**
+ * Ingests the pages in order, as the record log commits them: each page's records added to
+ * the log's list at `path` and given to ingest in the same transaction. Ingest is given
+ * every record of the page, those the list holds already too (another list may hold them
+ * again): they must change nothing.
+ */
+export async function ingestPages(
+  pool: pg.Pool,
+  pages: Record<string, string>[][],
+  { path = contractEventsPath(CONTRACT), complete = false } = {},
+) {
   const ingest = createIngest(pool);
-  let count = 0;
+  const identity = parseListPath(path)?.kind === 'contracts' ? 'contract' : 'event';
   for (const page of pages) {
-    count += page.length;
+    const { records } = readListPage({ result: page, cursor: null }, identity);
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
+      const state = await appendToLog(client, path, records, complete);
       await ingest.onCommit(
         client,
-        `/v1/events/${CONTRACT}`,
-        page.map((record) => JSON.stringify(record)),
-        { complete: false, records: count },
+        path,
+        records.map((record) => Buffer.from(record.json).toString()),
+        state,
       );
       await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK');
+      throw error;
     } finally {
       client.release();
     }
@@ -180,21 +196,31 @@ export const delivery = (count: number) =>
 
 export type Delivery = { cuts: number[]; repeats: number[]; order: number[]; apart: boolean };
 
+/** Pages of the records in any order, twice some, twins split anywhere. */
+export function pagesOf(
+  records: Record<string, string>[],
+  { cuts, repeats, order, apart }: Delivery,
+): Record<string, string>[][] {
+  const every = apart ? records.map((_, index) => index) : cuts;
+  const bounds = [...new Set([0, ...every, records.length])].sort((a, b) => a - b);
+  const pages = bounds.slice(1).map((end, index) => records.slice(bounds[index], end));
+  for (const repeat of repeats) {
+    if (repeat < records.length) pages[repeat % Math.max(1, pages.length)]?.push(records[repeat]!);
+  }
+  return pages
+    .map((page, index) => ({ page, key: order[index % order.length]! * 31 + index }))
+    .sort((a, b) => a.key - b.key)
+    .map((entry) => entry.page);
+}
+
 /** Pages of the records in any order, twice some, twins split anywhere: onto the index. */
 export async function deliver(
   pool: pg.Pool,
   records: Record<string, string>[],
-  { cuts, repeats, order, apart }: Delivery,
+  delivered: Delivery,
 ) {
-  const every = apart ? records.map((_, index) => index) : cuts;
-  const bounds = [...new Set([0, ...every, records.length])].sort((a, b) => a - b);
-  const pages = bounds.slice(1).map((end, index) => records.slice(bounds[index], end));
-  for (const repeat of repeats) pages[repeat % Math.max(1, pages.length)]?.push(records[repeat]!);
-  const shuffled = pages
-    .map((page, index) => ({ page, key: order[index % order.length]! * 31 + index }))
-    .sort((a, b) => a.key - b.key)
-    .map((entry) => entry.page);
-  await ingestPages(pool, shuffled);
+  const pages = pagesOf(records, delivered);
+  await ingestPages(pool, pages);
   // A page read twice (a head re-read, a walk round a dead cursor) changes nothing.
-  if (shuffled[0]) await ingestPages(pool, [shuffled[0]]);
+  if (pages[0]) await ingestPages(pool, [pages[0]]);
 }

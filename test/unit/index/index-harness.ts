@@ -27,8 +27,9 @@ export function useIndexDatabase(): { readonly pool: pg.Pool } {
   return state;
 }
 
-/** Empties the index's tables (a property's next run starts from nothing). */
+/** Empties the index and the record log it is made from: a property's next run starts anew. */
 export const emptyIndex = (pool: pg.Pool) =>
   pool.query(
-    'TRUNCATE idx_changes, idx_tokens, idx_owners, idx_hourly, idx_contracts RESTART IDENTITY',
+    `TRUNCATE idx_changes, idx_tokens, idx_owners, idx_hourly, idx_contracts, log_lists,
+       log_records RESTART IDENTITY`,
   );

@@ -1,5 +1,10 @@
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSampleService, generateDataset } from '../../../src/server/sample-service';
+import {
+  createSampleService,
+  generateDataset,
+  type SampleService,
+} from '../../../src/server/sample-service';
 import { getViaFetch, type Upstream } from '../../../src/server/upstream/service-client';
 import { indexedProxy } from '../../support/indexed-proxy';
 import { usePostgresDatabases } from '../../support/postgres-databases';
@@ -18,8 +23,29 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
+/** Transactions of the contract's mints that hold one record only. */
+async function databaseRows(url: string, address: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ tx: string }>(
+      `SELECT '0x' || encode(c.tx, 'hex') AS tx FROM idx_changes c
+         JOIN idx_contracts k ON k.id = c.contract_id
+        WHERE k.address = $1 AND c.kind = 0 AND NOT c.has_sale
+          AND (SELECT count(*) FROM idx_changes d WHERE d.tx = c.tx) = 1
+        LIMIT 1`,
+      [address],
+    );
+    return { rows };
+  } finally {
+    await client.end();
+  }
+}
+
 /** The sample service as the upstream, each request's path kept; `answer` can stand in. */
-function countingUpstream(answer?: (request: Request) => Response | null) {
+function countingUpstream(
+  answer?: (request: Request, service: SampleService) => Response | null | Promise<Response | null>,
+) {
   const service = createSampleService({ apiKey: 'k', profile: 'deployed', dataset });
   const paths: string[] = [];
   const upstream: Upstream = {
@@ -29,7 +55,7 @@ function countingUpstream(answer?: (request: Request) => Response | null) {
     description: 'sample',
     get: getViaFetch(async (request) => {
       paths.push(new URL(request.url).pathname + new URL(request.url).search);
-      return answer?.(request) ?? service.fetch(request);
+      return (await answer?.(request, service)) ?? service.fetch(request);
     }),
   };
   return { upstream, paths };
@@ -93,6 +119,48 @@ describe('a history read once', () => {
     expect(after.filter((path) => path.includes('cursor='))).toEqual([]);
     const again = await server.get(`/api/collections/${first!.address}`);
     expect(again.figures).toEqual(answer.figures);
+  });
+});
+
+describe('verification', () => {
+  it('a record the service no longer lists is kept, marked, and left out of every figure', async () => {
+    const database = await databases.database();
+    cleanups.push(database.drop);
+    let hidden: string | null = null;
+    const { upstream } = countingUpstream(async (request, service) => {
+      if (hidden === null || !request.url.includes('/v1/events/')) return null;
+      const page = (await (await service.fetch(request)).json()) as Json;
+      page.result = page.result.filter((record: Json) => record.transaction_hash !== hidden);
+      return Response.json(page);
+    });
+    const { proxy } = await indexedProxy({ url: database.url, upstream, cleanups });
+    const address = second!.address;
+    await proxy.indexer.whole(address).done;
+    const figures = async () =>
+      (await (await proxy.app.request(`/api/collections/${address}`)).json()) as Json;
+    const before = await figures();
+    // A mint, whose transaction holds nothing else: its change of hands goes with it.
+    const { rows } = await databaseRows(database.url, address);
+    hidden = rows[0]!.tx;
+    const spec = {
+      path: `/v1/events/${address}`,
+      order: 'newest-first',
+      identity: 'event',
+    } as const;
+    for (let step = 0; step < 1_000; step++) {
+      const verified = await proxy.reader.verify(spec);
+      if (verified.kind === 'state' && verified.done) {
+        expect(verified.removed).toBe(1);
+        break;
+      }
+    }
+    const after = await figures();
+    expect(after.figures.mints).toBe(before.figures.mints - 1);
+    expect(after.figures.events).toBe(before.figures.events - 1);
+    expect(after.coverage.removed).toBe(1);
+    expect(after.coverage.statement).toMatch(
+      /1 record the service no longer lists is kept in the log and left out of every figure/,
+    );
   });
 });
 

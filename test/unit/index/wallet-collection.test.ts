@@ -155,7 +155,8 @@ describe('a wallet inside a collection', () => {
         fc.integer({ min: 0, max: 90 * DAY }),
         async (changes, pick, interval, later) => {
           await pool.query(
-            'TRUNCATE idx_changes, idx_tokens, idx_owners, idx_hourly, idx_contracts RESTART IDENTITY',
+            `TRUNCATE idx_changes, idx_tokens, idx_owners, idx_hourly, idx_contracts, log_lists,
+               log_records RESTART IDENTITY`,
           );
           await ingestPages(pool, [recordsOf(changes)]);
           const wallet = WALLETS[pick]!;
