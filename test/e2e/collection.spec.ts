@@ -21,14 +21,14 @@ const shownStatus = (page: Page) => page.getByRole('status').filter({ hasText: /
 async function openIndexed(page: Page, path: string) {
   await page.goto(path);
   // A bound on a hang, not a wait: a busy machine reads a deep history slowly.
-  await expect(page.getByText(/Whole history indexed/)).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText(/Whole history indexed/)).toBeVisible({ timeout: 150_000 });
   await page.reload();
   await expect(page.getByText(/Whole history indexed/)).toBeVisible();
   await expect(rows(page).first()).toBeVisible();
 }
 
 // Room for openIndexed's bound and the test after it.
-test.describe.configure({ mode: 'parallel', timeout: 90_000 });
+test.describe.configure({ mode: 'parallel', timeout: 180_000 });
 
 test('a shared sorted and filtered view: the same rows in the same order, in a new browser and after a reload', async ({
   page,
