@@ -105,7 +105,8 @@ export function createQueryApi(options: QueryApiOptions) {
       : { error: badRequest('cursor is not one this server gave for this query.') };
   }
 
-  const coverage = (address: string) =>
+  /** A collection's coverage as an answer says it: its walk's progress, the server's faults. */
+  const coverageNow = (address: string) =>
     coverageOf(pool, address, indexer.progress(address), faults());
 
   /**
@@ -121,7 +122,7 @@ export function createQueryApi(options: QueryApiOptions) {
       void indexer.head(address.data, clientOf(c));
       if (whole) indexer.whole(address.data);
     }
-    const { id, coverage: known } = await coverage(address.data);
+    const { id, coverage: known } = await coverageNow(address.data);
     if (listing === 'not-listed' && id === undefined) {
       return {
         error: errorResponse({
@@ -232,12 +233,7 @@ export function createQueryApi(options: QueryApiOptions) {
       await indexer.deeper(found.address);
       page = await read((await coverageOf(pool, found.address, undefined)).id);
     }
-    const { coverage } = await coverageOf(
-      pool,
-      found.address,
-      indexer.progress(found.address),
-      faults(),
-    );
+    const { coverage } = await coverageNow(found.address);
     // Newest first over a history not wholly indexed: the end of what is indexed is not the
     // end of the list, so the answer says where to go on once older events are indexed.
     const next = page.next ?? (browsing && !coverage.complete ? (page.resume ?? null) : null);
@@ -350,12 +346,7 @@ export function createQueryApi(options: QueryApiOptions) {
       found.listing === 'listed'
         ? await indexer.token(found.address, token.data, clientOf(c))
         : 'the service cannot be asked now';
-    const { id, coverage } = await coverageOf(
-      pool,
-      found.address,
-      indexer.progress(found.address),
-      faults(),
-    );
+    const { id, coverage } = await coverageNow(found.address);
     const history = id === undefined ? null : await tokenHistory(pool, id, token.data);
     return c.json({
       address: found.address,

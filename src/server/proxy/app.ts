@@ -223,10 +223,7 @@ export function createProxy(options: ProxyOptions) {
     };
     const served = await settleBy(listedThenServed(), timeoutMs, clientGone(c, waiting));
     if (served === 'late' || served === 'aborted') {
-      const failure: PageFailure = { kind: served === 'late' ? 'timeout' : 'aborted' };
-      return errorResponse(
-        waiting.stopped() ? SHUTTING_DOWN : pageFailureError(failure, errorLimits),
-      );
+      return pageFailed({ kind: served === 'late' ? 'timeout' : 'aborted' });
     }
     if (served.kind === 'unlisted') return emptyList(served.listing);
     if (served.kind === 'foreign_cursor') {
@@ -238,11 +235,7 @@ export function createProxy(options: ProxyOptions) {
       });
     }
     if (served.upstreamReads > 0) c.set('upstreamStatus', served.kind === 'page' ? 200 : 'failed');
-    if (served.kind === 'failed') {
-      return errorResponse(
-        waiting.stopped() ? SHUTTING_DOWN : pageFailureError(served.failure, errorLimits),
-      );
-    }
+    if (served.kind === 'failed') return pageFailed(served.failure);
     monitoring?.pageServed(served.upstreamReads > 0 ? 'upstream' : 'log');
     const headers: Record<string, string> = {
       'content-type': 'application/json; charset=utf-8',
@@ -256,6 +249,10 @@ export function createProxy(options: ProxyOptions) {
       headers,
     });
   });
+
+  /** A page that could not be served; once the server stops, every such answer is its 503. */
+  const pageFailed = (failure: PageFailure) =>
+    errorResponse(waiting.stopped() ? SHUTTING_DOWN : pageFailureError(failure, errorLimits));
 
   // Paths that normalise to somewhere outside /api/ (`/api/v1/events/%2e%2e/…`).
   app.notFound(notFound);
