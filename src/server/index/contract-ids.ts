@@ -18,8 +18,16 @@ export function contractIds(pool: pg.Pool) {
   };
 }
 
-/** The contract's number, made on `db` when it has none (in its transaction, if any). */
+/**
+ * The contract's number, made on `db` when it has none (in its transaction, if any). Read
+ * first: the upsert locks the contract's row, till the end of a caller's transaction.
+ */
 export async function contractIdOn(db: pg.Pool | pg.ClientBase, address: string): Promise<number> {
+  const { rows: found } = await db.query<{ id: number }>(
+    'SELECT id FROM idx_contracts WHERE address = $1',
+    [address],
+  );
+  if (found[0]) return found[0].id;
   const { rows } = await db.query<{ id: number }>(
     `INSERT INTO idx_contracts (address) VALUES ($1)
      ON CONFLICT (address) DO UPDATE SET address = excluded.address RETURNING id`,
