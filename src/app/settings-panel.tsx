@@ -3,23 +3,13 @@ import button from '../components/button.module.css';
 import field from '../components/field.module.css';
 import { PAGE_SIZES, useSettings } from '../components/settings';
 import { parseExplorerUrl } from '../lib/explorer';
-import { fail, ok, type Parsed } from '../lib/result';
+import type { Parsed } from '../lib/result';
 import styles from './settings-panel.module.css';
 
-function parseGateway(input: string): Parsed<string> {
-  try {
-    const url = new URL(input.trim());
-    if (url.protocol === 'https:') return ok(url.href);
-  } catch {
-    // Not a URL at all: the same message.
-  }
-  return fail('The gateway must be an https:// URL, e.g. https://ipfs.io/ipfs/');
-}
-
 /**
- * Preferences kept in this browser: time display and zone, page size, image gateway,
- * explorer. A disclosure: Esc or a click outside closes it, and that click closes the
- * panel only (a backdrop takes it), never following the link under it.
+ * Preferences kept in this browser: time display and zone, page size, explorer. A
+ * disclosure: Esc or a click outside closes it, and that click closes the panel only (a backdrop
+ * takes it), never following the link under it.
  */
 export function SettingsPanel() {
   const settings = useSettings();
@@ -94,12 +84,6 @@ export function SettingsPanel() {
             ))}
           </select>
         </label>
-        <UrlSetting
-          label="IPFS image gateway"
-          value={settings.ipfsGateway}
-          parse={parseGateway}
-          onSave={(ipfsGateway) => settings.update({ ipfsGateway })}
-        />
         <UrlSetting
           label="Starknet explorer"
           value={settings.explorerUrl}

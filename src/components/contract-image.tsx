@@ -1,23 +1,26 @@
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { safeImageUrl } from '../lib/image-url';
-import { useSettings } from './settings';
+import { metaQueryOptions } from '../api/meta';
+import { contractImagePath, imageSource } from '../lib/image-url';
 import styles from './contract-image.module.css';
 
 interface ContractImageProps {
-  image: string | undefined;
+  address: string;
+  image: string | null | undefined;
   name: string;
   size?: number;
 }
 
 /**
- * A contract's image, lazily loaded, only from safe URLs; a monogram when the URL is
- * missing, unsafe or broken. Decorative: the name is always shown next to it.
+ * A contract's image, lazily loaded from our own server (which fetches it: src/server/images),
+ * never from the host the contract names; a monogram when there is none, the server does
+ * not serve images, or the picture fails. Decorative: the name is always shown next to it.
  */
-export function ContractImage({ image, name, size = 36 }: ContractImageProps) {
-  const { ipfsGateway } = useSettings();
+export function ContractImage({ address, image, name, size = 36 }: ContractImageProps) {
+  const meta = useQuery(metaQueryOptions());
   const [broken, setBroken] = useState(false);
-  const src = safeImageUrl(image, ipfsGateway);
-  if (!src || broken) {
+  const served = meta.data?.images === true && image && imageSource(image) !== null;
+  if (!served || broken) {
     return (
       <span className={styles.fallback} style={{ width: size, height: size }} aria-hidden="true">
         {initials(name)}
@@ -27,13 +30,12 @@ export function ContractImage({ image, name, size = 36 }: ContractImageProps) {
   return (
     <img
       className={styles.image}
-      src={src}
+      src={contractImagePath(address, image)}
       alt=""
       width={size}
       height={size}
       loading="lazy"
       decoding="async"
-      referrerPolicy="no-referrer"
       onError={() => setBroken(true)}
     />
   );

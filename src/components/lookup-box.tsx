@@ -210,7 +210,7 @@ function Choice({
     : hrefs.contractEvents(contract.address);
   return (
     <Link className={styles.choice} to={to} onClick={onDone}>
-      <ContractImage image={contract.image} name={name} size={24} />
+      <ContractImage address={contract.address} image={contract.image} name={name} size={24} />
       <span>{name}</span>
       {contract.symbol && <span className="muted">{contract.symbol}</span>}
       <span className="mono muted">{shortenHex(contract.address)}</span>

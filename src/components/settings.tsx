@@ -1,10 +1,8 @@
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 import { DEFAULT_EXPLORER_URL, parseExplorerUrl } from '../lib/explorer';
-import { DEFAULT_IPFS_GATEWAY } from '../lib/image-url';
 
 /** Preferences that persist in this browser (localStorage), not in shared URLs. */
 export interface Settings {
-  ipfsGateway: string;
   timeZone: 'utc' | 'local';
   /** Used when the URL does not choose (shared links carry `time=` when they do). */
   timeDisplay: 'relative' | 'absolute';
@@ -17,7 +15,6 @@ export interface Settings {
 export const PAGE_SIZES = [25, 50, 100, 250, 500, 1000] as const;
 
 const DEFAULTS: Settings = {
-  ipfsGateway: DEFAULT_IPFS_GATEWAY,
   timeZone: 'utc',
   timeDisplay: 'relative',
   pageSize: 100,
@@ -37,10 +34,6 @@ function load(): Settings {
     const explorer =
       typeof stored.explorerUrl === 'string' ? parseExplorerUrl(stored.explorerUrl) : null;
     return {
-      ipfsGateway:
-        typeof stored.ipfsGateway === 'string' && /^https:\/\//.test(stored.ipfsGateway)
-          ? stored.ipfsGateway
-          : DEFAULTS.ipfsGateway,
       timeZone: stored.timeZone === 'local' ? 'local' : 'utc',
       timeDisplay: stored.timeDisplay === 'absolute' ? 'absolute' : 'relative',
       pageSize: (PAGE_SIZES as readonly number[]).includes(stored.pageSize ?? 0)

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connection-limits';
 import { DEFAULT_TIMEOUT_MS, type ProxyOptions } from './proxy/app';
 import { DEFAULT_RATE_LIMIT } from './proxy/rate-limit';
+import { DEFAULT_IMAGES } from './images/images';
 import { ANCHOR_RANGE } from './sample-service/dataset';
 import type { DatabaseConfig } from './database/open-database';
 import { DEFAULT_READER_SETTINGS } from './log/list-reader';
@@ -27,7 +28,10 @@ export type UpstreamConfig =
 
 /** Everything the proxy takes besides the upstream itself and the log. */
 export type ProxyConfig = Required<
-  Pick<ProxyOptions, 'timeoutMs' | 'gate' | 'rateLimit' | 'trustedProxyHops' | 'dailyShare'>
+  Pick<
+    ProxyOptions,
+    'timeoutMs' | 'gate' | 'rateLimit' | 'trustedProxyHops' | 'dailyShare' | 'images'
+  >
 >;
 
 /**
@@ -236,6 +240,22 @@ const envSchema = z.object({
     100,
     600_000,
   ),
+  IMAGE_PROXY: text.pipe(
+    z
+      .string()
+      .toLowerCase()
+      .pipe(z.enum(['on', 'off'], { error: 'IMAGE_PROXY must be "on" or "off".' }))
+      .default('on')
+      .transform((value) => value === 'on'),
+  ),
+  IMAGE_IPFS_GATEWAY: text.pipe(
+    z
+      .url({
+        protocol: /^https$/,
+        error: 'IMAGE_IPFS_GATEWAY must be an https:// URL, e.g. https://ipfs.io/ipfs/.',
+      })
+      .default(DEFAULT_IMAGES.ipfsGateway),
+  ),
   HEADERS_TIMEOUT_MS: whole(
     'HEADERS_TIMEOUT_MS',
     DEFAULT_CONNECTION_LIMITS.headersTimeoutMs,
@@ -297,6 +317,7 @@ export function loadConfig(env: Env): ServerConfig {
         (vars.UPSTREAM_CLIENT_DAILY_SHARE ?? (upstream.kind === 'real' ? DEFAULT_DAILY_SHARE : 0)) *
           (vars.UPSTREAM_MONTHLY_QUOTA / 30),
       ),
+      images: { enabled: vars.IMAGE_PROXY, ipfsGateway: vars.IMAGE_IPFS_GATEWAY },
     },
     data: {
       database: vars.DATABASE_URL

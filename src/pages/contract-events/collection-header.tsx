@@ -78,7 +78,7 @@ export function CollectionHeader({
   return (
     <header className={styles.header}>
       <div className={styles.identity}>
-        <ContractImage image={collection?.image ?? undefined} name={name} size={56} />
+        <ContractImage address={address} image={collection?.image} name={name} size={56} />
         <div className={styles.names}>
           <h1 id="contract-title">
             <span>{name}</span>

@@ -47,7 +47,7 @@ export function CollectionCell({ row }: CellProps) {
   const coverage = coverageText(contract);
   return (
     <div className={styles.collection}>
-      <ContractImage image={contract.image ?? undefined} name={name} />
+      <ContractImage address={contract.address} image={contract.image} name={name} />
       <div className={styles.names}>
         <Link
           className={styles.link}

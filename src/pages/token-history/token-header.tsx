@@ -37,7 +37,12 @@ export function TokenHeader({
         <Link to={hrefs.contractEvents(address)}>{name}</Link> › Token
       </nav>
       <div className={styles.collection}>
-        <ContractImage image={contract?.image} name={contract?.name ?? 'Contract'} size={48} />
+        <ContractImage
+          address={address}
+          image={contract?.image}
+          name={contract?.name ?? 'Contract'}
+          size={48}
+        />
         <div>
           <h1 id="token-title" className={styles.title}>
             Token <span className="mono">{shortTokenId(tokenId)}</span>

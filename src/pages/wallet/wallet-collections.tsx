@@ -44,7 +44,7 @@ export function WalletCollections(props: WalletCollectionsProps) {
         return (
           <li key={collection.address} className={styles.card}>
             <div className={styles.cardHead}>
-              <ContractImage image={undefined} name={name} size={40} />
+              <ContractImage address={collection.address} image={undefined} name={name} size={40} />
               <div className={styles.cardName}>
                 <Link to={hrefs.contractEvents(collection.address)}>{name}</Link>
                 {collection.symbol && <span className="muted small">{collection.symbol}</span>}

@@ -6,10 +6,11 @@ import { trustedEntry } from '../proxy/client-address';
 const HSTS = 'max-age=15552000; includeSubDomains';
 
 /**
- * Headers for every response of the production server. Images may come from https
- * (contract images live on many hosts) or data: URIs; everything else is same-origin.
- * Inline scripts are never allowed, so a hostile contract name cannot run code even if
- * it ever reached the DOM as markup.
+ * Headers for every response of the production server. Everything is same-origin: contract
+ * images too, which the server fetches and serves itself (src/server/images), so no other
+ * host sees a visitor; data: URIs only for pictures the app draws. Inline scripts are
+ * never allowed, so a hostile contract name cannot run code even if it ever reached the
+ * DOM as markup. A response with a policy of its own (a contract's image) keeps it.
  *
  * `Strict-Transport-Security` only on a request that came over HTTPS, directly or, with
  * `trustedProxyHops`, as `X-Forwarded-Proto: https` from a proxy of ours: sent over plain
@@ -21,7 +22,7 @@ export function securityHeaders(trustedProxyHops = 0): MiddlewareHandler {
       defaultSrc: ["'self'"],
       scriptSrc: ["'self'"],
       styleSrc: ["'self'"],
-      imgSrc: ["'self'", 'https:', 'data:'],
+      imgSrc: ["'self'", 'data:'],
       connectSrc: ["'self'"],
       fontSrc: ["'self'"],
       objectSrc: ["'none'"],
@@ -32,13 +33,17 @@ export function securityHeaders(trustedProxyHops = 0): MiddlewareHandler {
     xFrameOptions: 'DENY',
     referrerPolicy: 'no-referrer',
     crossOriginEmbedderPolicy: false,
-    // Contract images are cross-origin <img> loads; they need no CORP from us.
     crossOriginResourcePolicy: 'same-origin',
     permissionsPolicy: { camera: [], microphone: [], geolocation: [] },
     strictTransportSecurity: false,
   });
   return async (c, next) => {
-    await common(c, next);
+    let own: string | null = null;
+    await common(c, async () => {
+      await next();
+      own = c.res.headers.get('content-security-policy');
+    });
+    if (own !== null) c.res.headers.set('content-security-policy', own);
     const forwardedProto = trustedEntry(c.req.header('x-forwarded-proto'), trustedProxyHops);
     const https = c.req.url.startsWith('https:') || forwardedProto?.toLowerCase() === 'https';
     if (https) c.res.headers.set('strict-transport-security', HSTS);

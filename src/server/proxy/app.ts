@@ -6,6 +6,7 @@ import { createIndexer, type Indexer } from '../indexer/indexer';
 import { createListReader, type ListReaderSettings, type ListSpec } from '../log/list-reader';
 import { readListWith } from '../log/read-list';
 import type { RecordLog } from '../log/record-log';
+import { createImages, DEFAULT_IMAGES, type ImageOptions } from '../images/images';
 import { createPreviews, type PreviewOptions } from '../preview/previews';
 import { BLOCKING, createServerFaults, type ServerFaults } from '../server-faults';
 import type { UpstreamBudget } from '../upstream/budget';
@@ -72,6 +73,8 @@ export interface ProxyOptions {
   faults?: ServerFaults;
   /** Link previews' settings (src/server/preview). */
   preview?: Omit<PreviewOptions, 'pool'>;
+  /** Contracts' images fetched and served from our origin (src/server/images). */
+  images?: ImageOptions;
   /** The upstream's request rate kept for several servers (in PostgreSQL); default: ours. */
   budget?: UpstreamBudget;
   /** Counts upstream requests (usage, quota, latency), recoveries and verifications. */
@@ -178,6 +181,8 @@ export function createProxy(options: ProxyOptions) {
   // Link previews need only the index's tables: they never ask the service.
   const previews = createPreviews({ ...options.preview, pool });
   app.route('/', previews.app);
+  const images = createImages({ ...(options.images ?? DEFAULT_IMAGES), pool });
+  app.route('/', images.app);
   app.route(
     '/api',
     createQueryApi({
@@ -194,7 +199,11 @@ export function createProxy(options: ProxyOptions) {
     const url = new URL(c.req.url);
     if (url.pathname === '/api/meta') {
       c.set('route', 'meta');
-      return c.json({ source: upstream.source, description: upstream.description });
+      return c.json({
+        source: upstream.source,
+        description: upstream.description,
+        images: (options.images ?? DEFAULT_IMAGES).enabled,
+      });
     }
     const match = matchApiRequest(url);
     if (match.kind === 'not_found') return notFound();
@@ -346,6 +355,7 @@ export function createProxy(options: ProxyOptions) {
       gate: gate.stats(),
       rateLimitTrackedClients: limiter?.clients() ?? 0,
       previews: previews.stats(),
+      images: images.stats(),
     }),
   };
 }

@@ -21,6 +21,7 @@ describe('server configuration', () => {
         },
         rateLimit: { perMinute: 300, burst: 60 },
         trustedProxyHops: 0,
+        images: { enabled: true, ipfsGateway: 'https://ipfs.io/ipfs/' },
       },
       data: {
         database: { kind: 'embedded', dataDir: '.data' },
@@ -189,6 +190,13 @@ describe('server configuration', () => {
     expect(loadConfig({ SAMPLE_LIVE: 'ON' }).upstream).not.toHaveProperty('anchor');
   });
 
+  it('turns contract images off, and fetches ipfs:// ones from the gateway given', () => {
+    expect(loadConfig({ IMAGE_PROXY: 'OFF' }).proxy.images.enabled).toBe(false);
+    expect(
+      loadConfig({ IMAGE_IPFS_GATEWAY: 'https://gw.example/ipfs/' }).proxy.images.ipfsGateway,
+    ).toBe('https://gw.example/ipfs/');
+  });
+
   it.each([
     ['true', 1],
     ['FALSE', 0],
@@ -235,6 +243,9 @@ describe('server configuration', () => {
     [{ MAX_CONNECTIONS_PER_ADDRESS: '-1' }, /MAX_CONNECTIONS_PER_ADDRESS/],
     [{ HEADERS_TIMEOUT_MS: '10' }, /HEADERS_TIMEOUT_MS/],
     [{ ALLOW_INSECURE_UPSTREAM: 'maybe' }, /ALLOW_INSECURE_UPSTREAM must be true or false/],
+    [{ IMAGE_PROXY: 'no' }, /IMAGE_PROXY must be "on" or "off"/],
+    [{ IMAGE_IPFS_GATEWAY: 'http://ipfs.example/ipfs/' }, /IMAGE_IPFS_GATEWAY must be an https/],
+    [{ IMAGE_IPFS_GATEWAY: 'gateway' }, /IMAGE_IPFS_GATEWAY must be an https/],
   ])('refuses %j with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

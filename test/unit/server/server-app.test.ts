@@ -87,7 +87,9 @@ describe('production server', () => {
       const response = await (await server()).app.request(path);
       const csp = response.headers.get('content-security-policy') ?? '';
       expect(csp).toContain("default-src 'self'");
-      expect(csp).toContain("img-src 'self' https: data:");
+      // Contract images come from our origin: no other host sees a visitor.
+      expect(csp).toMatch(/img-src 'self' data:(;|$)/);
+      expect(csp).not.toContain('https:');
       expect(csp).toContain("frame-ancestors 'none'");
       expect(csp).toContain("script-src 'self'");
       expect(csp).not.toContain('unsafe-inline');
@@ -387,5 +389,35 @@ describe('production server', () => {
     expect(await response.json()).toEqual({ result: [EVENT], cursor: null });
     const overview = await app.request(`/api/collections/${A}`);
     expect(overview.status).toBe(200);
+  });
+
+  it("serves a contract's image from our origin under its own policy, limited per client", async () => {
+    const png =
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+    const service = (request: Request) =>
+      new URL(request.url).pathname.endsWith('/v1/contracts')
+        ? Response.json({
+            result: [{ contract_address: A, name: 'A', image: `data:image/png;base64,${png}` }],
+            cursor: null,
+          })
+        : Response.json({ result: [], cursor: null });
+    const { app, proxy } = await server(service, { rateLimit: { perMinute: 60, burst: 2 } });
+    await proxy.indexer.listed();
+    const env = fromSocket('1.2.3.4');
+    const image = await app.request(`/api/images/contracts/${A}?v=1`, {}, env);
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toBe('image/png');
+    expect(image.headers.get('content-security-policy')).toBe("default-src 'none'");
+    expect(image.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(Buffer.from(await image.arrayBuffer()).toString('base64')).toBe(png);
+    const statuses = [];
+    for (let i = 0; i < 2; i += 1) {
+      statuses.push((await app.request(`/api/images/contracts/${A}?v=1`, {}, env)).status);
+    }
+    expect(statuses).toEqual([200, 429]);
+    // The app's pages keep theirs.
+    expect((await app.request('/contracts')).headers.get('content-security-policy')).toContain(
+      "script-src 'self'",
+    );
   });
 });
