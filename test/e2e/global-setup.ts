@@ -233,6 +233,9 @@ async function startApp(
         // A collection is indexed when a page first asks about it; indexing every contract
         // in the background would only compete with the tests for the machine's two cores.
         INDEX_BACKGROUND_SHARE: '0',
+        // The server fetches contract images itself: kept offline as the browser is (a
+        // name under .invalid never resolves), so the sample's ipfs:// ones fail at once.
+        IMAGE_IPFS_GATEWAY: 'https://ipfs.invalid/ipfs/',
       },
       children,
     );

@@ -1,4 +1,5 @@
 import { createRandom, fieldElementHex, hash32 } from './random';
+import { patternPng } from './pattern-png';
 
 /**
  * The cast of the sample data: contracts (a few fixed ones every dataset needs, the rest
@@ -132,7 +133,7 @@ function fixedContracts(seed: number): Omit<ContractDraft, 'indexedAt' | 'imageR
       name: 'Starknet Quest',
       symbol: 'SKQ',
       // The real image is https://starknet.quest/starkfighter/level1.webp; inline keeps tests offline.
-      image: initialsImage('Starknet Quest', 0),
+      image: patternImage('Starknet Quest', 0),
       tokenIds: { kind: 'sequential', first: 1n },
       role: 'second',
     },
@@ -141,7 +142,7 @@ function fixedContracts(seed: number): Omit<ContractDraft, 'indexedAt' | 'imageR
       type: 'ERC721',
       name: 'StarkVerse Gallery',
       symbol: 'SVG',
-      image: initialsImage('StarkVerse Gallery', 1),
+      image: patternImage('StarkVerse Gallery', 1),
       tokenIds: { kind: 'sequential', first: 850_000n },
       role: 'busiest',
       forcedMint: { ...STARKVERSE_EXAMPLE_MINT },
@@ -202,7 +203,7 @@ export function draftContracts(seed: number, count: number): ContractDraft[] {
       type: random.chance(0.3) ? 'ERC1155' : 'ERC721',
       name,
       symbol: (first.slice(0, 2) + second.slice(0, 2)).toUpperCase(),
-      image: initialsImage(name, index),
+      image: patternImage(name, index),
       // A hash, not the generator: the draws below stay as they were.
       imageRegistered: hash32(seed, 0x1a6e, index) % 5 === 0,
       tokenIds: random.pick(TOKEN_ID_STYLES),
@@ -222,21 +223,11 @@ export function draftContracts(seed: number, count: number): ContractDraft[] {
     .sort((a, b) => a.indexedAt - b.indexedAt || (a.address < b.address ? -1 : 1));
 }
 
-/** A small inline picture with the collection's initials, so no image needs the network. */
-function initialsImage(name: string, ordinal: number): string {
-  const initials = name
-    .split(/\s+/)
-    .map((word) => word.charAt(0))
-    .join('')
-    .slice(0, 2)
-    .toUpperCase();
-  const hue = Math.round((ordinal * 137.508) % 360);
-  const svg =
-    `<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96" viewBox="0 0 96 96">` +
-    `<rect width="96" height="96" rx="16" fill="hsl(${hue},62%,42%)"/>` +
-    `<text x="48" y="61" font-family="system-ui,sans-serif" font-size="36" font-weight="700" ` +
-    `text-anchor="middle" fill="#fff">${initials}</text></svg>`;
-  return `data:image/svg+xml,${encodeURIComponent(svg)}`;
+/** A small inline picture from the collection's name, so no image needs the network. */
+function patternImage(name: string, ordinal: number): string {
+  let bits = 0;
+  for (const char of name) bits = (Math.imul(bits, 31) + char.charCodeAt(0)) >>> 0;
+  return patternPng(bits & 0x7fff, Math.round((ordinal * 137.508) % 360));
 }
 
 /** A CIDv1-shaped string (`bafy…`, base32), as IPFS-hosted collections have. */

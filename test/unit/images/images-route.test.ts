@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createImages, type ImageOptions } from '../../../src/server/images/images';
+import { patternPng } from '../../../src/server/sample-service/pattern-png';
 import { PNG } from './pictures';
 
 const A = '0x' + '0'.repeat(60) + 'abcd';
@@ -46,6 +47,13 @@ describe('contract images', () => {
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(response.headers.get('content-security-policy')).toBe("default-src 'none'");
     expect(response.headers.get('cache-control')).toBe('public, max-age=86400');
+  });
+
+  it("serves the sample service's pictures, offline", async () => {
+    const { app } = images(patternPng(0b101_010_101_010_101, 200));
+    const response = await app.request(path());
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('image/png');
   });
 
   it('types a picture by its bytes, not by what its source says', async () => {

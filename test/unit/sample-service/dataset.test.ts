@@ -118,7 +118,7 @@ describe('generateDataset', () => {
       type: 'ERC721',
       symbol: 'SKQ',
     });
-    expect(byName.get('Starknet Quest')?.image).toMatch(/^data:image\/svg\+xml,/);
+    expect(byName.get('Starknet Quest')?.image).toMatch(/^data:image\/png;base64,/);
     expect(byName.get('StarkVerse Gallery')?.address).toBe(STARKVERSE_GALLERY_ADDRESS);
     const images = data.contracts.map((contract) => contract.image);
     expect(images).toContain('');
