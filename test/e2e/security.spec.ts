@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { imagesInViewDecoded } from './support/pages';
 import { REPO_DIR } from './support/servers';
 import { expect, test } from './support/fixtures';
 import {
@@ -151,6 +152,28 @@ test('the server sends security headers', async ({ page, request, servers }) => 
       `frame protection of ${path}`,
     ).toBe(true);
   }
+});
+
+test('collection images come from our server alone, and the page allows no other', async ({
+  page,
+}) => {
+  const images: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'image') images.push(request.url());
+  });
+  const response = await page.goto('/contracts');
+  expect(response?.headers()['content-security-policy']).toMatch(/img-src 'self' data:(;|$)/);
+  await expect(contractsTable(page).getByRole('row').nth(1)).toBeVisible();
+  await imagesInViewDecoded(page);
+  const origin = new URL(page.url()).origin;
+  const pictures = images.filter((url) => !url.startsWith('data:'));
+  expect(pictures.length).toBeGreaterThan(0);
+  for (const url of pictures) expect(url).toMatch(new RegExp(`^${origin}/api/images/contracts/`));
+  // The sample's inline pictures, served by the server: drawn, not replaced by a monogram.
+  const drawn = await page.evaluate(
+    () => [...document.images].filter((image) => image.complete && image.naturalWidth > 0).length,
+  );
+  expect(drawn).toBeGreaterThan(0);
 });
 
 test("/api/v1 answers from the server's record log: never kept by the browser, the next cursor in a header", async ({
