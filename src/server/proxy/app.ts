@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono';
+import { createDownloads, DEFAULT_DOWNLOAD_LIMITS, type DownloadLimits } from '../api/download';
 import { createQueryApi } from '../api/query-api';
 import { DATABASE_FAILURE_MESSAGES, databaseFailure } from '../database/database-error';
 import { createKeyset } from '../index/keyset';
@@ -74,6 +75,8 @@ export interface ProxyOptions {
   preview?: Omit<PreviewOptions, 'pool'>;
   /** The upstream's request rate kept for several servers (in PostgreSQL); default: ours. */
   budget?: UpstreamBudget;
+  /** Exports (downloads) sent at once, per client and in all. */
+  downloads?: DownloadLimits;
   /** Counts upstream requests (usage, quota, latency), recoveries and verifications. */
   monitoring?: Pick<Monitoring, 'upstreamRequest' | 'pageServed' | 'recovered' | 'verified'>;
 }
@@ -177,6 +180,7 @@ export function createProxy(options: ProxyOptions) {
   app.use('/api/*', limitClients);
   // Link previews need only the index's tables: they never ask the service.
   const previews = createPreviews({ ...options.preview, pool });
+  const downloads = createDownloads(options.downloads ?? DEFAULT_DOWNLOAD_LIMITS);
   app.route('/', previews.app);
   app.route(
     '/api',
@@ -185,6 +189,7 @@ export function createProxy(options: ProxyOptions) {
       indexer,
       faults: () => faults.list().map((fault) => fault.message),
       keyset: createKeyset(`query-api/${secret}`),
+      downloads,
     }),
   );
   app.all('/api/*', async (c) => {
@@ -346,6 +351,7 @@ export function createProxy(options: ProxyOptions) {
       gate: gate.stats(),
       rateLimitTrackedClients: limiter?.clients() ?? 0,
       previews: previews.stats(),
+      downloads: downloads.running(),
     }),
   };
 }
