@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+import { DEFAULT_DOWNLOAD_LIMITS } from './api/download';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connection-limits';
 import { DEFAULT_TIMEOUT_MS, type ProxyOptions } from './proxy/app';
 import { DEFAULT_RATE_LIMIT } from './proxy/rate-limit';
@@ -27,7 +28,10 @@ export type UpstreamConfig =
 
 /** Everything the proxy takes besides the upstream itself and the log. */
 export type ProxyConfig = Required<
-  Pick<ProxyOptions, 'timeoutMs' | 'gate' | 'rateLimit' | 'trustedProxyHops' | 'dailyShare'>
+  Pick<
+    ProxyOptions,
+    'timeoutMs' | 'gate' | 'rateLimit' | 'trustedProxyHops' | 'dailyShare' | 'downloads'
+  >
 >;
 
 /**
@@ -202,6 +206,8 @@ const envSchema = z.object({
   RATE_LIMIT_PER_MINUTE: whole('RATE_LIMIT_PER_MINUTE', DEFAULT_RATE_LIMIT.perMinute, 0, 1e9),
   RATE_LIMIT_BURST: whole('RATE_LIMIT_BURST', DEFAULT_RATE_LIMIT.burst, 1, 1e9),
   TRUST_PROXY: trustProxy,
+  EXPORTS_PER_CLIENT: whole('EXPORTS_PER_CLIENT', DEFAULT_DOWNLOAD_LIMITS.perClient, 1, 1000),
+  EXPORTS_MAX: whole('EXPORTS_MAX', DEFAULT_DOWNLOAD_LIMITS.max, 1, 10_000),
   DATA_DIR: text.transform((dir) => dir ?? '.data'),
   DATABASE_URL: text.pipe(
     z
@@ -297,6 +303,7 @@ export function loadConfig(env: Env): ServerConfig {
         (vars.UPSTREAM_CLIENT_DAILY_SHARE ?? (upstream.kind === 'real' ? DEFAULT_DAILY_SHARE : 0)) *
           (vars.UPSTREAM_MONTHLY_QUOTA / 30),
       ),
+      downloads: { perClient: vars.EXPORTS_PER_CLIENT, max: vars.EXPORTS_MAX },
     },
     data: {
       database: vars.DATABASE_URL

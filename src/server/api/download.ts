@@ -88,11 +88,9 @@ export function createDownloads(limits: DownloadLimits) {
     if (refused) return errorResponse(refused);
     const release = take(client);
     const batches = file.text();
-    const end = () => {
-      release();
-      // Ends the writer where it waits (a batch sent, or the page it reads): no more pages.
-      void batches.return(undefined).catch(() => {});
-    };
+    // Ends the writer where it waits (a batch sent, or the page it reads: no more pages),
+    // and gives its place back once it has ended.
+    const end = () => void batches.return(undefined).then(release, release);
     request.signal.addEventListener('abort', end, { once: true });
     const encoder = new TextEncoder();
     const body = new ReadableStream<Uint8Array>(

@@ -21,6 +21,7 @@ describe('server configuration', () => {
         },
         rateLimit: { perMinute: 300, burst: 60 },
         trustedProxyHops: 0,
+        downloads: { perClient: 2, max: 8 },
       },
       data: {
         database: { kind: 'embedded', dataDir: '.data' },
@@ -79,6 +80,8 @@ describe('server configuration', () => {
       MAX_CONNECTIONS_PER_ADDRESS: '0',
       KEEP_ALIVE_TIMEOUT_MS: '2000',
       HEADERS_TIMEOUT_MS: '3000',
+      EXPORTS_PER_CLIENT: '1',
+      EXPORTS_MAX: '20',
     });
     expect(config).toMatchObject({
       host: '0.0.0.0',
@@ -95,6 +98,7 @@ describe('server configuration', () => {
         },
         rateLimit: { perMinute: 0, burst: 5 },
         trustedProxyHops: 2,
+        downloads: { perClient: 1, max: 20 },
       },
       data: {
         database: { kind: 'external', url: 'postgres://dashboard:secret@db.internal:5432/events' },
@@ -235,6 +239,8 @@ describe('server configuration', () => {
     [{ MAX_CONNECTIONS_PER_ADDRESS: '-1' }, /MAX_CONNECTIONS_PER_ADDRESS/],
     [{ HEADERS_TIMEOUT_MS: '10' }, /HEADERS_TIMEOUT_MS/],
     [{ ALLOW_INSECURE_UPSTREAM: 'maybe' }, /ALLOW_INSECURE_UPSTREAM must be true or false/],
+    [{ EXPORTS_PER_CLIENT: '0' }, /EXPORTS_PER_CLIENT must be a whole number from 1 to 1000/],
+    [{ EXPORTS_MAX: 'many' }, /EXPORTS_MAX must be a whole number from 1 to 10000/],
   ])('refuses %j with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
