@@ -172,6 +172,9 @@ describe('export limits and ends', { timeout: 120_000 }, () => {
 
   it('refuses a client its third export (429) and anyone one past all (503), with Retry-After, until one ends', async () => {
     const { port, proxy } = await setUp();
+    // A HEAD request writes nothing and holds no place.
+    expect((await proxy.app.request(exportPath, { method: 'HEAD' })).status).toBe(200);
+    expect(proxy.stats().downloads).toBe(0);
     const first = await openUnread(port, exportPath, '127.0.0.2');
     const second = await openUnread(port, exportPath, '127.0.0.2');
     expect([first.head, second.head]).toEqual([
