@@ -19,11 +19,15 @@ export function csvRows(rows: readonly ExportRow[], columns: readonly string[]):
   return text;
 }
 
+// Spreadsheet programs run a cell that starts with =, +, -, @, a tab or a carriage return
+// as a formula, and some read the fullwidth forms (U+FF1D, U+FF0B, U+FF0D, U+FF20) as the
+// same signs: each is kept as text by a leading apostrophe.
+const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+
 function csvField(value: ExportValue): string {
   if (value === undefined || Array.isArray(value)) return '';
   let text = String(value);
-  // A leading =, +, - or @ would be run as a formula by spreadsheet programs.
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  if (FORMULA_START.test(text)) text = `'${text}`;
   return /[",\r\n']/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

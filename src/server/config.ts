@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+import { DEFAULT_DOWNLOAD_LIMITS } from './api/download';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connection-limits';
 import { DEFAULT_TIMEOUT_MS, type ProxyOptions } from './proxy/app';
 import { DEFAULT_RATE_LIMIT } from './proxy/rate-limit';
@@ -30,7 +31,7 @@ export type UpstreamConfig =
 export type ProxyConfig = Required<
   Pick<
     ProxyOptions,
-    'timeoutMs' | 'gate' | 'rateLimit' | 'trustedProxyHops' | 'dailyShare' | 'images'
+    'timeoutMs' | 'gate' | 'rateLimit' | 'trustedProxyHops' | 'dailyShare' | 'images' | 'downloads'
   >
 >;
 
@@ -206,6 +207,8 @@ const envSchema = z.object({
   RATE_LIMIT_PER_MINUTE: whole('RATE_LIMIT_PER_MINUTE', DEFAULT_RATE_LIMIT.perMinute, 0, 1e9),
   RATE_LIMIT_BURST: whole('RATE_LIMIT_BURST', DEFAULT_RATE_LIMIT.burst, 1, 1e9),
   TRUST_PROXY: trustProxy,
+  EXPORTS_PER_CLIENT: whole('EXPORTS_PER_CLIENT', DEFAULT_DOWNLOAD_LIMITS.perClient, 1, 1000),
+  EXPORTS_MAX: whole('EXPORTS_MAX', DEFAULT_DOWNLOAD_LIMITS.max, 1, 10_000),
   DATA_DIR: text.transform((dir) => dir ?? '.data'),
   DATABASE_URL: text.pipe(
     z
@@ -318,6 +321,7 @@ export function loadConfig(env: Env): ServerConfig {
           (vars.UPSTREAM_MONTHLY_QUOTA / 30),
       ),
       images: { enabled: vars.IMAGE_PROXY, ipfsGateway: vars.IMAGE_IPFS_GATEWAY },
+      downloads: { perClient: vars.EXPORTS_PER_CLIENT, max: vars.EXPORTS_MAX },
     },
     data: {
       database: vars.DATABASE_URL

@@ -19,7 +19,7 @@ import { emptyWalletFigures, walletInCollection } from '../index/wallet-collecti
 import type { Indexer } from '../indexer/indexer';
 import { errorResponse } from '../proxy/error-response';
 import { createCoalescer } from '../upstream/coalesce';
-import { downloadResponse } from './download';
+import type { Downloads } from './download';
 import { coverageOf } from './coverage';
 import { holderExportColumns, holderExportName, holderExportRow } from './holders-export';
 import {
@@ -54,9 +54,11 @@ export interface QueryApiOptions {
   /** The server's faults in words, said in every answer. */
   faults?: () => string[];
   now?: () => number;
+  /** Exports' files, streamed within their limits. */
+  downloads: Downloads;
 }
 
-const EXPORT_BATCH = 2_000;
+const EXPORT_BATCH = 500;
 const NO_HOLDERS: HoldersFigures = {
   totalHolders: 0,
   tokensHeld: 0,
@@ -72,10 +74,11 @@ const LISTING_WAIT_MS = 10_000;
 type Params<S extends z.ZodType> = z.infer<S>;
 
 export function createQueryApi(options: QueryApiOptions) {
-  const { pool, indexer, keyset, now = Date.now, faults = () => [] } = options;
+  const { pool, indexer, keyset, downloads, now = Date.now, faults = () => [] } = options;
   const app = new Hono<{ Variables: { route: string; client?: string } }>();
   // Who asks (set by the per-client limit): the service's reads a visitor causes are its.
   const clientOf = (c: Context) => (c.get('client') as string | undefined) ?? 'local';
+  const downloadRequest = (c: Context) => ({ client: clientOf(c), request: c.req.raw });
   // The request log names the route as matched (`/api/collections/:address/events`). This
   // runs for every request under /api/: one the proxy's catch-all (`/api/*`) answered
   // keeps the name it gave (`contracts`, `meta`, `unmatched`).
@@ -318,21 +321,20 @@ export function createQueryApi(options: QueryApiOptions) {
     // A snapshot of now says on each line when it was taken.
     const asOf = params.asOf ?? Math.floor(now() / 1000);
     const id = found.id;
-    return downloadResponse(
-      { name: `${holderExportName(found.address, params.asOf)}.csv`, type: 'text/csv' },
-      async (send) => {
-        send(csvHeader(holderExportColumns));
+    return downloads.respond(downloadRequest(c), {
+      name: `${holderExportName(found.address, params.asOf)}.csv`,
+      type: 'text/csv',
+      async *text() {
+        yield csvHeader(holderExportColumns);
         if (id === undefined) return;
         for await (const batch of everyHolder(pool, id, params.asOf, EXPORT_BATCH)) {
-          send(
-            csvRows(
-              batch.map((holder) => holderExportRow(holder, asOf)),
-              holderExportColumns,
-            ),
+          yield csvRows(
+            batch.map((holder) => holderExportRow(holder, asOf)),
+            holderExportColumns,
           );
         }
       },
-    );
+    });
   });
 
   app.get('/collections/:address/tokens/:tokenId', async (c) => {
@@ -374,33 +376,34 @@ export function createQueryApi(options: QueryApiOptions) {
         ? null
         : { ...filters, contractId: found.id, sort: params.sort, limit: EXPORT_BATCH };
     const json = params.format === 'json';
-    return downloadResponse(
-      { name: `${name}.${params.format}`, type: json ? 'application/json' : 'text/csv' },
-      async (send) => {
-        send(
-          json
-            ? `{"collection":${JSON.stringify(found.address)},"order":${JSON.stringify(orderStatement(params.sort))},"coverage":${JSON.stringify(found.coverage)},"rows":[`
-            : csvHeader(eventExportColumns),
-        );
+    return downloads.respond(downloadRequest(c), {
+      name: `${name}.${params.format}`,
+      type: json ? 'application/json' : 'text/csv',
+      async *text() {
+        yield json
+          ? `{"collection":${JSON.stringify(found.address)},"order":${JSON.stringify(orderStatement(params.sort))},"coverage":${JSON.stringify(found.coverage)},"rows":[`
+          : csvHeader(eventExportColumns);
         let after = null;
         let first = true;
         while (query) {
           const page = await eventsPage(pool, query, after);
           const rows = page.rows.map(eventExportRow);
           if (json) {
+            let text = '';
             for (const row of rows) {
-              send(`${first ? '' : ','}\n${JSON.stringify(row)}`);
+              text += `${first ? '' : ','}\n${JSON.stringify(row)}`;
               first = false;
             }
+            yield text;
           } else if (rows.length > 0) {
-            send(csvRows(rows, eventExportColumns));
+            yield csvRows(rows, eventExportColumns);
           }
           if (!page.next) break;
           after = page.next;
         }
-        if (json) send('\n]}\n');
+        if (json) yield '\n]}\n';
       },
-    );
+    });
   });
 
   app.get('/wallets/:address', async (c) => {

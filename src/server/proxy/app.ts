@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono';
+import { createDownloads, DEFAULT_DOWNLOAD_LIMITS, type DownloadLimits } from '../api/download';
 import { createQueryApi } from '../api/query-api';
 import { DATABASE_FAILURE_MESSAGES, databaseFailure } from '../database/database-error';
 import { createKeyset } from '../index/keyset';
@@ -77,6 +78,8 @@ export interface ProxyOptions {
   images?: ImageOptions;
   /** The upstream's request rate kept for several servers (in PostgreSQL); default: ours. */
   budget?: UpstreamBudget;
+  /** Exports (downloads) sent at once, per client and in all. */
+  downloads?: DownloadLimits;
   /** Counts upstream requests (usage, quota, latency), recoveries and verifications. */
   monitoring?: Pick<Monitoring, 'upstreamRequest' | 'pageServed' | 'recovered' | 'verified'>;
 }
@@ -180,6 +183,7 @@ export function createProxy(options: ProxyOptions) {
   app.use('/api/*', limitClients);
   // Link previews need only the index's tables: they never ask the service.
   const previews = createPreviews({ ...options.preview, pool });
+  const downloads = createDownloads(options.downloads ?? DEFAULT_DOWNLOAD_LIMITS);
   app.route('/', previews.app);
   const images = createImages({ ...(options.images ?? DEFAULT_IMAGES), pool });
   app.route('/', images.app);
@@ -190,6 +194,7 @@ export function createProxy(options: ProxyOptions) {
       indexer,
       faults: () => faults.list().map((fault) => fault.message),
       keyset: createKeyset(`query-api/${secret}`),
+      downloads,
     }),
   );
   app.all('/api/*', async (c) => {
@@ -356,6 +361,7 @@ export function createProxy(options: ProxyOptions) {
       rateLimitTrackedClients: limiter?.clients() ?? 0,
       previews: previews.stats(),
       images: images.stats(),
+      downloads: downloads.running(),
     }),
   };
 }

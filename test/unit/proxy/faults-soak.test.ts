@@ -1,6 +1,5 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it, vi } from 'vitest';
+import { findGc } from '../../support/gc';
 import { fakeUpstream } from './fake-upstream';
 import { useProxies } from './proxy-harness';
 
@@ -72,18 +71,6 @@ const faults: Array<[string, () => Response | Promise<Response>, number, string]
   ],
   ['answers 503', () => new Response('unavailable', { status: 503 }), 502, 'upstream'],
 ];
-
-/** A gc we can call: the global one under --expose-gc, else one switched on at runtime. */
-function findGc(): (() => void) | undefined {
-  const exposed = (globalThis as { gc?: () => void }).gc;
-  if (exposed) return exposed;
-  try {
-    setFlagsFromString('--expose-gc');
-    return runInNewContext('gc') as () => void;
-  } catch {
-    return undefined;
-  }
-}
 
 const { proxyOn } = useProxies();
 

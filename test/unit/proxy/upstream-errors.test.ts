@@ -265,8 +265,9 @@ describe('upstream failures become one JSON error shape', () => {
     const lines: RequestLog[] = [];
     const { upstream } = fakeUpstream();
     const app = await appOver(upstream, { log: (line) => lines.push(line) });
-    await app.request('/api/v1/contracts');
-    await app.request('/api/v1/nope');
+    // A line is written once its answer's body is sent.
+    await (await app.request('/api/v1/contracts')).text();
+    await (await app.request('/api/v1/nope')).text();
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatchObject({
       method: 'GET',

@@ -22,6 +22,7 @@ describe('server configuration', () => {
         rateLimit: { perMinute: 300, burst: 60 },
         trustedProxyHops: 0,
         images: { enabled: true, ipfsGateway: 'https://ipfs.io/ipfs/' },
+        downloads: { perClient: 2, max: 8 },
       },
       data: {
         database: { kind: 'embedded', dataDir: '.data' },
@@ -80,6 +81,8 @@ describe('server configuration', () => {
       MAX_CONNECTIONS_PER_ADDRESS: '0',
       KEEP_ALIVE_TIMEOUT_MS: '2000',
       HEADERS_TIMEOUT_MS: '3000',
+      EXPORTS_PER_CLIENT: '1',
+      EXPORTS_MAX: '20',
     });
     expect(config).toMatchObject({
       host: '0.0.0.0',
@@ -96,6 +99,7 @@ describe('server configuration', () => {
         },
         rateLimit: { perMinute: 0, burst: 5 },
         trustedProxyHops: 2,
+        downloads: { perClient: 1, max: 20 },
       },
       data: {
         database: { kind: 'external', url: 'postgres://dashboard:secret@db.internal:5432/events' },
@@ -246,6 +250,8 @@ describe('server configuration', () => {
     [{ IMAGE_PROXY: 'no' }, /IMAGE_PROXY must be "on" or "off"/],
     [{ IMAGE_IPFS_GATEWAY: 'http://ipfs.example/ipfs/' }, /IMAGE_IPFS_GATEWAY must be an https/],
     [{ IMAGE_IPFS_GATEWAY: 'gateway' }, /IMAGE_IPFS_GATEWAY must be an https/],
+    [{ EXPORTS_PER_CLIENT: '0' }, /EXPORTS_PER_CLIENT must be a whole number from 1 to 1000/],
+    [{ EXPORTS_MAX: 'many' }, /EXPORTS_MAX must be a whole number from 1 to 10000/],
   ])('refuses %j with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
