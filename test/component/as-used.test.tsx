@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { shortenHex } from '../../src/lib/address';
 import { tokenIdToHex } from '../../src/lib/token-id';
 import { busiestContract, byEventCount, dataRows, renderAt, smallDataset } from './harness';
+import { expectWalletAndFilter } from './address-links';
 import { indexedApiForTests } from './indexed-api';
 
 /*
@@ -245,13 +246,10 @@ describe('the token page', () => {
         name: `Copy token id in hexadecimal ${tokenIdToHex(token!.id)}`,
       }),
     ).toBeInTheDocument();
-    // The rows' and the timeline's addresses lead to the contract's events with them.
-    const links = screen
-      .getAllByTitle(/show the contract’s events with this address/)
-      .map((link) => link.getAttribute('href'));
-    expect(links.length).toBeGreaterThan(2);
-    for (const href of links)
-      expect(href).toMatch(new RegExp(`^/contracts/${contract.address}\\?address=0x[0-9a-f]{64}$`));
+    // The rows' and the timeline's addresses open their wallets, a filter beside each.
+    expect(
+      expectWalletAndFilter(contract.address, /^Show the collection’s events with 0x/),
+    ).toBeGreaterThan(2);
     expect(screen.getAllByRole('button', { name: /^Copy address 0x/ }).length).toBeGreaterThan(2);
   });
 });

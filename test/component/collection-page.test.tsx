@@ -9,6 +9,7 @@ import {
   smallDataset,
   statusText,
 } from './harness';
+import { expectWalletAndFilter } from './address-links';
 import { indexedApiForTests } from './indexed-api';
 
 /**
@@ -87,6 +88,28 @@ describe('the collection page', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Reset filters' }));
     await waitFor(() => expect(router.state.location.search).toBe(''));
     await screen.findByRole('table');
+  });
+
+  it('opens a row’s address as a wallet; the filter button beside it narrows the table in place', async () => {
+    await install({ indexed: [contract.address] });
+    const { router } = renderAt(page);
+    await screen.findByRole('table', { name: 'Events of this collection' });
+    expect(expectWalletAndFilter(contract.address, /^Show only events with 0x/)).toBeGreaterThan(
+      10,
+    );
+    const filter = within(dataRows()[0]!).getAllByRole('link', {
+      name: /^Show only events with/,
+    })[0]!;
+    const address = filter.getAttribute('aria-label')!.split(' ').at(-1)!;
+    filter.focus();
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(router.state.location.search).toBe(`?address=${address}`));
+    const wallet = await waitFor(() => {
+      const link = within(dataRows()[0]!).getAllByTitle(`${address} — open this wallet`)[0]!;
+      return link;
+    });
+    await userEvent.click(wallet);
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/addresses/${address}`));
   });
 
   it('sorts by price on the server, says how currencies are ordered, and a reload shows the same rows', async () => {

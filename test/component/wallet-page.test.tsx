@@ -199,11 +199,12 @@ describe('wallet page', () => {
     expect(within(table).getByText('twelve ETH')).toBeInTheDocument();
     // Names come with the wallet: the service's contract list is never read for them.
     expect(api.requests.filter((path) => path.startsWith('/api/v1/contracts'))).toEqual([]);
-    // Other addresses open as wallets.
-    expect(within(table).getAllByTitle(/open this address as a wallet/)[0]).toHaveAttribute(
+    // Other addresses open as wallets; the wallet's own table has no filter to offer.
+    expect(within(table).getAllByTitle(`${OTHER} — open this wallet`)[0]).toHaveAttribute(
       'href',
       `/addresses/${OTHER}`,
     );
+    expect(within(table).queryAllByRole('link', { name: /^Show only/ })).toEqual([]);
   });
 
   it('filters by collection, the choice in the URL', async () => {

@@ -3,7 +3,6 @@ import { createContext, useCallback, useContext, useId, useMemo, type MouseEvent
 import { useNavigate } from 'react-router';
 import { useServerList } from '../../api/use-server-list';
 import { walletEventsQueryOptions, walletQueryOptions } from '../../api/wallets';
-import type { AddressFilter } from '../../components/address';
 import { contractEventColumns } from '../../components/event-table/event-columns';
 import { EventTable } from '../../components/event-table/event-table';
 import { isPlainClick } from '../../components/plain-click';
@@ -137,25 +136,15 @@ export function WalletPage({ address }: { address: string }) {
     (event: TokenEvent) => open(hrefs.tokenHistory(event.contractAddress, event.tokenId)),
     [open],
   );
-  // Another address in the table is another wallet.
-  const addressFilter = useMemo<AddressFilter>(
-    () => ({
-      href: (value) => hrefs.wallet(value),
-      apply: (value) => open(hrefs.wallet(value)),
-      title: 'open this address as a wallet',
-    }),
-    [open],
-  );
   const view = useMemo(
     () => ({
       display,
       zone: timeZone,
       nowMs,
       activeAddress: null,
-      addressFilter,
       onOpenToken: openToken,
     }),
-    [display, timeZone, nowMs, addressFilter, openToken],
+    [display, timeZone, nowMs, openToken],
   );
   const cells = useMemo(() => ({ collections, open }), [collections, open]);
 
