@@ -179,6 +179,8 @@ export interface WalletCollection {
   events: number;
   bought: CurrencyTrades[];
   sold: CurrencyTrades[];
+  /** Its sales, on either side, that the rules flag as possible wash trades. */
+  flaggedSales: number;
   lastActivity: number;
 }
 

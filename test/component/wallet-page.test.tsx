@@ -45,6 +45,7 @@ function walletAnswer() {
             { currency: known(STRK!), sales: 1, amount: '40000000000000000000' },
           ],
           sold: [],
+          flaggedSales: 2,
           lastActivity: 1_751_000_000,
         },
         {
@@ -61,6 +62,7 @@ function walletAnswer() {
               amount: '12500',
             },
           ],
+          flaggedSales: 1,
           lastActivity: 1_750_000_000,
         },
       ],
@@ -162,6 +164,13 @@ describe('wallet page', () => {
     );
     await waitFor(() => expect(document.title).toBe('Wallet 0x7b84…7481'));
     expect(screen.getByRole('button', { name: `Copy wallet address ${WALLET}` })).toBeVisible();
+
+    // First, the totals over every collection, each currency apart.
+    const totals = await screen.findByRole('region', { name: 'Totals' });
+    expect(totals).toHaveTextContent('Held now3 tokens in 2 collections');
+    expect(totals).toHaveTextContent(/Spent2 sales · 1\.5 ETH\s*1 sale · 40 STRK/);
+    expect(totals).toHaveTextContent('Received1 sale · 12,500 base units of');
+    expect(totals).toHaveTextContent('Trades flagged3 possible wash trades');
 
     const cards = within(await screen.findByRole('list', { name: 'Collections' }))
       .getAllByRole('listitem')

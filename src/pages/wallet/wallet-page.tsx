@@ -38,6 +38,7 @@ import {
 import { collectionName, WalletCollections } from './wallet-collections';
 import { WalletHeader } from './wallet-header';
 import { WalletInCollection } from './wallet-in-collection';
+import { WalletTotals } from './wallet-totals';
 import field from '../../components/field.module.css';
 import status from '../../components/load-status.module.css';
 import section from '../../components/section.module.css';
@@ -170,7 +171,12 @@ export function WalletPage({ address }: { address: string }) {
           onOpen={open}
         />
       ) : (
-        <h2 className={section.heading}>Collections</h2>
+        <>
+          {wallet.data && wallet.data.collections.length > 0 && (
+            <WalletTotals collections={wallet.data.collections} />
+          )}
+          <h2 className={section.heading}>Collections</h2>
+        </>
       )}
       {collection ? null : wallet.isPending ? (
         <SkeletonRows columns={4} rows={2} />
