@@ -90,7 +90,7 @@ export const LookupBox = forwardRef<HTMLInputElement>(function LookupBox(_props,
       const asked = await askServer(client, shown.address, current);
       const only = asked?.matches.length === 1 ? asked.matches[0] : undefined;
       if (only) return go(matchTarget(only).href);
-      // Unanswered (offline, failing): what the input alone tells.
+      // Unanswered (offline, failing), the panel below says what the input alone tells.
       if (asked) {
         setResult({
           shown: { kind: 'matches', address: shown.address, matches: asked.matches },
