@@ -36,6 +36,10 @@ export const queryKeys = {
   /** A wallet's changes of hands, newest first, in one collection or all (null). */
   walletEvents: (address: string, collection: string | null) =>
     ['wallet', address, 'events', collection] as const,
+  /** What a whole value is to the index, with the collection in view or not. */
+  lookup: (value: string, collection: string | null) => ['lookup', value, collection] as const,
+  /** A transaction's changes of hands across collections. */
+  transaction: (hash: string) => ['transaction', hash] as const,
   /** Every collection the server knows, by name (the lookup box's directory). */
   contracts: () => ['collections', 'directory'] as const,
 };

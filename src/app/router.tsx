@@ -72,6 +72,10 @@ export const routes: RouteObject[] = [
             routePatterns.wallet,
             async () => (await import('../pages/wallet/wallet-page')).WalletRoute,
           ),
+          lazyPage(
+            routePatterns.transaction,
+            async () => (await import('../pages/transaction/transaction-page')).TransactionRoute,
+          ),
           { path: '*', element: <NotFound /> },
         ],
       },

@@ -1,5 +1,7 @@
 import type { MouseEvent } from 'react';
+import { Link } from 'react-router';
 import { isZeroAddress, shortenHex } from '../lib/address';
+import { hrefs } from '../lib/routes';
 import { CopyButton } from './copy-button';
 import { ExplorerLink } from './explorer-link';
 import { isPlainClick } from './plain-click';
@@ -10,13 +12,15 @@ export interface AddressFilter {
   href: (address: string) => string;
   /** Applies the filter in place; without it the link is followed. */
   apply?: (address: string) => void;
-  /** What following the link shows; "show only events with this address" by default. */
+  /** Its accessible name before the address; "Show only events with" by default. */
   title?: string;
 }
 
 interface AddressProps {
   value: string;
-  /** Offers "show only events with this address" when given. */
+  /** The address is a link to its wallet's page (`/addresses/…`); the zero address never is. */
+  wallet?: boolean;
+  /** A small filter button after it: "show only events with this address". */
   filter?: AddressFilter;
   /** Marks the address highlighted (the filtered one). */
   active?: boolean;
@@ -30,14 +34,14 @@ interface AddressProps {
 }
 
 /**
- * An address, shortened in the middle with the full value in `title`. In a table row it
- * is a single element (a filter link, or text): rows hold two of these, and while
- * scrolling every element of a new row costs style and layout time. The filter is a link
- * (the filtered view has a URL of its own) rather than a button, which also lays out
- * faster: a button is a flex box with an inner box of its own, a link is plain inline
- * text. Elsewhere it may carry a copy button and an explorer link.
+ * An address, shortened in the middle with the full value in `title`: a link to its
+ * wallet, and beside it, where the page can narrow its table to it, a filter button. The
+ * filter is a link (the filtered view has a URL of its own) applied in place on a plain
+ * click; a link is also plain inline text, which lays out faster than a button in rows
+ * that scroll by. Elsewhere it may carry a copy button and an explorer link.
  */
-export function Address({ value, filter, active, copy, explore, onTrace, traced }: AddressProps) {
+export function Address(props: AddressProps) {
+  const { value, wallet, filter, active, copy, explore, onTrace, traced } = props;
   const zero = isZeroAddress(value);
   const text = zero ? 'Zero address' : shortenHex(value);
   const trace =
@@ -55,37 +59,51 @@ export function Address({ value, filter, active, copy, explore, onTrace, traced 
     ...trace,
   };
   const className = active ? `${styles.address} ${styles.active}` : styles.address;
-  let shown;
-  if (filter && !zero) {
-    const apply = (event: MouseEvent) => {
-      if (!filter.apply || !isPlainClick(event)) return;
-      event.preventDefault();
-      filter.apply(value);
-    };
-    shown = (
-      <a
+  const shown =
+    wallet && !zero ? (
+      <Link
         className={`${className} ${styles.link} mono`}
-        href={filter.href(value)}
-        title={`${value} — ${filter.title ?? 'show only events with this address'}`}
-        onClick={apply}
+        to={hrefs.wallet(value)}
+        title={`${value} — open this wallet`}
         {...marks}
       >
         {text}
-      </a>
-    );
-  } else {
-    shown = (
+      </Link>
+    ) : (
       <span className={`${className} ${zero ? 'muted' : 'mono'}`} title={value} {...marks}>
         {text}
       </span>
     );
-  }
-  if (zero || (!copy && !explore)) return shown;
+  const filtered = filter && !zero;
+  if (zero || (!filtered && !copy && !explore)) return shown;
   return (
     <span className={styles.withTools}>
       {shown}
+      {filtered && <FilterLink value={value} filter={filter} />}
       {copy && <CopyButton value={value} label={`Copy address ${value}`} />}
       {explore && <ExplorerLink page="contract" value={value} />}
     </span>
+  );
+}
+
+function FilterLink({ value, filter }: { value: string; filter: AddressFilter }) {
+  const apply = (event: MouseEvent) => {
+    if (!filter.apply || !isPlainClick(event)) return;
+    event.preventDefault();
+    filter.apply(value);
+  };
+  const label = `${filter.title ?? 'Show only events with'} ${value}`;
+  return (
+    <a
+      className={styles.filter}
+      href={filter.href(value)}
+      aria-label={label}
+      title={label}
+      onClick={apply}
+    >
+      <svg viewBox="0 0 16 16" width="12" height="12" aria-hidden="true" focusable="false">
+        <path d="M1.5 2h13l-5 6v5l-3 1.5V8z" fill="currentColor" />
+      </svg>
+    </a>
   );
 }

@@ -1,28 +1,26 @@
+import { Link } from 'react-router';
 import { shortenHex } from '../lib/address';
-import { explorerHref, explorerName } from '../lib/explorer';
+import { hrefs } from '../lib/routes';
 import { CopyButton } from './copy-button';
-import { useSettings } from './settings';
 import styles from './hash.module.css';
 
 /**
- * A transaction hash, middle-shortened, linking to the transaction in the explorer (new
- * tab), full value in `title`, with copy. No wrapper element and no icon of its own: it
- * sits in every table row, where each element costs while scrolling (see data-table.module.css).
+ * A transaction hash, middle-shortened, linking to the transaction's page (every change
+ * of hands in it, and the explorer from there), full value in `title`, with copy. No
+ * wrapper element and no icon of its own: it sits in every table row, where each element
+ * costs while scrolling (see data-table.module.css).
  */
 export function Hash({ value }: { value: string }) {
-  const { explorerUrl } = useSettings();
   if (!value) return <span className="muted">—</span>;
   return (
     <>
-      <a
+      <Link
         className={`${styles.hash} mono`}
-        href={explorerHref(explorerUrl, 'tx', value)}
-        target="_blank"
-        rel="noopener noreferrer"
-        title={`${value} — open in ${explorerName(explorerUrl)} (new tab)`}
+        to={hrefs.transaction(value)}
+        title={`${value} — open this transaction`}
       >
         {shortenHex(value, 5)}
-      </a>
+      </Link>
       <CopyButton value={value} label={`Copy transaction hash ${value}`} />
     </>
   );

@@ -4,7 +4,11 @@ import { Link, useLocation, useMatch, useNavigate } from 'react-router';
 import { collectionDirectoryQueryOptions } from '../api/contracts';
 import { canonicalAddress, shortenHex } from '../lib/address';
 import type { Contract } from '../lib/contract';
+import { lookupQueryOptions } from '../api/lookup';
+import type { LookupAnswer, LookupMatch } from '../lib/answers';
 import {
+  matchTarget,
+  notKnownText,
   notListedText,
   resolveLookup,
   type KnownContracts,
@@ -31,11 +35,28 @@ async function knownContracts(client: ReturnType<typeof useQueryClient>): Promis
   }
 }
 
+/** What the server says a whole value is; null when it cannot be asked. */
+async function askServer(
+  client: ReturnType<typeof useQueryClient>,
+  value: string,
+  current: string | undefined,
+): Promise<LookupAnswer | null> {
+  try {
+    return await client.fetchQuery({ ...lookupQueryOptions(value, current ?? null), retry: false });
+  } catch {
+    return null;
+  }
+}
+
+/** The panel's answer: the reading of the input, or the server's matches for a whole value. */
+type Shown = LookupResult | { kind: 'matches'; address: string; matches: LookupMatch[] };
+
 /**
  * The header's "go to": a contract by address, short form or name, with a token id or
- * not, or a link to one of these pages. What it cannot open by itself (several contracts
- * fit, an address that is no listed contract, input it cannot read) it explains in a
- * panel under the box, over the page rather than pushing it down.
+ * not, or a link to one of these pages. A whole address or hash that is no contract
+ * loaded is asked of the server, which says what the index has seen it as: one answer
+ * opens at once, several are offered, none is said. What it cannot open by itself it
+ * explains in a panel under the box, over the page rather than pushing it down.
  */
 export const LookupBox = forwardRef<HTMLInputElement>(function LookupBox(_props, ref) {
   const navigate = useNavigate();
@@ -47,7 +68,7 @@ export const LookupBox = forwardRef<HTMLInputElement>(function LookupBox(_props,
   const current = canonicalAddress((onContract ?? onToken)?.params.address ?? '') ?? undefined;
   const [value, setValue] = useState('');
   const [answer, setResult] = useState<{
-    shown: LookupResult;
+    shown: Shown;
     known: KnownContracts;
     at: string;
   } | null>(null);
@@ -56,22 +77,35 @@ export const LookupBox = forwardRef<HTMLInputElement>(function LookupBox(_props,
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const known = await knownContracts(client);
-    const shown = resolveLookup(value, known, current);
-    if (shown.kind === 'wallet') {
+    const at = location.key;
+    const go = (href: string) => {
       setResult(null);
       setValue('');
-      void navigate(hrefs.wallet(shown.address));
-      return;
+      void navigate(href);
+    };
+    const known = await knownContracts(client);
+    const shown = resolveLookup(value, known, current);
+    if (shown.kind === 'wallet') return go(hrefs.wallet(shown.address));
+    if (shown.kind === 'not-listed' && !shown.tokenId) {
+      const asked = await askServer(client, shown.address, current);
+      const only = asked?.matches.length === 1 ? asked.matches[0] : undefined;
+      if (only) return go(matchTarget(only).href);
+      // Unanswered (offline, failing), the panel below says what the input alone tells.
+      if (asked) {
+        setResult({
+          shown: { kind: 'matches', address: shown.address, matches: asked.matches },
+          known,
+          at,
+        });
+        return;
+      }
     }
     if (shown.kind !== 'go') {
-      setResult({ shown, known, at: location.key });
+      setResult({ shown, known, at });
       return;
     }
-    setResult(null);
-    setValue('');
     const { address, tokenId } = shown;
-    void navigate(tokenId ? hrefs.tokenHistory(address, tokenId) : hrefs.contractEvents(address));
+    go(tokenId ? hrefs.tokenHistory(address, tokenId) : hrefs.contractEvents(address));
   };
   const error = result?.shown.kind === 'error' ? result.shown.message : null;
   return (
@@ -131,11 +165,21 @@ function LookupPanel({
   current,
   onDone,
 }: {
-  result: LookupResult;
+  result: Shown;
   known: KnownContracts;
   current: string | undefined;
   onDone: () => void;
 }) {
+  if (result.kind === 'matches') {
+    return (
+      <Matches
+        address={result.address}
+        matches={result.matches}
+        current={current}
+        onDone={onDone}
+      />
+    );
+  }
   if (result.kind === 'error') {
     return (
       <p className={styles.error} role="alert">
@@ -215,5 +259,46 @@ function Choice({
       {contract.symbol && <span className="muted">{contract.symbol}</span>}
       <span className="mono muted">{shortenHex(contract.address)}</span>
     </Link>
+  );
+}
+
+/** The server's answer for a whole value: none (not known), or each thing it is. */
+function Matches({
+  address,
+  matches,
+  current,
+  onDone,
+}: {
+  address: string;
+  matches: LookupMatch[];
+  current: string | undefined;
+  onDone: () => void;
+}) {
+  if (matches.length === 0) {
+    return (
+      <p className={styles.error} role="alert">
+        {notKnownText(address, current)}
+      </p>
+    );
+  }
+  return (
+    <div role="status">
+      <p>
+        <span className="mono" title={address}>
+          {shortenHex(address)}
+        </span>{' '}
+        is several things the index has seen; pick one:
+      </p>
+      <p className={styles.actions}>
+        {matches.map((match) => {
+          const { href, label } = matchTarget(match);
+          return (
+            <Link key={match.kind} className={button.secondary} to={href} onClick={onDone}>
+              {label}
+            </Link>
+          );
+        })}
+      </p>
+    </div>
   );
 }

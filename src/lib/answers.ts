@@ -179,6 +179,8 @@ export interface WalletCollection {
   events: number;
   bought: CurrencyTrades[];
   sold: CurrencyTrades[];
+  /** Its sales, on either side, that the rules flag as possible wash trades. */
+  flaggedSales: number;
   lastActivity: number;
 }
 
@@ -394,4 +396,26 @@ export interface MarketAnswer extends MarketFigures {
   /** How each figure is counted, in words. */
   counted: string;
   coverage: Coverage;
+}
+
+/** What a whole address, hash or token id is, as the index knows it (`GET /api/lookup/:value`). */
+export type LookupMatch =
+  | { kind: 'collection'; address: string; name: string | null }
+  | { kind: 'wallet'; address: string }
+  | { kind: 'transaction'; hash: string }
+  | { kind: 'token'; collection: string; tokenId: string };
+
+/** `GET /api/lookup/:value`: every match, none when the index has not seen the value. */
+export interface LookupAnswer {
+  value: string;
+  matches: LookupMatch[];
+}
+
+/** `GET /api/transactions/:hash`: every change of hands in one transaction, across collections. */
+export interface TransactionAnswer {
+  hash: string;
+  /** Oldest first; empty when the index has not seen the transaction. */
+  events: EventRow[];
+  /** Collections named in `events`, with their names. */
+  collections: { address: string; name: string | null; symbol: string | null }[];
 }

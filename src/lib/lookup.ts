@@ -1,7 +1,9 @@
-import { parseAddress } from './address';
+import { parseAddress, shortenHex } from './address';
 import { addressMatcher, isPartialAddress } from './address-match';
+import type { LookupMatch } from './answers';
 import type { Contract } from './contract';
 import { fail, ok, type Parsed } from './result';
+import { hrefs } from './routes';
 import { parseTokenId, tokenIdToDecimal } from './token-id';
 
 export interface LookupTarget {
@@ -49,9 +51,10 @@ export type LookupResult =
   /** Several contracts fit a short form or a name: the reader picks one. */
   | { kind: 'choose'; matches: Contract[]; tokenId?: string }
   /**
-   * A whole address that is none of the contracts listed: a wallet (its page shows what
-   * the event index holds of it), a transaction, or a contract past the loaded part of
-   * the list. The reader says which (see `notListedText`).
+   * A whole address or hash that is none of the contracts loaded: a wallet, a
+   * transaction, a contract past the loaded part of the list, a token of the page's
+   * collection. The server says which it has seen (`GET /api/lookup/:value`, see
+   * `matchTarget`); when it cannot be asked, the reader says (see `notListedText`).
    */
   | ({ kind: 'not-listed' } & LookupTarget)
   /** A link to a wallet's page. */
@@ -157,8 +160,8 @@ function goTo(text: string): LookupResult {
 
 /**
  * An explorer's page: a collection or one of its tokens opens here; its `/contract/` page
- * may be a wallet's too, so its address is looked up as if pasted; a transaction is not
- * something the dashboard shows.
+ * may be a wallet's too, so its address is looked up as if pasted; a transaction is
+ * looked up too (the server says whether the index has seen it).
  */
 function resolveExplorerLink(link: RegExpExecArray, known: KnownContracts): LookupResult {
   const [, page = '', address = '', tokenId] = link;
@@ -169,10 +172,10 @@ function resolveExplorerLink(link: RegExpExecArray, known: KnownContracts): Look
       return goTo(address);
     case 'nft':
       return goTo(tokenId ? `${address} ${tokenId}` : address);
-    case 'tx':
-      return error(
-        'That is a link to a transaction: the dashboard does not open transactions. Paste a link to a contract, a collection or a token, or an address.',
-      );
+    case 'tx': {
+      const hash = parseAddress(address);
+      return hash.ok ? { kind: 'not-listed', address: hash.value } : error(hash.error);
+    }
     default:
       return error(
         `The dashboard opens an explorer’s contract, collection and token links, not its /${page}/ pages.`,
@@ -218,3 +221,29 @@ function matchName(text: string, contracts: readonly Contract[]): Contract[] {
 }
 
 const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim();
+
+/** Where one of the server's lookup matches goes, and what the choice says. */
+export function matchTarget(match: LookupMatch): { href: string; label: string } {
+  switch (match.kind) {
+    case 'collection':
+      return {
+        href: hrefs.contractEvents(match.address),
+        label: `The collection ${match.name ?? shortenHex(match.address)}`,
+      };
+    case 'wallet':
+      return { href: hrefs.wallet(match.address), label: 'A wallet the index has seen' };
+    case 'transaction':
+      return { href: hrefs.transaction(match.hash), label: 'A transaction the index has seen' };
+    case 'token':
+      return {
+        href: hrefs.tokenHistory(match.collection, match.tokenId),
+        label: `Token ${match.tokenId} of this collection`,
+      };
+  }
+}
+
+/** What the lookup says of a whole value the index has not seen as anything. */
+export function notKnownText(value: string, current: string | undefined): string {
+  const token = current ? ', no token of this collection' : '';
+  return `${shortenHex(value)} is not known: no collection the service lists, no wallet or transaction the index has seen${token}. The index knows only collections read so far.`;
+}

@@ -10,6 +10,7 @@ export const routePatterns = {
   holders: '/contracts/:address/holders',
   market: '/contracts/:address/market',
   wallet: '/addresses/:address',
+  transaction: '/transactions/:hash',
 } as const;
 
 export const hrefs = {
@@ -20,6 +21,7 @@ export const hrefs = {
   holders: (address: string, search = '') => `/contracts/${address}/holders${search}`,
   market: (address: string, search = '') => `/contracts/${address}/market${search}`,
   wallet: (address: string, search = '') => `/addresses/${address}${search}`,
+  transaction: (hash: string) => `/transactions/${hash}`,
 };
 
 /**

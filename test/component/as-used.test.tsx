@@ -3,7 +3,15 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { shortenHex } from '../../src/lib/address';
 import { tokenIdToHex } from '../../src/lib/token-id';
-import { busiestContract, byEventCount, dataRows, renderAt, smallDataset } from './harness';
+import {
+  busiestContract,
+  byEventCount,
+  dataRows,
+  renderAt,
+  smallDataset,
+  statusText,
+} from './harness';
+import { expectWalletAndFilter } from './address-links';
 import { indexedApiForTests } from './indexed-api';
 
 /*
@@ -51,32 +59,39 @@ describe('the lookup box', () => {
     );
   });
 
-  it('explains a wallet, offers its page first and the current contract’s events with it', async () => {
+  it('asks the server what a whole value is: a wallet or a transaction opens at once, an unknown one is said', async () => {
     const contract = busiestContract();
-    await installIndexed({ indexed: [contract.address] });
-    const { router } = renderAt(`/contracts/${contract.address}`);
-    await screen.findByRole('table');
-    const wallet = dataRows()[0]!
-      .querySelectorAll('[data-address]')[1]!
-      .getAttribute('data-address')!;
+    const api = await installIndexed({ indexed: [contract.address] });
+    const events = (await api.answer(`/api/collections/${contract.address}/events?limit=20`)) as {
+      events: { to: string; transactionHash: string }[];
+    };
+    const wallet = events.events.find((event) => !/^0x0+$/.test(event.to))!.to;
+    const hash = events.events[0]!.transactionHash;
+    const { router } = renderAt('/contracts');
+    // The page's code loads first: a bound on a hang, not a wait.
+    await screen.findByRole('table', {}, { timeout: 30_000 });
     await userEvent.type(lookup(), `${wallet}{Enter}`);
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/addresses/${wallet}`));
+    expect(api.requests).toContain(`/api/lookup/${wallet}`);
+    await screen.findByRole('table', { name: 'Events of this wallet' }, { timeout: 30_000 });
+    await waitFor(() => expect(statusText()).toMatch(/events loaded/));
+
+    // A transaction, by its explorer link: its page, its changes of hands.
+    await userEvent.type(lookup(), `https://voyager.online/tx/${hash}{Enter}`);
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/transactions/${hash}`));
+    await screen.findByRole(
+      'heading',
+      { level: 2, name: /change(s)? of hands/ },
+      { timeout: 30_000 },
+    );
+
+    // Never seen: said, and the page stays.
+    await userEvent.type(lookup(), `0x${'7'.repeat(60)}{Enter}`);
     const answer = await within(screen.getByRole('search')).findByRole('alert');
     expect(answer).toHaveTextContent(
-      /is none of the \d+ token contracts the service lists: it may be a wallet or a transaction\. A wallet’s page shows its collections and its events from the index\./,
+      /is not known: no collection the service lists, no wallet or transaction the index has seen\./,
     );
-    const choices = within(answer).getAllByRole('link');
-    expect(choices[0]).toHaveTextContent('Open as a wallet');
-    expect(choices[0]).toHaveAttribute('href', `/addresses/${wallet}`);
-    expect(choices[1]).toHaveTextContent(`Show ${contract.name}’s events with this address`);
-    expect(router.state.location.pathname).toBe(`/contracts/${contract.address}`);
-    await userEvent.click(
-      within(answer).getByRole('link', {
-        name: `Show ${contract.name}’s events with this address`,
-      }),
-    );
-    await waitFor(() => expect(router.state.location.search).toBe(`?address=${wallet}`));
-    // The answer goes with the page it was about.
-    expect(within(screen.getByRole('search')).queryByRole('alert')).toBeNull();
+    expect(router.state.location.pathname).toBe(`/transactions/${hash}`);
   });
 
   it('lets the reader pick among the contracts a name fits', async () => {
@@ -245,13 +260,10 @@ describe('the token page', () => {
         name: `Copy token id in hexadecimal ${tokenIdToHex(token!.id)}`,
       }),
     ).toBeInTheDocument();
-    // The rows' and the timeline's addresses lead to the contract's events with them.
-    const links = screen
-      .getAllByTitle(/show the contract’s events with this address/)
-      .map((link) => link.getAttribute('href'));
-    expect(links.length).toBeGreaterThan(2);
-    for (const href of links)
-      expect(href).toMatch(new RegExp(`^/contracts/${contract.address}\\?address=0x[0-9a-f]{64}$`));
+    // The rows' and the timeline's addresses open their wallets, a filter beside each.
+    expect(
+      expectWalletAndFilter(contract.address, /^Show the collection’s events with 0x/),
+    ).toBeGreaterThan(2);
     expect(screen.getAllByRole('button', { name: /^Copy address 0x/ }).length).toBeGreaterThan(2);
   });
 });

@@ -9,6 +9,7 @@ import {
   smallDataset,
   statusText,
 } from './harness';
+import { expectWalletAndFilter } from './address-links';
 import { indexedApiForTests } from './indexed-api';
 
 /**
@@ -87,6 +88,59 @@ describe('the collection page', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Reset filters' }));
     await waitFor(() => expect(router.state.location.search).toBe(''));
     await screen.findByRole('table');
+  });
+
+  it('opens a row’s address as a wallet; the filter button beside it narrows the table in place', async () => {
+    await install({ indexed: [contract.address] });
+    const { router } = renderAt(page);
+    await screen.findByRole('table', { name: 'Events of this collection' });
+    expect(expectWalletAndFilter(contract.address, /^Show only events with 0x/)).toBeGreaterThan(
+      10,
+    );
+    const filter = within(dataRows()[0]!).getAllByRole('link', {
+      name: /^Show only events with/,
+    })[0]!;
+    const address = filter.getAttribute('aria-label')!.split(' ').at(-1)!;
+    filter.focus();
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(router.state.location.search).toBe(`?address=${address}`));
+    const wallet = await waitFor(() => {
+      const link = within(dataRows()[0]!).getAllByTitle(`${address} — open this wallet`)[0]!;
+      return link;
+    });
+    await userEvent.click(wallet);
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/addresses/${address}`));
+  });
+
+  it('says an address is no collection, with its wallet’s page when the index has seen it', async () => {
+    const api = await install({ indexed: [contract.address] });
+    const events = (await api.answer(`/api/collections/${contract.address}/events?limit=5`)) as {
+      events: { to: string }[];
+    };
+    const wallet = events.events.find((event) => !/^0x0+$/.test(event.to))!.to;
+    const { unmount } = renderAt(`/contracts/${wallet}`);
+    // The first answer reads the contracts list whole: a bound on a hang, not a wait.
+    const alert = await screen.findByRole(
+      'alert',
+      { name: 'Not a collection' },
+      { timeout: 20_000 },
+    );
+    expect(alert).toHaveTextContent(
+      `${wallet} is not a collection the Token Events Service lists.`,
+    );
+    expect(
+      await within(alert).findByRole('link', { name: 'open its wallet page' }),
+    ).toHaveAttribute('href', `/addresses/${wallet}`);
+    // None of a collection's page: no figures, no chart, no table.
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    expect(screen.queryByText('Whole history indexed')).not.toBeInTheDocument();
+    await waitFor(() => expect(document.title).toMatch(/^Not a collection/));
+    unmount();
+
+    renderAt('/contracts/0x1');
+    const unknown = await screen.findByRole('alert', { name: 'Not a collection' });
+    await waitFor(() => expect(api.requests).toContain(`/api/lookup/0x${'0'.repeat(63)}1`));
+    expect(within(unknown).queryByRole('link', { name: 'open its wallet page' })).toBeNull();
   });
 
   it('sorts by price on the server, says how currencies are ordered, and a reload shows the same rows', async () => {

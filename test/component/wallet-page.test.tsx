@@ -45,6 +45,7 @@ function walletAnswer() {
             { currency: known(STRK!), sales: 1, amount: '40000000000000000000' },
           ],
           sold: [],
+          flaggedSales: 2,
           lastActivity: 1_751_000_000,
         },
         {
@@ -61,6 +62,7 @@ function walletAnswer() {
               amount: '12500',
             },
           ],
+          flaggedSales: 1,
           lastActivity: 1_750_000_000,
         },
       ],
@@ -163,6 +165,13 @@ describe('wallet page', () => {
     await waitFor(() => expect(document.title).toBe('Wallet 0x7b84…7481'));
     expect(screen.getByRole('button', { name: `Copy wallet address ${WALLET}` })).toBeVisible();
 
+    // First, the totals over every collection, each currency apart.
+    const totals = await screen.findByRole('region', { name: 'Totals' });
+    expect(totals).toHaveTextContent('Held now3 tokens in 2 collections');
+    expect(totals).toHaveTextContent(/Spent2 sales · 1\.5 ETH\s*1 sale · 40 STRK/);
+    expect(totals).toHaveTextContent('Received1 sale · 12,500 base units of');
+    expect(totals).toHaveTextContent('Trades flagged3 possible wash trades');
+
     const cards = within(await screen.findByRole('list', { name: 'Collections' }))
       .getAllByRole('listitem')
       .filter((item) => item.parentElement?.getAttribute('aria-label') === 'Collections');
@@ -199,11 +208,12 @@ describe('wallet page', () => {
     expect(within(table).getByText('twelve ETH')).toBeInTheDocument();
     // Names come with the wallet: the service's contract list is never read for them.
     expect(api.requests.filter((path) => path.startsWith('/api/v1/contracts'))).toEqual([]);
-    // Other addresses open as wallets.
-    expect(within(table).getAllByTitle(/open this address as a wallet/)[0]).toHaveAttribute(
+    // Other addresses open as wallets; the wallet's own table has no filter to offer.
+    expect(within(table).getAllByTitle(`${OTHER} — open this wallet`)[0]).toHaveAttribute(
       'href',
       `/addresses/${OTHER}`,
     );
+    expect(within(table).queryAllByRole('link', { name: /^Show only/ })).toEqual([]);
   });
 
   it('filters by collection, the choice in the URL', async () => {

@@ -61,13 +61,13 @@ test('contracts → contract → token with the keyboard alone; sections named b
   const href = (await token.getAttribute('href'))!;
   await tabTo(page, token);
   expect(await focusRing(token)).toBe(true);
-  // The next stop, the row's first address that filters (From, or To after a mint), keeps
-  // the focus: the row must not be rebuilt under it.
+  // The next stops, the row's first address (From, or To after a mint) opening its wallet
+  // and the filter beside it, keep the focus: the row must not be rebuilt under it.
   await page.keyboard.press('Tab');
-  await expect(page.locator(':focus')).toHaveAttribute(
-    'title',
-    /show only events with this address/,
-  );
+  await expect(page.locator(':focus')).toHaveAttribute('title', /— open this wallet$/);
+  await page.keyboard.press('Tab');
+  await expect(page.locator(':focus')).toHaveAttribute('aria-label', /^Show only events with 0x/);
+  await page.keyboard.press('Shift+Tab');
   await page.keyboard.press('Shift+Tab');
   await expect(token).toBeFocused();
   await page.keyboard.press('Enter');

@@ -185,12 +185,12 @@ test('event-kind and address filters', async ({ page, servers }) => {
   await expect(sale).toHaveAttribute('aria-pressed', 'false');
   await expect(page).not.toHaveURL(/kind=/);
 
-  // Clicking an address in a row shows only the events with that address.
+  // The filter button beside an address in a row shows only the events with that address.
   const addressButton = dataRows(table)
     .first()
-    .getByTitle(/show only events with this address/)
+    .getByRole('link', { name: /^Show only events with 0x/ })
     .first();
-  const address = (await addressButton.getAttribute('title'))!.split(' ')[0]!;
+  const address = (await addressButton.getAttribute('aria-label'))!.split(' ').at(-1)!;
   await addressButton.click();
   await expect(page).toHaveURL(new RegExp(`[?&]address=${address}\\b`));
   const remove = page.getByRole('button', { name: `Remove the address filter ${address}` });

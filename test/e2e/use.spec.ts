@@ -245,9 +245,10 @@ test('explorer links: a new tab without this page, to the explorer of the settin
 }) => {
   const busiest = servers.contracts.deep[0]!;
   await page.goto(`/contracts/${busiest.address}`);
-  const tx = dataRows(eventsTable(page)).first().locator('a[target="_blank"]').first();
-  await expect(tx).toHaveAttribute('href', /^https:\/\/voyager\.online\/tx\/0x[0-9a-f]{64}$/);
-  await expect(tx).toHaveAttribute('rel', 'noopener noreferrer');
+  // A row's transaction opens its page here, which links to the explorer.
+  const ours = dataRows(eventsTable(page)).first().locator('a[href^="/transactions/"]').first();
+  await expect(ours).toHaveAttribute('href', /^\/transactions\/0x[0-9a-f]{64}$/);
+  const hash = (await ours.getAttribute('href'))!.split('/').pop()!;
   await expect(
     page.getByRole('link', { name: `Open address ${busiest.address} in voyager.online (new tab)` }),
   ).toHaveAttribute('href', `https://voyager.online/contract/${busiest.address}`);
@@ -260,14 +261,17 @@ test('explorer links: a new tab without this page, to the explorer of the settin
   await explorer.fill('https://starkscan.co/');
   await explorer.press('Enter');
   await page.keyboard.press('Escape');
-  await expect(tx).toHaveAttribute('href', /^https:\/\/starkscan\.co\/tx\/0x/);
+  await ours.click();
+  const tx = page.getByRole('link', { name: `Open transaction ${hash} in starkscan.co (new tab)` });
+  await expect(tx).toHaveAttribute('href', `https://starkscan.co/tx/${hash}`);
+  await expect(tx).toHaveAttribute('rel', 'noopener noreferrer');
 });
 
-test('the lookup’s answers lie over the page and move nothing; a wallet is offered both ways', async ({
+test('the lookup’s answers lie over the page and move nothing; a wallet opens as one', async ({
   page,
   servers,
 }) => {
-  const busiest = await openBusiest(page, servers);
+  await openBusiest(page, servers);
   const box = page.getByRole('textbox', { name: /Go to a contract/ });
   const main = page.locator('main');
   const top = async () => (await main.boundingBox())!.y;
@@ -288,7 +292,7 @@ test('the lookup’s answers lie over the page and move nothing; a wallet is off
   expect(await table()).toBe(tableBefore);
   await filter.fill('');
 
-  // A wallet: its own page first, this contract's events with it second.
+  // A wallet the index has seen: the server says so, and its page opens.
   const wallet = (await dataRows(eventsTable(page))
     .first()
     .locator('[data-address]')
@@ -296,11 +300,7 @@ test('the lookup’s answers lie over the page and move nothing; a wallet is off
     .getAttribute('data-address'))!;
   await box.fill(wallet);
   await box.press('Enter');
-  const answer = page.getByRole('search').getByRole('alert');
-  await expect(answer).toContainText('it may be a wallet or a transaction');
-  await expect(answer.getByRole('link').first()).toHaveText('Open as a wallet');
-  await answer.getByRole('link', { name: /events with this address/ }).click();
-  await expect(page).toHaveURL(`/contracts/${busiest.address}?address=${wallet}`);
+  await expect(page).toHaveURL(`/addresses/${wallet}`);
 });
 
 test('a bar of the chart shows its time in the table, by click and by key', async ({

@@ -6,7 +6,8 @@ import { TimeCell, timeHeading, type TimeView } from '../time-cell';
 import { TokenIdLink } from '../token-id';
 
 /**
- * What cells need from the page: display choices and the address filter and tracing.
+ * What cells need from the page: display choices and the address filter and tracing
+ * (every address links to its wallet; `addressFilter` adds a filter button beside it).
  * It reaches cells through context, not through the column definitions: columns stay
  * the same objects, so hovering an address or the clock ticking re-renders the cells
  * that read it instead of re-creating (and remounting) every cell of the table.
@@ -55,6 +56,7 @@ function addressCell(field: 'from' | 'to') {
     return (
       <Address
         value={value}
+        wallet
         filter={view.addressFilter}
         active={value === view.activeAddress}
         onTrace={view.onTrace}

@@ -6,6 +6,7 @@ import {
   collectionQueryOptions,
   collectionSeriesQueryOptions,
 } from '../../api/collection';
+import { ApiError } from '../../api/api-error';
 import { useServerList } from '../../api/use-server-list';
 import type { AddressFilter } from '../../components/address';
 import { CoverageNote } from '../../components/coverage-note';
@@ -20,7 +21,7 @@ import { useNow } from '../../components/use-now';
 import { useTitle } from '../../components/use-title';
 import { useViewSearch } from '../../components/use-view-search';
 import { chartRange } from '../../lib/activity';
-import { parseAddress } from '../../lib/address';
+import { parseAddress, shortenHex } from '../../lib/address';
 import { MAX_PAGE_SIZE } from '../../lib/answers';
 import { collectionTitle } from '../../lib/collection-title';
 import {
@@ -36,6 +37,7 @@ import { CollectionCharts } from './collection-charts';
 import { CollectionHeader } from './collection-header';
 import { EventFilters } from './event-filters';
 import { EventsToolbar } from './events-toolbar';
+import { NotACollection } from './not-a-collection';
 import { useIndexRefresh } from './use-index-refresh';
 import { useNewEvents } from './use-new-events';
 import button from '../../components/button.module.css';
@@ -71,7 +73,14 @@ export function ContractEventsPage({ address }: { address: string }) {
   });
   useIndexRefresh(address, collection?.coverage);
   const live = useNewEvents(address, apiSearch, view, collection, nowSeconds);
-  useTitle(`${collectionTitle(collection, address)} · activity`);
+  const missing = collectionQuery.error;
+  const notACollection =
+    missing instanceof ApiError && missing.kind === 'not_found' && !collection ? missing : null;
+  useTitle(
+    notACollection
+      ? `Not a collection: ${shortenHex(address)}`
+      : `${collectionTitle(collection, address)} · activity`,
+  );
   const [traced, setTraced] = useState<string | null>(null);
 
   const openToken = useCallback(
@@ -116,6 +125,7 @@ export function ContractEventsPage({ address }: { address: string }) {
     : null;
   const filtered = isFiltered(view);
 
+  if (notACollection) return <NotACollection address={address} message={notACollection.message} />;
   return (
     <section aria-labelledby="contract-title">
       <CollectionHeader address={address} collection={collection} />

@@ -1,11 +1,9 @@
-import { Link } from 'react-router';
+import { Address } from '../../components/address';
 import { cellView } from '../../components/cell-view';
 import { rankColumn, type ListColumn, type RowCellProps } from '../../components/table-features';
 import { TimeCell, timeHeading, type TimeView } from '../../components/time-cell';
-import { shortenHex } from '../../lib/address';
 import type { Holder } from '../../lib/answers';
 import { formatCount, formatShare } from '../../lib/format';
-import { hrefs } from '../../lib/routes';
 import type { TimeZoneChoice } from '../../lib/time';
 import type { TimeDisplay } from '../../lib/view-state';
 import styles from './holders-page.module.css';
@@ -25,12 +23,7 @@ const RankCell = ({ row }: CellProps) => <>{row.index + 1}</>;
 
 /** The owner, short, as a link to its wallet page (the whole address in the tooltip). */
 function OwnerCell({ row }: CellProps) {
-  const owner = row.original.owner;
-  return (
-    <Link className="mono" to={hrefs.wallet(owner)} title={`${owner} — open this wallet`}>
-      {shortenHex(owner)}
-    </Link>
-  );
+  return <Address value={row.original.owner} wallet />;
 }
 
 const TokensCell = ({ row }: CellProps) => <>{formatCount(row.original.tokens)}</>;

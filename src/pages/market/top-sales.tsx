@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Address } from '../../components/address';
 import { ColumnHeads } from '../../components/column-heads';
 import { TimeCell, timeHeading, type TimeView } from '../../components/time-cell';
 import { TokenIdLink } from '../../components/token-id';
@@ -6,7 +6,6 @@ import { useMediaQuery } from '../../components/use-media-query';
 import { shortenHex } from '../../lib/address';
 import type { CurrencyRef, MarketAnswer } from '../../lib/answers';
 import { formatCurrencyAmount } from '../../lib/currency-amount';
-import { hrefs } from '../../lib/routes';
 import styles from './market-page.module.css';
 
 /** "ETH", "ETH (none named, assumed)", or the unknown currency's short address. */
@@ -16,11 +15,7 @@ export function currencyName(currency: CurrencyRef): string {
 }
 
 function Wallet({ address }: { address: string }) {
-  return (
-    <Link className="mono" to={hrefs.wallet(address)} title={`${address} — open this wallet`}>
-      {shortenHex(address)}
-    </Link>
-  );
+  return <Address value={address} wallet />;
 }
 
 /**

@@ -59,7 +59,7 @@ export function CustodyChain({
   filter: AddressFilter;
 }) {
   // Every address links and copies as it does elsewhere.
-  const address = (value: string) => <Address value={value} filter={filter} copy />;
+  const address = (value: string) => <Address value={value} wallet filter={filter} copy />;
   return (
     <section aria-labelledby="custody-title" className={styles.section}>
       <h2 id="custody-title">Provenance</h2>
@@ -112,7 +112,8 @@ export function CustodyChain({
               <strong>Burned: the token no longer exists.</strong>
             ) : owner ? (
               <>
-                <strong>Held now by</strong> <Address value={owner} filter={filter} copy explore />
+                <strong>Held now by</strong>{' '}
+                <Address value={owner} wallet filter={filter} copy explore />
               </>
             ) : (
               <span className="muted">No holder known.</span>

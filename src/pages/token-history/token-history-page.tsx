@@ -104,11 +104,11 @@ function TokenHistory({
   const nowMs = useNow();
   const events = useMemo(() => answer.events.map(eventOfRow), [answer.events]);
   const sort = parseSort(params.get('sort'), EVENT_SORTS);
-  // An address leads to the contract's events with it, as it filters them there.
+  // Beside each address, a filter to the contract's events with it.
   const addressFilter = useMemo<AddressFilter>(
     () => ({
       href: (value) => hrefs.contractEvents(address, `?address=${value}`),
-      title: 'show the contract’s events with this address',
+      title: 'Show the collection’s events with',
     }),
     [address],
   );

@@ -38,7 +38,7 @@ export function TokenSummary({
             {mint ? (
               <>
                 {formatAbsolute(mint.timestamp)} to{' '}
-                <Address value={mint.to} filter={filter} copy explore />
+                <Address value={mint.to} wallet filter={filter} copy explore />
               </>
             ) : (
               <span className="muted">No mint in the {complete ? '' : 'stored '}history</span>
@@ -51,7 +51,7 @@ export function TokenSummary({
             {answer.burned ? (
               <Badge tone="burn">Burned</Badge>
             ) : answer.owner ? (
-              <Address value={answer.owner} filter={filter} copy explore />
+              <Address value={answer.owner} wallet filter={filter} copy explore />
             ) : (
               <span className="muted">Unknown</span>
             )}

@@ -3,7 +3,6 @@ import { createContext, useCallback, useContext, useId, useMemo, type MouseEvent
 import { useNavigate } from 'react-router';
 import { useServerList } from '../../api/use-server-list';
 import { walletEventsQueryOptions, walletQueryOptions } from '../../api/wallets';
-import type { AddressFilter } from '../../components/address';
 import { contractEventColumns } from '../../components/event-table/event-columns';
 import { EventTable } from '../../components/event-table/event-table';
 import { isPlainClick } from '../../components/plain-click';
@@ -39,6 +38,7 @@ import {
 import { collectionName, WalletCollections } from './wallet-collections';
 import { WalletHeader } from './wallet-header';
 import { WalletInCollection } from './wallet-in-collection';
+import { WalletTotals } from './wallet-totals';
 import field from '../../components/field.module.css';
 import status from '../../components/load-status.module.css';
 import section from '../../components/section.module.css';
@@ -137,25 +137,15 @@ export function WalletPage({ address }: { address: string }) {
     (event: TokenEvent) => open(hrefs.tokenHistory(event.contractAddress, event.tokenId)),
     [open],
   );
-  // Another address in the table is another wallet.
-  const addressFilter = useMemo<AddressFilter>(
-    () => ({
-      href: (value) => hrefs.wallet(value),
-      apply: (value) => open(hrefs.wallet(value)),
-      title: 'open this address as a wallet',
-    }),
-    [open],
-  );
   const view = useMemo(
     () => ({
       display,
       zone: timeZone,
       nowMs,
       activeAddress: null,
-      addressFilter,
       onOpenToken: openToken,
     }),
-    [display, timeZone, nowMs, addressFilter, openToken],
+    [display, timeZone, nowMs, openToken],
   );
   const cells = useMemo(() => ({ collections, open }), [collections, open]);
 
@@ -181,7 +171,12 @@ export function WalletPage({ address }: { address: string }) {
           onOpen={open}
         />
       ) : (
-        <h2 className={section.heading}>Collections</h2>
+        <>
+          {wallet.data && wallet.data.collections.length > 0 && (
+            <WalletTotals collections={wallet.data.collections} />
+          )}
+          <h2 className={section.heading}>Collections</h2>
+        </>
       )}
       {collection ? null : wallet.isPending ? (
         <SkeletonRows columns={4} rows={2} />

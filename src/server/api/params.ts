@@ -238,6 +238,20 @@ export const marketParams = withPriceRule({
 export const emptyParams = z.strictObject({});
 export const overviewParams = z.strictObject({ wash: wash.optional() });
 
+export const lookupParams = z.strictObject({ collection: address('collection').optional() });
+/** What the lookup is asked about: a 0x felt (an address or a hash, maybe a token id) or a decimal token id. */
+export const lookupValue = z.string().transform((value, ctx) => {
+  const tokenId = canonicalTokenId(value) ?? undefined;
+  const hex = /^0x/i.test(value) ? (canonicalAddress(value) ?? undefined) : undefined;
+  if (hex !== undefined || tokenId !== undefined) return { address: hex, tokenId };
+  ctx.addIssue({
+    code: 'custom',
+    message:
+      'The value looked up must be 0x and up to 64 hex digits (an address or a transaction hash), or a decimal token id.',
+  });
+  return z.NEVER;
+});
+export const transactionHash = address('The transaction hash');
 export const contractAddress = address('The collection address');
 export const walletAddress = address('The wallet address');
 export const tokenParam = tokenId;

@@ -1,7 +1,13 @@
 import { Hono, type Context } from 'hono';
 import type pg from 'pg';
 import type { z } from 'zod';
-import type { HoldersFigures, MarketFigures, WalletInCollectionAnswer } from '../../lib/answers';
+import type {
+  HoldersFigures,
+  LookupAnswer,
+  MarketFigures,
+  TransactionAnswer,
+  WalletInCollectionAnswer,
+} from '../../lib/answers';
 import { custodyChain } from '../../lib/custody';
 import { csvHeader, csvRows } from '../../lib/export';
 import { CURRENCIES } from '../../lib/price';
@@ -14,6 +20,8 @@ import type { Keyset } from '../index/keyset';
 import { matchingRanking, rankedBy, rankings } from '../index/rankings';
 import { series } from '../index/series';
 import { NO_TOKEN, tokenHistory } from '../index/token';
+import { lookupValue as lookupIndex } from '../index/lookup';
+import { transactionEvents } from '../index/transaction';
 import { walletCollections } from '../index/wallet';
 import { emptyWalletFigures, walletInCollection } from '../index/wallet-collection';
 import type { Indexer } from '../indexer/indexer';
@@ -30,12 +38,15 @@ import {
   filtersOf,
   holdersExportParams,
   holdersParams,
+  lookupParams,
+  lookupValue,
   marketParams,
   overviewParams,
   problemOf,
   rankingParams,
   seriesParams,
   tokenParam,
+  transactionHash,
   walletAddress,
   walletCollectionParams,
   walletEventsParams,
@@ -473,6 +484,37 @@ export function createQueryApi(options: QueryApiOptions) {
         symbol: rows[0]?.symbol ?? null,
       },
       coverage: found.coverage,
+    };
+    return c.json(answer);
+  });
+
+  // What a whole value is, from the index and the contracts list as stored: never a walk.
+  app.get('/lookup/:value', async (c) => {
+    const params = parse(c, lookupParams);
+    if (params instanceof Response) return params;
+    const raw = c.req.param('value');
+    const value = lookupValue.safeParse(raw);
+    if (!value.success) return badRequest(problemOf(value.error));
+    const { id } = params.collection
+      ? await coverageOf(pool, params.collection, undefined)
+      : { id: undefined };
+    const inView =
+      params.collection && id !== undefined ? { id, address: params.collection } : undefined;
+    const answer: LookupAnswer = {
+      value: raw,
+      matches: await lookupIndex(pool, value.data, inView),
+    };
+    return c.json(answer);
+  });
+
+  app.get('/transactions/:hash', async (c) => {
+    const params = parse(c, emptyParams);
+    if (params instanceof Response) return params;
+    const hash = transactionHash.safeParse(c.req.param('hash'));
+    if (!hash.success) return badRequest(problemOf(hash.error));
+    const answer: TransactionAnswer = {
+      hash: hash.data,
+      ...(await transactionEvents(pool, hash.data)),
     };
     return c.json(answer);
   });

@@ -129,6 +129,12 @@ CREATE INDEX idx_tokens_minted ON idx_tokens (contract_id, minted_at)
     sql: LOG_SCHEMA_SQL,
     run: upgradeStore,
   },
+  {
+    version: 7,
+    name: 'event index: changes of hands by transaction',
+    // A transaction's page and the lookup find its changes by hash, across collections.
+    sql: 'CREATE INDEX idx_changes_tx ON idx_changes (tx);',
+  },
 ];
 
 export class SchemaTooNewError extends Error {}

@@ -21,6 +21,8 @@ export interface ServerAppOptions {
     limitClients: MiddlewareHandler<{ Variables: ClientVariables }>;
     /** A page's link-preview `<head>` tags, or null for the plain shell (src/server/preview). */
     pageHead?: ((path: string, origin: string) => Promise<string | null>) | undefined;
+    /** Whether a page names an address that is no collection (src/server/api/collection-page.ts). */
+    notACollection?: ((path: string) => Promise<boolean>) | undefined;
   };
   /** The built client (`dist/client`). */
   clientDir: string;
@@ -105,6 +107,8 @@ export function createServerApp(options: ServerAppOptions) {
     if (c.req.path.startsWith('/assets/')) return c.text('Not found', 404);
     c.set('route', 'page');
     c.header('cache-control', 'no-cache');
+    // An address that is no collection: the app says so, the status too, and no card.
+    if (await proxy.notACollection?.(c.req.path)) return c.html(indexHtml, 404);
     const { pageHead } = proxy;
     const origin = pageHead ? requestOrigin(c, trustedProxyHops ?? 0) : null;
     const head = pageHead && origin ? await pageHead(c.req.path, origin) : null;

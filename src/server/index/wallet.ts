@@ -6,7 +6,8 @@ import { addressBytes } from './sql';
 
 /**
  * A wallet across the indexed collections: per collection, what it holds now, what it
- * bought and sold (count and amount per currency, never summed across currencies).
+ * bought and sold (count and amount per currency, never summed across currencies), and
+ * how many of its sales the wash rules flag.
  */
 
 export async function walletCollections(
@@ -14,7 +15,7 @@ export async function walletCollections(
   wallet: string,
 ): Promise<WalletCollection[]> {
   const bytes = addressBytes(wallet);
-  const [activity, trades, held] = await Promise.all([
+  const [activity, trades, held, flagged] = await Promise.all([
     pool.query<{
       contract_id: number;
       address: string;
@@ -46,7 +47,15 @@ export async function walletCollections(
       [bytes],
     ),
     holdings(pool, wallet),
+    pool.query<{ contract_id: number; flagged: string }>(
+      `SELECT contract_id, count(*) AS flagged FROM (
+         SELECT contract_id, id FROM idx_changes WHERE has_sale AND wash <> 0 AND from_addr = $1
+         UNION SELECT contract_id, id FROM idx_changes WHERE has_sale AND wash <> 0 AND to_addr = $1) s
+       GROUP BY contract_id`,
+      [bytes],
+    ),
   ]);
+  const flaggedIn = new Map(flagged.rows.map((row) => [row.contract_id, Number(row.flagged)]));
   return activity.rows.map((row) => {
     const side = (name: 'bought' | 'sold') =>
       trades.rows
@@ -64,6 +73,7 @@ export async function walletCollections(
       events: Number(row.events),
       bought: side('bought'),
       sold: side('sold'),
+      flaggedSales: flaggedIn.get(row.contract_id) ?? 0,
       lastActivity: Number(row.last),
     };
   });

@@ -242,6 +242,13 @@ export function createIndexer<F>(options: IndexerOptions<F>) {
     return list?.complete ? 'not-listed' : 'unknown';
   }
 
+  /** As `listingOf`, from what is stored alone: the contracts list is never read for it. */
+  async function storedListing(contract: string): Promise<Listing> {
+    if (await isListed(contract)) return 'listed';
+    const list = await reader.state(CONTRACTS.path);
+    return list?.complete ? 'not-listed' : 'unknown';
+  }
+
   const waitForQuota = async () => {
     while (options.quotaAllows && !options.quotaAllows() && !stopped) await sleep(60_000);
   };
@@ -343,6 +350,7 @@ export function createIndexer<F>(options: IndexerOptions<F>) {
     token,
     listed,
     listingOf,
+    storedListing,
     /** One upstream page deeper into a contract's history (newest-first browsing). */
     deeper: (contract: string) => reader.deeper(contractSpec(contract), INDEXER_CLIENT),
     progress: (contract: string): WalkProgress | undefined => walks.get(contract)?.progress,

@@ -1,5 +1,6 @@
 import { Hono, type Context } from 'hono';
 import { createDownloads, DEFAULT_DOWNLOAD_LIMITS, type DownloadLimits } from '../api/download';
+import { notACollectionPage } from '../api/collection-page';
 import { createQueryApi } from '../api/query-api';
 import { DATABASE_FAILURE_MESSAGES, databaseFailure } from '../database/database-error';
 import { createKeyset } from '../index/keyset';
@@ -346,6 +347,8 @@ export function createProxy(options: ProxyOptions) {
     },
     /** A page's link-preview tags (see src/server/preview). */
     pageHead: previews.pageHead,
+    /** Whether a page names an address that is no collection: a 404 without a card. */
+    notACollection: notACollectionPage(pool, indexer),
     /** The proxy's per-client limit, for other routes of the server (`/readyz`). */
     limitClients,
     /** The server is stopping: requests waiting for the upstream are answered 503 now. */

@@ -221,18 +221,17 @@ describe('explorer links', () => {
     expect(resolveLookup(input, known)).toEqual(expected);
   });
 
-  it('says plainly that a transaction is not something it opens', () => {
+  it('looks a transaction’s hash up, and says what is no explorer page it opens', () => {
     for (const link of [
       `https://voyager.online/tx/${WALLET}`,
       `https://sepolia.starkscan.co/tx/${WALLET}`,
     ]) {
-      expect(resolveLookup(link, known, FOXES)).toEqual({
-        kind: 'error',
-        message: expect.stringMatching(
-          /^That is a link to a transaction: the dashboard does not open transactions\./,
-        ),
-      });
+      expect(resolveLookup(link, known, FOXES)).toEqual({ kind: 'not-listed', address: WALLET });
     }
+    expect(resolveLookup('https://voyager.online/tx/0xzz', known)).toMatchObject({
+      kind: 'error',
+      message: expect.stringMatching(/An address is 0x/),
+    });
     expect(resolveLookup(`https://voyager.online/block/123`, known)).toMatchObject({
       message: expect.stringMatching(/not its \/block\/ pages/),
     });

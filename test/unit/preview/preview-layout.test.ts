@@ -138,6 +138,7 @@ describe('the lines of a preview', () => {
       events: 1,
       bought,
       sold,
+      flaggedSales: 0,
       lastActivity: 1,
     });
     const layout = walletLayout(WALLET, [

@@ -1,0 +1,52 @@
+import type { WalletCollection } from '../../lib/answers';
+import { plural } from '../../lib/format';
+import { walletTotals } from '../../lib/wallet-totals';
+import { Trades } from './wallet-collections';
+import section from '../../components/section.module.css';
+import styles from './wallet-page.module.css';
+
+/**
+ * The wallet at a glance, over every collection the index holds: tokens held now, what
+ * it spent and received in each currency (never summed across currencies), and how many
+ * of its sales look like wash trades.
+ */
+export function WalletTotals({ collections }: { collections: readonly WalletCollection[] }) {
+  const totals = walletTotals(collections);
+  return (
+    <section aria-labelledby="wallet-totals-title" className={styles.totals}>
+      <h2 id="wallet-totals-title" className={section.heading}>
+        Totals
+      </h2>
+      <dl className={styles.figures}>
+        <div>
+          <dt>Held now</dt>
+          <dd>
+            {plural(totals.holds, 'token')} in {plural(collections.length, 'collection')}
+          </dd>
+        </div>
+        <div>
+          <dt>Spent</dt>
+          <dd>
+            <Trades trades={totals.spent} />
+          </dd>
+        </div>
+        <div>
+          <dt>Received</dt>
+          <dd>
+            <Trades trades={totals.received} />
+          </dd>
+        </div>
+        <div>
+          <dt>Trades flagged</dt>
+          <dd>
+            {totals.flaggedSales === 0 ? (
+              <span className="muted">none</span>
+            ) : (
+              `${plural(totals.flaggedSales, 'possible wash trade')}`
+            )}
+          </dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
