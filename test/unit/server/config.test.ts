@@ -79,10 +79,12 @@ describe('server configuration', () => {
       MAX_CONNECTIONS_PER_ADDRESS: '0',
       KEEP_ALIVE_TIMEOUT_MS: '2000',
       HEADERS_TIMEOUT_MS: '3000',
+      PUBLIC_URL: 'https://Dash.Example/',
     });
     expect(config).toMatchObject({
       host: '0.0.0.0',
       port: 0,
+      publicUrl: 'https://dash.example',
       shutdownTimeoutMs: 1000,
       proxy: {
         timeoutMs: 2000,
@@ -130,6 +132,17 @@ describe('server configuration', () => {
         `${name} is no longer used: the record log keeps every record for good.`,
       ]);
     }
+  });
+
+  it('says when others may reach the server but PUBLIC_URL is not set', () => {
+    const unset = /^PUBLIC_URL is not set/;
+    expect(loadConfig({ HOST: '0.0.0.0' }).warnings).toEqual([expect.stringMatching(unset)]);
+    expect(loadConfig({ TRUST_PROXY: '1' }).warnings).toEqual([expect.stringMatching(unset)]);
+    expect(loadConfig({ HOST: 'localhost' }).warnings).toEqual([]);
+    expect(loadConfig({ HOST: '0.0.0.0', PUBLIC_URL: 'http://10.0.0.5:4173' })).toMatchObject({
+      publicUrl: 'http://10.0.0.5:4173',
+      warnings: [],
+    });
   });
 
   it('says each retired variable set, and nothing of those unset', () => {
@@ -235,6 +248,11 @@ describe('server configuration', () => {
     [{ MAX_CONNECTIONS_PER_ADDRESS: '-1' }, /MAX_CONNECTIONS_PER_ADDRESS/],
     [{ HEADERS_TIMEOUT_MS: '10' }, /HEADERS_TIMEOUT_MS/],
     [{ ALLOW_INSECURE_UPSTREAM: 'maybe' }, /ALLOW_INSECURE_UPSTREAM must be true or false/],
+    [{ PUBLIC_URL: 'dash.example' }, /PUBLIC_URL must be the http:\/\/ or https:\/\/ address/],
+    [{ PUBLIC_URL: 'ftp://dash.example' }, /PUBLIC_URL/],
+    [{ PUBLIC_URL: 'https://dash.example/app' }, /PUBLIC_URL/],
+    [{ PUBLIC_URL: 'https://dash.example/?a=1' }, /PUBLIC_URL/],
+    [{ PUBLIC_URL: 'https://user:pw@dash.example' }, /PUBLIC_URL/],
   ])('refuses %j with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
