@@ -2,22 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { charWidth, fitted, type CharWidth } from '../../../src/server/preview/image-svg';
 import { clipName, collectionLayout, MAX_NAME_LENGTH } from '../../../src/server/preview/layout';
+import { plainFit } from '../../support/plain-fit';
 
 /**
  * Fitting a line of a card: the same answer as the plain way (measure the whole line,
  * drop a character, measure again), at a cost that does not grow with the text's square.
  */
-
-/** The plain way, written out: shrink the size, then cut one character at a time. */
-function plainFit(text: string, width: number, max: number, min: number, em: number) {
-  const clean = text.replace(/\s+/g, ' ').trim();
-  const units = (line: string) => [...line].reduce((sum, char) => sum + charWidth(char, em), 0);
-  const size = Math.max(min, Math.min(max, Math.floor(width / Math.max(units(clean), 0.01))));
-  if (units(clean) * size <= width) return { text: clean, size };
-  const chars = [...clean];
-  while (chars.length > 1 && units(`${chars.join('')}…`) * min > width) chars.pop();
-  return { text: `${chars.join('').trimEnd()}…`, size: min };
-}
 
 const counting = () => {
   let calls = 0;
