@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { DEFAULT_DOWNLOAD_LIMITS } from './api/download';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connection-limits';
@@ -9,6 +8,7 @@ import { DEFAULT_IMAGES } from './images/images';
 import { ANCHOR_RANGE } from './sample-service/dataset';
 import type { DatabaseConfig } from './database/open-database';
 import { DEFAULT_READER_SETTINGS } from './log/list-reader';
+import { isLoopback } from './network-address';
 import { DEFAULT_GATE } from './upstream/gate';
 
 /**
@@ -82,6 +82,8 @@ const RETIRED = [
 export interface ServerConfig {
   host: string;
   port: number;
+  /** `PUBLIC_URL`'s origin: what link previews and canonical links name (see preview/). */
+  publicUrl?: string;
   /** How long a SIGTERM lets requests in flight run before answering them 503. */
   shutdownTimeoutMs: number;
   upstream: UpstreamConfig;
@@ -209,6 +211,7 @@ const envSchema = z.object({
   TRUST_PROXY: trustProxy,
   EXPORTS_PER_CLIENT: whole('EXPORTS_PER_CLIENT', DEFAULT_DOWNLOAD_LIMITS.perClient, 1, 1000),
   EXPORTS_MAX: whole('EXPORTS_MAX', DEFAULT_DOWNLOAD_LIMITS.max, 1, 10_000),
+  PUBLIC_URL: text,
   DATA_DIR: text.transform((dir) => dir ?? '.data'),
   DATABASE_URL: text.pipe(
     z
@@ -297,9 +300,11 @@ export function loadConfig(env: Env): ServerConfig {
     );
   }
   const upstream = upstreamConfig(vars, warnings);
+  const publicUrl = publicUrlOf(vars, warnings);
   return {
     host: vars.HOST,
     port: vars.PORT,
+    ...(publicUrl && { publicUrl }),
     shutdownTimeoutMs: vars.SHUTDOWN_TIMEOUT_MS,
     upstream,
     proxy: {
@@ -387,9 +392,36 @@ function upstreamConfig(vars: ParsedEnv, warnings: string[]): UpstreamConfig {
   return { kind: 'real', url: parsed.href.replace(/\/+$/, ''), apiKey };
 }
 
-function isLoopback(hostname: string): boolean {
-  if (hostname === 'localhost') return true;
-  const address = hostname.replace(/^\[(.*)\]$/, '$1');
-  if (!ipaddr.isValid(address)) return false;
-  return ipaddr.process(address).range() === 'loopback';
+/**
+ * `PUBLIC_URL` as an origin (`https://dashboard.example`). Unset, previews name this
+ * server only as the machine itself reaches it: said at start-up when others may reach it.
+ */
+function publicUrlOf(vars: ParsedEnv, warnings: string[]): string | undefined {
+  const url = vars.PUBLIC_URL;
+  if (!url) {
+    if (vars.TRUST_PROXY > 0 || !isLoopback(vars.HOST)) {
+      warnings.push(
+        'PUBLIC_URL is not set: link previews name this server by the address it listens on. Set PUBLIC_URL to the address visitors use (https://dashboard.example).',
+      );
+    }
+    return undefined;
+  }
+  const message =
+    'PUBLIC_URL must be the http:// or https:// address visitors use, without path, query or credentials (https://dashboard.example).';
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError(message);
+  }
+  const bare =
+    parsed.pathname === '/' &&
+    !parsed.search &&
+    !parsed.hash &&
+    !parsed.username &&
+    !parsed.password;
+  if ((parsed.protocol !== 'https:' && parsed.protocol !== 'http:') || !bare || url.includes('?')) {
+    throw new ConfigError(message);
+  }
+  return parsed.origin;
 }

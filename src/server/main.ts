@@ -87,7 +87,15 @@ export function listen(
   proxy.indexer.start();
   const { trustedProxyHops } = config.proxy;
   const metrics = services.monitoring.registry;
-  const app = createServerApp({ proxy, clientDir, log, trustedProxyHops, metrics });
+  const app = createServerApp({
+    proxy,
+    clientDir,
+    log,
+    trustedProxyHops,
+    metrics,
+    publicUrl: config.publicUrl,
+    listen: { host: config.host, port: config.port },
+  });
   const server = serve(
     {
       fetch: app.fetch,

@@ -17,6 +17,7 @@ import { bundleSize } from './bundle';
 import { chromiumUi } from './chromium-ui';
 import { eventIndex } from './event-index';
 import { indexRebuild } from './index-rebuild';
+import { previewCard } from './preview-card';
 import type { BenchContext } from './context';
 import {
   startProductionServer,
@@ -42,9 +43,9 @@ const chosen = [flags.only ?? '', ...positionals]
   .flatMap((list) => list.split(','))
   .map((text) => text.trim())
   .filter(Boolean);
-const ALL = ['1', '2', '4', '5', '7', '8', 'index', 'rebuild'];
-// Benchmarks with a PostgreSQL and a sample service of their own: no build, no servers.
-const ALONE = new Set(['index', 'rebuild']);
+const ALL = ['1', '2', '4', '5', '7', '8', 'index', 'rebuild', 'preview'];
+// Benchmarks with what they need of their own: no build, no servers.
+const ALONE = new Set(['index', 'rebuild', 'preview']);
 const only = new Set(chosen.length > 0 ? chosen : ALL);
 for (const id of only) {
   if (!ALL.includes(id)) {
@@ -148,6 +149,7 @@ async function main(): Promise<number> {
     ['8', '8 log', withServers(recordLog)],
     ['index', 'index', () => eventIndex({ report, deadline, log })],
     ['rebuild', 'rebuild', () => indexRebuild({ report, deadline, log })],
+    ['preview', 'preview', () => previewCard({ report, log })],
   ];
   for (const [id, name, bench] of benches) {
     if (!only.has(id)) continue;

@@ -9,7 +9,8 @@ import type { ClientVariables } from '../proxy/client-rate-limit';
 import { internalErrorHandler, methodNotAllowed } from '../proxy/error-response';
 import { requestLog, type RequestLog } from '../proxy/request-log';
 import { withHeadTags } from '../preview/page-head';
-import { requestOrigin } from '../preview/request-origin';
+import { pageOrigin, type OriginRule } from '../preview/request-origin';
+import { warnForwardedFromOutside } from './forwarded-warning';
 import { securityHeaders } from './security-headers';
 
 export interface ServerAppOptions {
@@ -30,6 +31,12 @@ export interface ServerAppOptions {
   log?: (line: RequestLog) => void;
   /** Proxies of the operator in front, whose `X-Forwarded-Proto` is believed. */
   trustedProxyHops?: number;
+  /** `PUBLIC_URL`: the origin of pages' preview links (see preview/request-origin.ts). */
+  publicUrl?: string | undefined;
+  /** Where the server listens (`HOST`, `PORT`); the configuration's defaults when not given. */
+  listen?: OriginRule['listen'];
+  /** Said once when something is likely misconfigured; `console.warn` when not given. */
+  warn?: (message: string) => void;
   /** Metrics served on `/metrics` in Prometheus text (see monitoring.ts). */
   metrics?: Registry;
 }
@@ -37,12 +44,23 @@ export interface ServerAppOptions {
 /** The production server: security headers, health, readiness, the API proxy and the built app. */
 export function createServerApp(options: ServerAppOptions) {
   const { proxy, clientDir, log, trustedProxyHops, metrics } = options;
+  const origins: OriginRule = {
+    publicUrl: options.publicUrl,
+    listen: options.listen ?? { host: '127.0.0.1', port: 4173 },
+  };
   const app = new Hono<{ Variables: ClientVariables }>();
   // Read once: the shell of the single-page app, served for every page route.
   const indexHtml = readFileSync(join(clientDir, 'index.html'), 'utf8');
 
   app.onError(internalErrorHandler(log !== undefined));
   app.use('*', securityHeaders(trustedProxyHops));
+  app.use(
+    '*',
+    warnForwardedFromOutside(
+      trustedProxyHops ?? 0,
+      options.warn ?? ((m) => console.warn(`Warning: ${m}`)),
+    ),
+  );
   if (log) {
     const logged = requestLog(log, 'static');
     app.use('*', (c, next) => (c.req.path.startsWith('/api/') ? next() : logged(c, next)));
@@ -110,9 +128,13 @@ export function createServerApp(options: ServerAppOptions) {
     // An address that is no collection: the app says so, the status too, and no card.
     if (await proxy.notACollection?.(c.req.path)) return c.html(indexHtml, 404);
     const { pageHead } = proxy;
-    const origin = pageHead ? requestOrigin(c, trustedProxyHops ?? 0) : null;
-    const head = pageHead && origin ? await pageHead(c.req.path, origin) : null;
-    return c.html(head ? withHeadTags(indexHtml, head) : indexHtml);
+    if (!pageHead) return c.html(indexHtml);
+    const { origin, fromHost } = pageOrigin(c, origins);
+    const head = await pageHead(c.req.path, origin);
+    if (!head) return c.html(indexHtml);
+    // The links name the Host the request came with: a cache must not give it to another.
+    if (fromHost) c.header('vary', 'Host', { append: true });
+    return c.html(withHeadTags(indexHtml, head));
   });
   return app;
 }

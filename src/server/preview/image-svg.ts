@@ -92,29 +92,59 @@ function hueOf(seed: string): number {
   return hash % 360;
 }
 
+/** A character's advance in ems, generously, by class (`em`: the font's average). */
+export type CharWidth = (char: string, em: number) => number;
+
+// The narrowest class's advance: no character is estimated narrower.
+const NARROWEST_EM = 0.34;
+const NARROW = new Set(' .,:;|!iIl1\'"()[]');
+const WIDE = /[A-Z0-9#@%&MW]/;
+
+export const charWidth: CharWidth = (char, em) => {
+  if (NARROW.has(char)) return NARROWEST_EM;
+  if (WIDE.test(char)) return 0.7;
+  if (char.charCodeAt(0) > 0x2e7f) return 1;
+  return em;
+};
+
 /**
  * The text at the largest size from `max` down to `min` at which it fits `width`, cut
  * with an ellipsis when it does not fit even at `min`. Widths are estimated from
- * character classes (`em` is the font's average advance), generously, so text never
- * runs off the card.
+ * character classes (`charWidth`), generously, so text never runs off the card.
+ *
+ * Each character is measured once: running widths are summed as it goes, and the cut is
+ * a binary search over them. Only the characters that could fit at `min` are measured at
+ * all, so a name of any length costs the same as a line's worth.
  */
-export function fitted(text: string, width: number, max: number, min: number, em: number) {
+export function fitted(
+  text: string,
+  width: number,
+  max: number,
+  min: number,
+  em: number,
+  measure: CharWidth = charWidth,
+) {
+  const room = Math.ceil(width / (min * NARROWEST_EM)) + 1;
   const clean = text.replace(/\s+/g, ' ').trim();
-  const units = ems(clean, em);
-  const size = Math.max(min, Math.min(max, Math.floor(width / Math.max(units, 0.01))));
-  if (units * size <= width) return { text: clean, size };
-  const chars = [...clean];
-  while (chars.length > 1 && ems(`${chars.join('')}…`, em) * min > width) chars.pop();
-  return { text: `${chars.join('').trimEnd()}…`, size: min };
-}
-
-function ems(text: string, em: number): number {
-  let total = 0;
-  for (const char of text) {
-    if (' .,:;|!iIl1\'"()[]'.includes(char)) total += 0.34;
-    else if (/[A-Z0-9#@%&MW]/.test(char)) total += 0.7;
-    else if (char.charCodeAt(0) > 0x2e7f) total += 1;
-    else total += em;
+  // A character is one or two code units: this start holds `room` characters if the text does.
+  const start = [...clean.slice(0, 2 * room)];
+  const chars = start.slice(0, room);
+  const whole = chars.length === start.length && clean.length <= 2 * room;
+  const running = [0];
+  for (const char of chars) running.push(running[running.length - 1]! + measure(char, em));
+  const units = running[chars.length]!;
+  if (whole) {
+    const size = Math.max(min, Math.min(max, Math.floor(width / Math.max(units, 0.01))));
+    if (units * size <= width) return { text: clean, size };
   }
-  return total;
+  // The longest start (one character at least) that fits at `min` with the ellipsis.
+  const ellipsis = measure('…', em);
+  let low = 1;
+  let high = chars.length;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if ((running[middle]! + ellipsis) * min <= width) low = middle;
+    else high = middle - 1;
+  }
+  return { text: `${chars.slice(0, low).join('').trimEnd()}…`, size: min };
 }

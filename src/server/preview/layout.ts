@@ -30,7 +30,20 @@ interface CollectionFacts {
   symbol: string | null;
 }
 
-const collectionName = (c: CollectionFacts) => c.name ?? `Contract ${shortenHex(c.address)}`;
+// A name or symbol is whatever a contract's deployer wrote: a card, its tags and its key
+// carry only a sane start of it.
+export const MAX_NAME_LENGTH = 200;
+
+/** At most `MAX_NAME_LENGTH` characters, the cut marked with `…`. */
+export function clipName(text: string): string {
+  const start = [...text.slice(0, 2 * MAX_NAME_LENGTH)];
+  if (start.length <= MAX_NAME_LENGTH && text.length <= 2 * MAX_NAME_LENGTH) return text;
+  return `${start.slice(0, MAX_NAME_LENGTH - 1).join('')}…`;
+}
+
+const collectionName = (c: CollectionFacts) =>
+  c.name === null ? `Contract ${shortenHex(c.address)}` : clipName(c.name);
+const symbolOf = (c: CollectionFacts) => (c.symbol === null ? null : clipName(c.symbol));
 
 /** A collection: its name (or short address), symbol, events, sales, holders, volumes. */
 export function collectionLayout(
@@ -47,7 +60,7 @@ export function collectionLayout(
     : [{ label: 'Events', value: 'not indexed yet' }];
   return {
     title: collectionName(collection),
-    subtitle: [collection.symbol, `Collection ${shortenHex(collection.address)}`]
+    subtitle: [symbolOf(collection), `Collection ${shortenHex(collection.address)}`]
       .filter(Boolean)
       .join(' · '),
     figures: lines.slice(0, MAX_FIGURES),
@@ -77,7 +90,7 @@ export function tokenLayout(
   ];
   return {
     title: `Token #${shortId(tokenId)}`,
-    subtitle: [collectionName(collection), collection.symbol].filter(Boolean).join(' · '),
+    subtitle: [collectionName(collection), symbolOf(collection)].filter(Boolean).join(' · '),
     figures: lines.slice(0, MAX_FIGURES),
     seed: collection.address,
   };

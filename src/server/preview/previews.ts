@@ -3,9 +3,10 @@ import type pg from 'pg';
 import { errorResponse } from '../proxy/error-response';
 import { headTags } from './page-head';
 import { createPngCache } from './png-cache';
+import type { PreviewLayout } from './layout';
 import { readPreview, type PreviewTarget } from './read-preview';
 import { recentLayouts } from './recent-layouts';
-import { renderPng } from './render-png';
+import { createCardRenderer } from './card-renderer';
 import { imagePath, imageTarget, pagePath, pageTarget } from './targets';
 
 export interface PreviewOptions {
@@ -16,6 +17,10 @@ export interface PreviewOptions {
   headTimeoutMs?: number;
   /** How long a target's figures, once read, are shown again without reading them anew. */
   layoutTtlMs?: number;
+  /** How long a card may take to draw (waiting included) before the plain card is sent. */
+  renderTimeoutMs?: number;
+  /** How long a card may take to draw at all before it is given up. */
+  renderGiveUpMs?: number;
 }
 
 const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
@@ -23,9 +28,13 @@ const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
 // sends the plain shell rather than hold the page back.
 const DEFAULT_HEAD_TIMEOUT_MS = 300;
 const DEFAULT_LAYOUT_TTL_MS = 10_000;
+const DEFAULT_RENDER_TIMEOUT_MS = 500;
+const DEFAULT_RENDER_GIVE_UP_MS = 10_000;
 const RECENT_LAYOUTS = 1_000;
 // Chats fetch a card's image once and keep it; a few minutes keeps it near the figures.
 const IMAGE_CACHE_CONTROL = 'public, max-age=300';
+// The plain card stands in for a moment only: the next fetch may get the real one.
+const FALLBACK_CACHE_CONTROL = 'public, max-age=30';
 export const PREVIEW_PREFIX = '/api/preview';
 
 /**
@@ -38,6 +47,24 @@ export function createPreviews(options: PreviewOptions) {
   const cache = createPngCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
   const headTimeoutMs = options.headTimeoutMs ?? DEFAULT_HEAD_TIMEOUT_MS;
   const recent = recentLayouts(options.layoutTtlMs ?? DEFAULT_LAYOUT_TTL_MS, RECENT_LAYOUTS);
+  const renderer = createCardRenderer(options.renderGiveUpMs ?? DEFAULT_RENDER_GIVE_UP_MS);
+  const renderTimeoutMs = options.renderTimeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS;
+  // A card asked for again while it is drawn is drawn once, and kept once drawn, even
+  // when its first visitor was sent the plain card meanwhile.
+  const drawing = new Map<string, Promise<Uint8Array<ArrayBuffer> | null>>();
+  const drawOnce = (key: string, etag: string, layout: PreviewLayout) => {
+    let drawn = drawing.get(key);
+    if (!drawn) {
+      drawn = renderer.draw(layout).then((png) => {
+        drawing.delete(key);
+        if (png) cache.set(key, { png, etag });
+        return png;
+      });
+      drawing.set(key, drawn);
+    }
+    return drawn;
+  };
+  let fallbacks = 0;
   const layoutOf = (target: PreviewTarget) =>
     recent(imagePath(target), () => readPreview(pool, target));
   const app = new Hono<{ Variables: { route: string } }>();
@@ -64,12 +91,24 @@ export function createPreviews(options: PreviewOptions) {
     };
     if (matchesEtag(c.req.header('if-none-match'), etag))
       return new Response(null, { status: 304, headers });
-    let entry = cache.get(key);
-    if (!entry) {
-      entry = { png: renderPng(layout), etag };
-      cache.set(key, entry);
+    const cached = cache.get(key);
+    if (cached) return new Response(cached.png, { headers });
+    const drawn = drawOnce(key, etag, layout);
+    // The card's time starts once a thread can draw it (a thread's start is not the card's).
+    const fallback = await renderer.started();
+    const png = await Promise.race([drawn, delay(renderTimeoutMs)]);
+    if (png) return new Response(png, { headers });
+    fallbacks++;
+    if (!fallback) {
+      return errorResponse({
+        kind: 'busy',
+        status: 503,
+        message: 'The preview image cannot be drawn now. Try again in a moment.',
+      });
     }
-    return new Response(entry.png, { headers });
+    return new Response(fallback, {
+      headers: { 'content-type': 'image/png', 'cache-control': FALLBACK_CACHE_CONTROL },
+    });
   });
 
   /**
@@ -91,10 +130,21 @@ export function createPreviews(options: PreviewOptions) {
     return headTags(layout, `${origin}${pagePath(target)}`, `${origin}${imagePath(target)}`);
   }
 
-  return { app, pageHead, stats: cache.stats };
+  return {
+    app,
+    pageHead,
+    stats: () => ({ ...cache.stats(), fallbacks }),
+    /** Stops the thread that draws cards (a later card starts it again). */
+    close: renderer.close,
+  };
 }
 
 export type Previews = ReturnType<typeof createPreviews>;
+
+/** Resolves null after `ms`, without keeping the process up. */
+function delay(ms: number): Promise<null> {
+  return new Promise((resolve) => setTimeout(() => resolve(null), ms).unref());
+}
 
 /** Whether an `If-None-Match` names the tag (a list, `*`, or a weak form of it). */
 function matchesEtag(header: string | undefined, etag: string): boolean {

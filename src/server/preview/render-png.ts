@@ -18,3 +18,11 @@ export function renderPng(layout: PreviewLayout): Uint8Array<ArrayBuffer> {
   });
   return new Uint8Array(resvg.render().asPng());
 }
+
+/** What a card that could not be drawn in time shows instead: the same for every link. */
+export const FALLBACK_LAYOUT: PreviewLayout = {
+  title: 'Token activity',
+  subtitle: 'Open the link for the figures',
+  figures: [],
+  seed: '0x0',
+};

@@ -25,7 +25,7 @@ export function clientAddress(c: Context, trustedHops: number): string | undefin
 }
 
 /** The socket's peer address via @hono/node-server; undefined when called without a socket. */
-function peerAddress(c: Context): string | undefined {
+export function peerAddress(c: Context): string | undefined {
   const bindings = c.env as { incoming?: unknown; server?: { incoming?: unknown } } | undefined;
   if (!bindings?.incoming && !bindings?.server?.incoming) return undefined;
   return getConnInfo(c).remote.address;

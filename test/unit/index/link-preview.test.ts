@@ -45,12 +45,16 @@ async function setUp() {
   const { proxy, engine, service } = await setUpSample();
   await proxy.indexer!.listed();
   for (const contract of dataset.contracts) await proxy.indexer!.whole(contract.address).done;
-  const app = createServerApp({ proxy, clientDir, trustedProxyHops: 1 });
+  const app = createServerApp({ proxy, clientDir, trustedProxyHops: 1, publicUrl: ORIGIN });
   const get = (path: string, headers: Record<string, string> = {}) =>
     app.request(`http://internal${path}`, { headers: { host: 'dash.example:8080', ...headers } });
+  // Without PUBLIC_URL, listening on 127.0.0.1:4173.
+  const local = createServerApp({ proxy, clientDir, trustedProxyHops: 1 });
+  const getLocal = (path: string, headers: Record<string, string>) =>
+    local.request(`http://internal${path}`, { headers });
   const page = async (path: string, headers?: Record<string, string>) =>
     (await get(path, headers)).text();
-  return { service, get, page, proxy, pool: engine.pool };
+  return { service, get, getLocal, page, proxy, pool: engine.pool };
 }
 
 /** The unescaped `content` of each meta tag, and the page's title. */
@@ -197,18 +201,42 @@ describe('link previews', () => {
       const html = await page(path);
       expect(html, path).toBe(SHELL);
     }
-    // A Host that is not a host: no absolute URL can be made from it.
-    expect(await page(`/contracts/${busiest.address}`, { host: 'x"><b>' })).toBe(SHELL);
     const bad = await get('/api/preview/collections/0xnothex.png');
     expect(bad.status).toBe(400);
   }, 60_000);
 
-  it('believes X-Forwarded-Proto and -Host only from the proxies it is told of', async () => {
-    const { page } = await setUp();
-    const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'cards.example' };
-    const html = await page(`/addresses/${busiest.address}`, forwarded);
-    expect(tagsOf(html).tags.get('og:url')).toBe(
-      `https://cards.example/addresses/${busiest.address}`,
+  it('names PUBLIC_URL, whatever Host or forwarded headers a request comes with', async () => {
+    const { get } = await setUp();
+    const path = `/addresses/${busiest.address}`;
+    for (const headers of [
+      { host: 'evil.example' } as Record<string, string>,
+      { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example' },
+      { host: 'x"><b>' },
+    ]) {
+      const response = await get(path, headers);
+      const { tags } = tagsOf(await response.text());
+      expect(tags.get('og:url')).toBe(`${ORIGIN}${path}`);
+      expect(tags.get('og:image')).toBe(`${ORIGIN}/api/preview/wallets/${busiest.address}.png`);
+      expect(response.headers.get('vary') ?? '').not.toMatch(/host/i);
+    }
+  }, 60_000);
+
+  it('without PUBLIC_URL, believes only a Host that names this machine, and says it varies', async () => {
+    const { getLocal } = await setUp();
+    const path = `/contracts/${busiest.address}`;
+    const urlOf = async (headers: Record<string, string>) => {
+      const response = await getLocal(path, headers);
+      expect(response.headers.get('vary')).toMatch(/\bHost\b/);
+      return tagsOf(await response.text()).tags.get('og:url');
+    };
+    expect(await urlOf({ host: 'localhost:4173' })).toBe(`http://localhost:4173${path}`);
+    // Forwarded headers are not read for links, trusted proxy or not.
+    const forwarded = { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' };
+    expect(await urlOf({ host: 'localhost:4173', ...forwarded })).toBe(
+      `http://localhost:4173${path}`,
     );
+    for (const headers of [{ host: 'evil.example' }, { host: 'x"><b>' }]) {
+      expect(await urlOf(headers)).toBe(`http://127.0.0.1:4173${path}`);
+    }
   }, 60_000);
 });

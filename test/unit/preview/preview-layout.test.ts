@@ -18,7 +18,7 @@ import { headTags, withHeadTags } from '../../../src/server/preview/page-head';
 import { createPngCache } from '../../../src/server/preview/png-cache';
 import { renderPng } from '../../../src/server/preview/render-png';
 import { recentLayouts } from '../../../src/server/preview/recent-layouts';
-import { requestOrigin } from '../../../src/server/preview/request-origin';
+import { pageOrigin, type OriginRule } from '../../../src/server/preview/request-origin';
 import { imageTarget, pageTarget } from '../../../src/server/preview/targets';
 import { pngSize } from './png-size';
 
@@ -266,32 +266,55 @@ describe('which pages and images have a preview', () => {
   });
 });
 
-describe('the request’s origin', () => {
+describe('the origin a page’s links name', () => {
+  const LISTEN = { host: '127.0.0.1', port: 4173 };
   const origin = async (
     headers: Record<string, string>,
-    hops: number,
-    url = 'http://in.example/x',
+    rule: OriginRule = { listen: LISTEN },
+    socket?: { localAddress: string; localPort: number },
   ) => {
     const app = new Hono();
-    app.get('*', (c) => c.text(String(requestOrigin(c, hops))));
-    return (await app.request(url, { headers })).text();
+    app.get('*', (c) => c.json(pageOrigin(c, rule)));
+    const env = socket && { incoming: { socket } };
+    return (await app.request('http://in.example/x', { headers }, env)).json();
   };
+  const fromHost = (origin: string) => ({ origin, fromHost: true });
 
-  it('is the Host, forwarded headers only from trusted proxies', async () => {
-    const forwarded = {
-      host: 'in.example',
-      'x-forwarded-proto': 'https',
-      'x-forwarded-host': 'evil.example',
-    };
-    expect(await origin(forwarded, 0)).toBe('http://in.example');
-    expect(await origin(forwarded, 1)).toBe('https://evil.example');
-    expect(await origin({ host: 'dash.example:8080' }, 0)).toBe('http://dash.example:8080');
-    expect(await origin({ host: '[::1]:4173' }, 0)).toBe('http://[::1]:4173');
+  it('is PUBLIC_URL when set, whatever the request says', async () => {
+    const rule = { publicUrl: 'https://dash.example', listen: LISTEN };
+    for (const headers of [
+      { host: 'evil.example' } as Record<string, string>,
+      { host: 'localhost:4173', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'http' },
+    ]) {
+      expect(await origin(headers, rule)).toEqual({
+        origin: 'https://dash.example',
+        fromHost: false,
+      });
+    }
   });
 
-  it('is none for a Host that is not a host', async () => {
-    expect(await origin({ host: 'a"><script>' }, 0)).toBe('null');
-    expect(await origin({ host: 'x', 'x-forwarded-proto': 'javascript' }, 1)).toBe('null');
+  it('without it, the Host only when it names this machine on the port it listens on', async () => {
+    expect(await origin({ host: 'localhost:4173' })).toEqual(fromHost('http://localhost:4173'));
+    expect(await origin({ host: '127.0.0.1:4173' })).toEqual(fromHost('http://127.0.0.1:4173'));
+    expect(await origin({ host: '[::1]:4173' })).toEqual(fromHost('http://[::1]:4173'));
+    // Anything else: where the server listens.
+    for (const host of ['evil.example', 'evil.example:4173', 'localhost:8080', 'a"><script>']) {
+      expect(await origin({ host }), host).toEqual(fromHost('http://127.0.0.1:4173'));
+    }
+    // Forwarded headers are not read, whoever sent them.
+    const forwarded = { host: 'localhost:4173', 'x-forwarded-host': 'evil.example' };
+    expect(await origin(forwarded)).toEqual(fromHost('http://localhost:4173'));
+  });
+
+  it('with a socket, the address and port the connection arrived at', async () => {
+    const socket = { localAddress: '::ffff:192.168.1.20', localPort: 8080 };
+    const listen = { host: '0.0.0.0', port: 8080 };
+    expect(await origin({ host: '192.168.1.20:8080' }, { listen }, socket)).toEqual(
+      fromHost('http://192.168.1.20:8080'),
+    );
+    expect(await origin({ host: 'evil.example:8080' }, { listen }, socket)).toEqual(
+      fromHost('http://192.168.1.20:8080'),
+    );
   });
 });
 

@@ -83,10 +83,12 @@ describe('server configuration', () => {
       HEADERS_TIMEOUT_MS: '3000',
       EXPORTS_PER_CLIENT: '1',
       EXPORTS_MAX: '20',
+      PUBLIC_URL: 'https://Dash.Example/',
     });
     expect(config).toMatchObject({
       host: '0.0.0.0',
       port: 0,
+      publicUrl: 'https://dash.example',
       shutdownTimeoutMs: 1000,
       proxy: {
         timeoutMs: 2000,
@@ -135,6 +137,17 @@ describe('server configuration', () => {
         `${name} is no longer used: the record log keeps every record for good.`,
       ]);
     }
+  });
+
+  it('says when others may reach the server but PUBLIC_URL is not set', () => {
+    const unset = /^PUBLIC_URL is not set/;
+    expect(loadConfig({ HOST: '0.0.0.0' }).warnings).toEqual([expect.stringMatching(unset)]);
+    expect(loadConfig({ TRUST_PROXY: '1' }).warnings).toEqual([expect.stringMatching(unset)]);
+    expect(loadConfig({ HOST: 'localhost' }).warnings).toEqual([]);
+    expect(loadConfig({ HOST: '0.0.0.0', PUBLIC_URL: 'http://10.0.0.5:4173' })).toMatchObject({
+      publicUrl: 'http://10.0.0.5:4173',
+      warnings: [],
+    });
   });
 
   it('says each retired variable set, and nothing of those unset', () => {
@@ -252,6 +265,11 @@ describe('server configuration', () => {
     [{ IMAGE_IPFS_GATEWAY: 'gateway' }, /IMAGE_IPFS_GATEWAY must be an https/],
     [{ EXPORTS_PER_CLIENT: '0' }, /EXPORTS_PER_CLIENT must be a whole number from 1 to 1000/],
     [{ EXPORTS_MAX: 'many' }, /EXPORTS_MAX must be a whole number from 1 to 10000/],
+    [{ PUBLIC_URL: 'dash.example' }, /PUBLIC_URL must be the http:\/\/ or https:\/\/ address/],
+    [{ PUBLIC_URL: 'ftp://dash.example' }, /PUBLIC_URL/],
+    [{ PUBLIC_URL: 'https://dash.example/app' }, /PUBLIC_URL/],
+    [{ PUBLIC_URL: 'https://dash.example/?a=1' }, /PUBLIC_URL/],
+    [{ PUBLIC_URL: 'https://user:pw@dash.example' }, /PUBLIC_URL/],
   ])('refuses %j with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
