@@ -115,6 +115,25 @@ describe.each(['deployed', 'documented'] as const)('the query API (%s profile)',
     } while (cursor);
     expect(unnamed).toBe(assumed.length);
 
+    // The chart's series: ETH's volume counts them (read from the hours), `none` alone
+    // (read from the rows).
+    const seriesVolume = async (currency: string) => {
+      const { body: answer } = await get(`${base}/series?interval=month&currency=${currency}`);
+      const volumes = answer.buckets.flatMap((bucket: Json) => bucket.volume);
+      return [
+        volumes.reduce((n: number, v: Json) => n + v.sales, 0),
+        volumes.reduce((sum: bigint, v: Json) => sum + BigInt(v.volume), 0n),
+      ];
+    };
+    expect(await seriesVolume('ETH')).toEqual([
+      sales.filter((s) => countedCurrency(s.currency_address) === eth).length,
+      volume.get(eth) ?? 0n,
+    ]);
+    expect(await seriesVolume('none')).toEqual([
+      assumed.length,
+      assumed.reduce((sum, s) => sum + parseBaseUnits(String(s.price))!, 0n),
+    ]);
+
     // Sales only, whole history.
     let saleRows = 0;
     cursor = null;
