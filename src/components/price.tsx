@@ -1,4 +1,11 @@
-import { ASSUMED_NOTE, exactAmount, formatAmount, readPrice, shownQuantity } from '../lib/price';
+import {
+  ASSUMED_NOTE,
+  exactAmount,
+  formatAmount,
+  readPrice,
+  shownQuantity,
+  shownSymbol,
+} from '../lib/price';
 import type { TokenEvent } from '../lib/token-event';
 import { Address } from './address';
 import { Hint } from './hint';
@@ -11,11 +18,17 @@ type PricedEvent = Pick<TokenEvent, 'price' | 'currencyAddress' | 'quantity'> & 
   priceText?: string;
 };
 
+/** The "*" of "ETH*": the sale named no currency; its note says ETH is assumed. */
+export function AssumedMark() {
+  return <Hint note={ASSUMED_NOTE}>*</Hint>;
+}
+
 /**
- * A sale's price in its currency ("1.25 STRK", the exact amount in `title`); ETH marked
- * as assumed when the marketplace named no currency; base units and the currency's
- * address when the currency is not one we know (its decimals are unknown); the quantity
- * when more than one copy changed hands (per copy or for all, the service does not say).
+ * A sale's price in its currency ("1.25 STRK", the exact amount in `title`); "ETH*" when
+ * the marketplace named no currency (counted as ETH, the mark's note says so); base units
+ * and the currency's address when the currency is not one we know (its decimals are
+ * unknown); the quantity when more than one copy changed hands (per copy or for all, the
+ * service does not say).
  */
 export function Price({ event }: { event: PricedEvent }) {
   const price = readPrice(
@@ -29,10 +42,10 @@ export function Price({ event }: { event: PricedEvent }) {
     <>
       {price.kind === 'known' ? (
         <span
-          title={`${exactAmount(price.units, price.currency.decimals)} ${price.currency.symbol}`}
+          title={`${exactAmount(price.units, price.currency.decimals)} ${shownSymbol(price.currency.symbol, price.assumed)}`}
         >
-          {formatAmount(price.units, price.currency.decimals)}{' '}
-          {price.assumed ? <Hint note={ASSUMED_NOTE}>ETH?</Hint> : price.currency.symbol}
+          {formatAmount(price.units, price.currency.decimals)} {price.currency.symbol}
+          {price.assumed && <AssumedMark />}
         </span>
       ) : price.kind === 'unknown' ? (
         <span>

@@ -34,13 +34,13 @@ export const RANKING_SORTS = ['events', 'sales', 'volume', 'holders', 'last', 'n
 export type RankingSortId = (typeof RANKING_SORTS)[number];
 
 /**
- * A currency as figures name it: a known one with its symbol and decimals, `assumed`
- * (the marketplace named none; ETH, as the service assumes) or `unknown` (an address we
- * have no decimals for: only base units are given).
+ * A currency as figures name it: a known one with its symbol and decimals, or `unknown`
+ * (an address we have no decimals for: only base units are given). Sales that named no
+ * currency are in ETH's figures (`saleCurrency` in price.ts).
  */
 export interface CurrencyRef {
-  address: string | null;
-  state: 'known' | 'assumed' | 'unknown';
+  address: string;
+  state: 'known' | 'unknown';
   symbol?: string;
   decimals?: number;
 }
@@ -67,6 +67,8 @@ export interface Overview {
   washVolume: Volume[];
   /** Whether the figures above leave the flagged sales out (`wash=exclude`). */
   washExcluded: boolean;
+  /** Sales that named no currency: counted as ETH, assumed (shown "ETH*"). */
+  assumedSales: number;
   firstActivity: number | null;
   lastActivity: number | null;
 }
@@ -348,6 +350,8 @@ export interface MarketSale {
   timestamp: number;
   marketplace: string | null;
   transactionHash: string;
+  /** The sale named no currency: the group's, ETH, is assumed (shown "ETH*"). */
+  currencyAssumed?: true;
 }
 
 /** A volume in one currency with its share of all the span's volume in that currency. */

@@ -1,16 +1,16 @@
 import { shortenHex } from './address';
 import type { CurrencyRef } from './answers';
-import { ASSUMED_CURRENCY, formatPrice, type Price } from './price';
+import { formatPrice, type Price } from './price';
 
 /**
  * The currencies a chart draws amounts in. Amounts of different currencies are never
  * added or put on one axis: each currency has its own panel, named and scaled here. A
- * sale without a currency (ETH assumed) keeps its own panel, as the index keeps it apart.
+ * sale without a currency is ETH's (`saleCurrency`): it is drawn in ETH's panel.
  */
 export interface ChartCurrency {
-  /** Tells currencies apart: the contract's address, or `assumed`. */
+  /** Tells currencies apart: the contract's address. */
   key: string;
-  /** "ETH", "ETH (assumed)", "0x0123…cdef". */
+  /** "ETH", "0x0123…cdef". */
   label: string;
   /** Null when unknown: amounts are then base units. */
   decimals: number | null;
@@ -20,16 +20,9 @@ export interface ChartCurrency {
 
 export function currencyOfRef(ref: CurrencyRef): ChartCurrency {
   if (ref.state === 'unknown' || ref.decimals === undefined || ref.symbol === undefined) {
-    const address = ref.address ?? '';
-    return { key: address, label: shortenHex(address), decimals: null, unit: 'base units' };
+    return { key: ref.address, label: shortenHex(ref.address), decimals: null, unit: 'base units' };
   }
-  const assumed = ref.state === 'assumed';
-  return {
-    key: assumed ? 'assumed' : (ref.address ?? 'assumed'),
-    label: assumed ? `${ref.symbol} (assumed)` : ref.symbol,
-    decimals: ref.decimals,
-    unit: ref.symbol,
-  };
+  return { key: ref.address, label: ref.symbol, decimals: ref.decimals, unit: ref.symbol };
 }
 
 /** The currency of a sale's price; null when the price cannot be read. */
@@ -37,8 +30,8 @@ export function currencyOfPrice(price: Price): ChartCurrency | null {
   switch (price.kind) {
     case 'known':
       return currencyOfRef({
-        address: price.assumed ? null : price.currency.address,
-        state: price.assumed ? 'assumed' : 'known',
+        address: price.currency.address,
+        state: 'known',
         symbol: price.currency.symbol,
         decimals: price.currency.decimals,
       });
@@ -59,17 +52,13 @@ export function plotAmount(units: bigint | string, decimals: number | null): num
 export function formatCurrencyAmount(units: bigint | string, ref: CurrencyRef): string {
   const amount = BigInt(units);
   if (ref.state === 'unknown' || ref.decimals === undefined || ref.symbol === undefined) {
-    return formatPrice({ kind: 'unknown', units: amount, currencyAddress: ref.address ?? '' });
+    return formatPrice({ kind: 'unknown', units: amount, currencyAddress: ref.address });
   }
   return formatPrice({
     kind: 'known',
     units: amount,
-    currency: {
-      symbol: ref.symbol,
-      decimals: ref.decimals,
-      address: ref.address ?? ASSUMED_CURRENCY.address,
-    },
-    assumed: ref.state === 'assumed',
+    currency: { symbol: ref.symbol, decimals: ref.decimals, address: ref.address },
+    assumed: false,
   });
 }
 

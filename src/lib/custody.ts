@@ -1,4 +1,5 @@
 import { isZeroAddress } from './address';
+import { saleCurrency } from './price';
 import type { TokenEvent } from './token-event';
 
 /**
@@ -18,8 +19,8 @@ export interface CustodyStep {
   how: 'minted' | 'bought' | 'received';
   at: number;
   transactionHash: string;
-  /** Base units, with the currency's address ('' when the sale named none: ETH assumed). */
-  price?: { units: string; currency: string };
+  /** Base units, with the currency's address (ETH's, `assumed`, when the sale named none). */
+  price?: Amount;
 }
 
 export interface Custody {
@@ -28,17 +29,27 @@ export interface Custody {
   /** Absent while the owner still holds it. */
   disposed?: Omit<CustodyStep, 'how'> & { how: 'sold' | 'sent' | 'burned' };
   heldSeconds?: number;
-  /** Sold minus bought, in the one currency both were in. */
-  result?: { units: string; currency: string };
+  /** Sold minus bought, in the one currency both were in (`assumed` when either named none). */
+  result?: Amount;
   flip: boolean;
 }
 
 const DAY = 86_400;
 
-const priceOf = (event: CustodyEvent) =>
-  event.kind === 'sale' && event.price !== undefined && /^[0-9]+$/.test(event.price)
-    ? { units: event.price, currency: event.currencyAddress ?? '' }
-    : undefined;
+/** Base units in one currency; `assumed`: ETH, as the sale named none. */
+export interface Amount {
+  units: string;
+  currency: string;
+  assumed?: true;
+}
+
+function priceOf(event: CustodyEvent): Amount | undefined {
+  if (event.kind !== 'sale' || event.price === undefined || !/^[0-9]+$/.test(event.price)) {
+    return undefined;
+  }
+  const { address, assumed } = saleCurrency(event.currencyAddress);
+  return { units: event.price, currency: address, ...(assumed && { assumed }) };
+}
 
 /** The chain from the token's changes of hands in time order; each event's receiver holds it until the next. */
 export function custodyChain(ordered: readonly CustodyEvent[]): Custody[] {
@@ -68,6 +79,7 @@ export function custodyChain(ordered: readonly CustodyEvent[]): Custody[] {
         custody.result = {
           units: (BigInt(sold.units) - BigInt(bought.units)).toString(),
           currency: sold.currency,
+          ...((bought.assumed || sold.assumed) && { assumed: true as const }),
         };
         custody.flip = custody.heldSeconds < DAY;
       }

@@ -38,7 +38,21 @@ const BY_ADDRESS = new Map(CURRENCIES.map((currency) => [currency.address, curre
 export const ASSUMED_CURRENCY = CURRENCIES[0]!;
 
 export const ASSUMED_NOTE =
-  'The marketplace did not say the currency; ETH is assumed, as the service itself assumes.';
+  'ETH*: the marketplace did not say the currency; ETH is assumed, as the service itself assumes, and the sale counts as ETH everywhere.';
+
+/**
+ * The one currency rule: the currency a sale counts in is the one it names, or ETH when
+ * it names none (`assumed`). Every figure, sort and result counts such a sale as ETH; the
+ * index stores it so (src/server/index/change-row.ts) and the browser reads prices so.
+ */
+export function saleCurrency(currencyAddress: string | undefined): {
+  address: string;
+  assumed: boolean;
+} {
+  return currencyAddress === undefined
+    ? { address: ASSUMED_CURRENCY.address, assumed: true }
+    : { address: currencyAddress, assumed: false };
+}
 
 export type Price =
   /** A currency we know, named by the record or (`assumed`) not named at all. */
@@ -61,12 +75,10 @@ export function readPrice(event: PricedEvent): Price | null {
   if (event.price === undefined) return null;
   const units = parseBaseUnits(event.price);
   if (units === null) return { kind: 'unreadable', raw: event.price };
-  if (event.currencyAddress === undefined) {
-    return { kind: 'known', units, currency: ASSUMED_CURRENCY, assumed: true };
-  }
-  const currency = BY_ADDRESS.get(event.currencyAddress);
-  if (currency) return { kind: 'known', units, currency, assumed: false };
-  return { kind: 'unknown', units, currencyAddress: event.currencyAddress };
+  const { address, assumed } = saleCurrency(event.currencyAddress);
+  const currency = BY_ADDRESS.get(address);
+  if (currency) return { kind: 'known', units, currency, assumed };
+  return { kind: 'unknown', units, currencyAddress: address };
 }
 
 /** The exact amount in the currency, "1.25" for 1.25e18 base units at 18 decimals. */
@@ -91,11 +103,14 @@ export function formatAmount(units: bigint, decimals: number, digits = SHOWN_DIG
   return `≈ ${cut ? `${wholeText}.${cut}` : wholeText}`;
 }
 
-/** The price in words: "1.25 STRK", "0.5 ETH (assumed)", "12,500 base units of 0x0123…cdef". */
+/** A currency's symbol as shown, "ETH*" when assumed (ASSUMED_NOTE says why). */
+export const shownSymbol = (symbol: string, assumed: boolean) => (assumed ? `${symbol}*` : symbol);
+
+/** The price in words: "1.25 STRK", "0.5 ETH*" (assumed), "12,500 base units of 0x0123…cdef". */
 export function formatPrice(price: Price): string {
   switch (price.kind) {
     case 'known':
-      return `${formatAmount(price.units, price.currency.decimals)} ${price.currency.symbol}${price.assumed ? ' (assumed)' : ''}`;
+      return `${formatAmount(price.units, price.currency.decimals)} ${shownSymbol(price.currency.symbol, price.assumed)}`;
     case 'unknown':
       return `${grouped.format(price.units)} base units of ${shortenHex(price.currencyAddress)}`;
     case 'unreadable':

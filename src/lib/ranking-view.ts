@@ -66,16 +66,10 @@ export function canonicalRankingSearch(params: URLSearchParams): string {
 }
 
 /**
- * A collection's volume in one currency, exact base units: ETH counts the sales whose
- * marketplace named no currency too, as the service assumes ETH for them. The server
- * ranks by this sum and the page shows it, so the order and the figures agree.
+ * A collection's volume in one currency, exact base units (ETH's counts the sales that
+ * named no currency: the index stores them as ETH). The server ranks by it and the page
+ * shows it, so the order and the figures agree.
  */
 export function volumeIn(volumes: readonly Volume[], currency: string): bigint {
-  const eth = currency === CURRENCIES[0]!.address;
-  return volumes
-    .filter(
-      (volume) =>
-        volume.currency.address === currency || (eth && volume.currency.state === 'assumed'),
-    )
-    .reduce((sum, volume) => sum + BigInt(volume.volume), 0n);
+  return BigInt(volumes.find((volume) => volume.currency.address === currency)?.volume ?? 0);
 }

@@ -237,6 +237,27 @@ describe('the collection page', () => {
     expect(screen.queryByRole('button', { name: /new event/ })).toBeNull();
   });
 
+  it('marks each sale naming no currency ETH*, with its note, and says once how many there are', async () => {
+    const api = await install({ indexed: [contract.address] });
+    const overview = (await api.answer(`/api/collections/${contract.address}`)) as {
+      figures: { assumedSales: number };
+    };
+    const unnamed = overview.figures.assumedSales;
+    expect(unnamed).toBeGreaterThan(0);
+    renderAt(`${page}?currency=none`);
+    await screen.findByRole('table');
+    await waitFor(() => expect(dataRows().length).toBeGreaterThan(0));
+    for (const row of dataRows()) {
+      expect(row).toHaveTextContent(/ETH\*/);
+      expect(within(row).getByText('*')).toHaveAccessibleDescription(/ETH is assumed/);
+    }
+    expect(
+      await screen.findByText(`${unnamed.toLocaleString('en')} sales named no currency`, {
+        exact: false,
+      }),
+    ).toHaveTextContent(/counts? in ETH/);
+  });
+
   it('marks a sale the index flags as a possible wash trade, with its reasons', async () => {
     const api = await install({ indexed: [contract.address] });
     const real = (await api.answer(

@@ -39,6 +39,14 @@ describe('the market page', () => {
         group.sales.map((sale) => `/contracts/${contract.address}/tokens/${sale.tokenId}`),
       );
     });
+    // A top sale that named no currency is ETH's, marked "*" with its note.
+    const assumed = answer.topSales
+      .flatMap((group) => group.sales)
+      .filter((s) => s.currencyAssumed);
+    expect(assumed.length).toBeGreaterThan(0);
+    const marks = tables.flatMap((table) => within(table).queryAllByText('*'));
+    expect(marks).toHaveLength(assumed.length);
+    for (const mark of marks) expect(mark).toHaveAccessibleDescription(/ETH is assumed/);
     const markets = screen.getByRole('table', { name: 'Sales and volume per marketplace' });
     for (const market of answer.marketplaces) {
       const row = within(markets)

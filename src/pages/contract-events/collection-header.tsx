@@ -10,7 +10,7 @@ import {
 } from '../../components/figure-list';
 import type { CollectionAnswer } from '../../lib/answers';
 import { collectionTitle } from '../../lib/collection-title';
-import { formatCurrencyAmount } from '../../lib/currency-amount';
+import { assumedSalesNote, formatCurrencyAmount } from '../../lib/currency-amount';
 import { plural } from '../../lib/format';
 import { hrefs } from '../../lib/routes';
 import { formatDay } from '../../lib/time';
@@ -52,25 +52,29 @@ export function CollectionHeader({
           volumes.length === 0 ? (
             '—'
           ) : (
-            <span className={styles.volumes}>
-              {known.slice(0, SHOWN_CURRENCIES).map((v) => (
-                <span
-                  key={v.currency.address ?? 'none'}
-                  title={formatCurrencyAmount(v.volume, v.currency)}
-                >
-                  {formatCurrencyAmount(v.volume, v.currency, 2)}
+            <>
+              <span className={styles.volumes}>
+                {known.slice(0, SHOWN_CURRENCIES).map((v) => (
+                  <span key={v.currency.address} title={formatCurrencyAmount(v.volume, v.currency)}>
+                    {formatCurrencyAmount(v.volume, v.currency, 2)}
+                  </span>
+                ))}
+                {known.length > SHOWN_CURRENCIES || unknown > 0 ? (
+                  <span className="muted">
+                    {plural(
+                      volumes.length - Math.min(known.length, SHOWN_CURRENCIES),
+                      'other currency',
+                      'other currencies',
+                    )}
+                  </span>
+                ) : null}
+              </span>
+              {figures.assumedSales > 0 && (
+                <span className={`${styles.assumed} muted small`}>
+                  {assumedSalesNote(figures.assumedSales)}
                 </span>
-              ))}
-              {known.length > SHOWN_CURRENCIES || unknown > 0 ? (
-                <span className="muted">
-                  {plural(
-                    volumes.length - Math.min(known.length, SHOWN_CURRENCIES),
-                    'other currency',
-                    'other currencies',
-                  )}
-                </span>
-              ) : null}
-            </span>
+              )}
+            </>
           ),
         ],
       ]

@@ -55,9 +55,11 @@ export function EventFilters({ view, onChange, figures, ...props }: EventFilters
     onChange({ address: parsed.value });
   };
   const marketplaces = (figures?.marketplaces ?? []).flatMap((m) => (m.name ? [m.name] : []));
-  const currencies = (figures?.volume ?? []).map((v) =>
-    v.currency.address === null ? 'none' : (v.currency.symbol ?? v.currency.address),
-  );
+  // ETH counts the sales naming no currency; `none` picks those alone.
+  const currencies = [
+    ...(figures?.volume ?? []).map((v) => v.currency.symbol ?? v.currency.address),
+    ...(figures?.assumedSales ? ['none'] : []),
+  ];
 
   return (
     <div className={toolbar.toolbar}>
@@ -120,9 +122,7 @@ export function EventFilters({ view, onChange, figures, ...props }: EventFilters
         label="Currency"
         value={view.currency}
         options={currencies}
-        name={(currency) =>
-          currency === 'none' ? 'None named (ETH assumed)' : shortName(currency)
-        }
+        name={(currency) => (currency === 'none' ? 'None named (ETH*)' : shortName(currency))}
         onChange={(currency) => onChange({ currency })}
       />
       {view.address && (

@@ -26,7 +26,7 @@ export function RankingIntro({ assumedEth }: { assumedEth: boolean }) {
         ) : null}
         Figures cover what this dashboard has indexed: a collection not indexed yet says so, one
         still being read says how far back it is read.
-        {assumedEth && ' ETH volume counts the sales that named no currency (ETH assumed).'}
+        {assumedEth && ' ETH volume counts the sales that named no currency (ETH*, assumed).'}
       </p>
     </header>
   );

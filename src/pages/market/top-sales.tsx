@@ -2,16 +2,16 @@ import { Address } from '../../components/address';
 import { ColumnHeads } from '../../components/column-heads';
 import { TimeCell, timeHeading, type TimeView } from '../../components/time-cell';
 import { TokenIdLink } from '../../components/token-id';
+import { AssumedMark } from '../../components/price';
 import { useMediaQuery } from '../../components/use-media-query';
 import { shortenHex } from '../../lib/address';
 import type { CurrencyRef, MarketAnswer } from '../../lib/answers';
 import { formatCurrencyAmount } from '../../lib/currency-amount';
 import styles from './market-page.module.css';
 
-/** "ETH", "ETH (none named, assumed)", or the unknown currency's short address. */
+/** "ETH", or the unknown currency's short address. */
 export function currencyName(currency: CurrencyRef): string {
-  if (currency.state === 'assumed') return 'ETH (none named, assumed)';
-  return currency.symbol ?? `the currency ${shortenHex(currency.address ?? '')}`;
+  return currency.symbol ?? `the currency ${shortenHex(currency.address)}`;
 }
 
 function Wallet({ address }: { address: string }) {
@@ -42,7 +42,7 @@ export function TopSales({
   return (
     <div className={styles.stack}>
       {groups.map(({ currency, sales }) => (
-        <table key={currency.address ?? 'none'} className={tableClass}>
+        <table key={currency.address} className={tableClass}>
           <caption>
             Top {sales.length} sales in {currencyName(currency)}
           </caption>
@@ -70,6 +70,7 @@ export function TopSales({
                   <span title={formatCurrencyAmount(sale.price, currency)}>
                     {formatCurrencyAmount(sale.price, currency, 4)}
                   </span>
+                  {sale.currencyAssumed && <AssumedMark />}
                 </td>
                 <td data-label="Seller">
                   <Wallet address={sale.seller} />

@@ -99,11 +99,9 @@ export function Trades({ trades }: { trades: readonly Trade[] }) {
   return (
     <ul className={styles.trades}>
       {trades.map((trade) => (
-        <li key={trade.currency.address ?? 'assumed'}>
+        <li key={trade.currency.address}>
           <span className="muted">{plural(trade.sales, 'sale')} · </span>
-          <Price
-            event={{ price: trade.amount, currencyAddress: trade.currency.address ?? undefined }}
-          />
+          <Price event={{ price: trade.amount, currencyAddress: trade.currency.address }} />
         </li>
       ))}
     </ul>

@@ -165,9 +165,9 @@ function Results({ answer }: { answer: WalletInCollectionAnswer }) {
       ) : (
         <ul className={styles.results}>
           {results.map((result) => {
-            const currency = result.currency.address ?? '';
+            const currency = result.currency.address;
             return (
-              <li key={currency || 'assumed'} className={styles.card}>
+              <li key={currency} className={styles.card}>
                 <FigureList
                   figures={[
                     [

@@ -1,5 +1,6 @@
 import type pg from 'pg';
-import { hourlyRows } from '../index/hourly';
+import { ASSUMED_CURRENCY } from '../../lib/price';
+import { HOUR_SECONDS, hourlyRows } from '../index/hourly';
 import { mintFactsOf } from '../index/mint-facts';
 import { INDEX_SCHEMA_SQL } from '../index/schema';
 import { washFlagsOf } from '../index/wash-flags';
@@ -134,6 +135,30 @@ CREATE INDEX idx_tokens_minted ON idx_tokens (contract_id, minted_at)
     name: 'event index: changes of hands by transaction',
     // A transaction's page and the lookup find its changes by hash, across collections.
     sql: 'CREATE INDEX idx_changes_tx ON idx_changes (tx);',
+  },
+  {
+    version: 8,
+    name: 'event index: a sale naming no currency is ETH, marked assumed',
+    // Such sales had the empty currency and were a currency of their own; they become
+    // ETH (so every figure, sort and result counts them as ETH) with `currency_assumed`,
+    // and the hours holding them are made again from the rows.
+    sql: `
+ALTER TABLE idx_changes ADD COLUMN currency_assumed boolean NOT NULL DEFAULT false;
+UPDATE idx_changes SET currency = '\\x${ASSUMED_CURRENCY.address.slice(2)}'::bytea,
+  currency_assumed = true
+ WHERE has_sale AND currency = '\\x'::bytea;
+-- The sales naming no currency, counted per contract and read by the filter for them.
+CREATE INDEX idx_changes_assumed ON idx_changes (contract_id, ts) WHERE currency_assumed;
+CREATE TEMP TABLE assumed_hours ON COMMIT DROP AS
+  SELECT DISTINCT contract_id, (ts / ${HOUR_SECONDS})::integer AS hour
+    FROM idx_changes WHERE currency_assumed;
+DELETE FROM idx_hourly h USING assumed_hours a
+ WHERE h.contract_id = a.contract_id AND h.hour = a.hour;
+${hourlyRows(
+  'idx_changes c',
+  `(c.contract_id, (c.ts / ${HOUR_SECONDS})::integer) IN (SELECT contract_id, hour FROM assumed_hours)`,
+)};
+`,
   },
 ];
 

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { parseBaseUnits } from '../../lib/price';
+import { parseBaseUnits, saleCurrency } from '../../lib/price';
 import type { EventKind, TokenEvent } from '../../lib/token-event';
 import { KIND_CODES } from './schema';
 
@@ -12,6 +12,10 @@ import { KIND_CODES } from './schema';
  * record whose twin is already stored. Both say: the transfer record's columns (from, to,
  * time, kind) win over the sale record's, whose maker and taker may be reversed; the sale
  * record adds price, currency, quantity and marketplace.
+ *
+ * A sale that names no currency is stored as ETH with `currencyAssumed` (`saleCurrency`,
+ * the one currency rule): every figure, sort and result reads it as ETH, and the mark
+ * stays for whoever shows it or filters on it.
  */
 export interface ChangeRow {
   key: Buffer;
@@ -30,7 +34,10 @@ export interface ChangeRow {
   price: string | null;
   /** The price as sent when it is not a number in either format. */
   priceText: string | null;
+  /** A sale's currency (ETH when it names none); null for a transfer alone. */
   currency: string | null;
+  /** The sale named no currency: ETH is assumed. */
+  currencyAssumed: boolean;
   quantity: string | null;
   marketplace: string | null;
   marketplaceAddress: string | null;
@@ -75,6 +82,7 @@ const kindCode = (kind: EventKind) => KIND_CODES[kind];
 export function changeRow(event: TokenEvent): ChangeRow {
   const sale = event.label.toLowerCase() === 'sale';
   const units = sale && event.price !== undefined ? parseBaseUnits(event.price) : null;
+  const currency = sale ? saleCurrency(event.currencyAddress) : null;
   return {
     key: changeKey(event),
     contract: event.contractAddress,
@@ -90,7 +98,8 @@ export function changeRow(event: TokenEvent): ChangeRow {
     hasSale: sale,
     price: units === null ? null : units.toString(),
     priceText: sale && units === null && event.price !== undefined ? event.price : null,
-    currency: sale ? (event.currencyAddress ?? null) : null,
+    currency: currency?.address ?? null,
+    currencyAssumed: currency?.assumed ?? false,
     quantity:
       sale && event.quantity !== undefined && /^[0-9]{1,78}$/.test(event.quantity)
         ? event.quantity
@@ -113,6 +122,7 @@ export function mergeChange(stored: ChangeRow, incoming: ChangeRow): ChangeRow {
     price: sale.price,
     priceText: sale.priceText,
     currency: sale.currency,
+    currencyAssumed: sale.currencyAssumed,
     quantity: sale.quantity,
     marketplace: sale.marketplace,
     marketplaceAddress: sale.marketplaceAddress,

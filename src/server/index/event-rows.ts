@@ -7,7 +7,7 @@ import { washReasons } from './wash-flags';
 export const EVENT_COLUMNS = `c.id, ic.address AS contract, c.tx, c.token_id::text AS token_id,
   c.from_addr, c.to_addr, c.ts, c.kind, c.label, c.event_id, c.has_transfer, c.has_sale,
   c.price::text AS price, c.price_text, c.currency, c.quantity::text AS quantity, c.marketplace,
-  c.marketplace_addr, ic.contract_type, c.wash`;
+  c.marketplace_addr, ic.contract_type, c.wash, c.currency_assumed`;
 
 export const EVENT_FROM = `idx_changes c JOIN idx_contracts ic ON ic.id = c.contract_id`;
 
@@ -32,6 +32,7 @@ export interface EventRecord {
   marketplace_addr: Buffer | null;
   contract_type: string | null;
   wash: number;
+  currency_assumed: boolean;
 }
 
 export function eventRow(record: EventRecord): EventRow {
@@ -59,7 +60,9 @@ export function eventRow(record: EventRecord): EventRow {
   if (record.contract_type) row.contractType = record.contract_type;
   if (record.price !== null) row.price = record.price;
   if (record.price_text !== null) row.priceText = record.price_text;
-  if (record.currency && record.currency.length > 0) row.currencyAddress = hexOf(record.currency);
+  // A sale that named none is stored as ETH; its row says none, as the record did, and
+  // the browser reads it as ETH assumed (`saleCurrency`).
+  if (record.currency && !record.currency_assumed) row.currencyAddress = hexOf(record.currency);
   if (record.quantity !== null) row.quantity = record.quantity;
   if (record.marketplace !== null) row.marketplaceName = record.marketplace;
   if (record.marketplace_addr) row.marketplaceAddress = hexOf(record.marketplace_addr);

@@ -23,7 +23,7 @@ export interface EventFilters {
   to?: number;
   tokenId?: string;
   marketplace?: string;
-  /** A currency's address, or `none` for sales that name none (ETH assumed). */
+  /** A currency's address (ETH's counts sales that name none), or `none`: only those. */
   currency?: string;
   /** Base units, inclusive; only with a currency. */
   minPrice?: string;
@@ -100,11 +100,24 @@ export function orderStatement(sort: EventsQuery['sort']): string {
       return `By kind (${sort.desc ? 'other, burn, sale, transfer, mint' : 'mint, transfer, sale, burn, other'}), newest first within each.`;
     case 'price':
       return (
-        `Sales with a price only, one currency after another (ETH, STRK, USDC, then sales that ` +
-        `name no currency, ETH assumed, then other currencies by address), ${sort.desc ? 'highest' : 'lowest'} ` +
+        `Sales with a price only, one currency after another (ETH, with the sales that name no ` +
+        `currency, ETH*; STRK, USDC, then other currencies by address), ${sort.desc ? 'highest' : 'lowest'} ` +
         `first within each; prices in different currencies are never compared.`
       );
   }
+}
+
+/**
+ * Sales in a currency (ETH's include those naming none, stored as ETH), or `none`: only
+ * the sales that named no currency.
+ */
+export function currencyConditions(sql: Sql, currency: string, alias = ''): string[] {
+  return [
+    `${alias}has_sale`,
+    currency === 'none'
+      ? `${alias}currency_assumed`
+      : `${alias}currency = ${sql.param(addressBytes(currency))}`,
+  ];
 }
 
 /** The query's conditions (on `c`), apart from the address and the keyset. */
@@ -121,12 +134,7 @@ function conditions(sql: Sql, query: EventsQuery): string[] {
   if (query.marketplace !== undefined) {
     where.push(`c.marketplace = ${sql.param(query.marketplace)}`);
   }
-  if (query.currency !== undefined) {
-    where.push('c.has_sale');
-    where.push(
-      `c.currency = ${sql.param(query.currency === 'none' ? Buffer.alloc(0) : addressBytes(query.currency))}`,
-    );
-  }
+  if (query.currency !== undefined) where.push(...currencyConditions(sql, query.currency, 'c.'));
   if (query.minPrice !== undefined) where.push(`c.price >= ${sql.param(query.minPrice)}::numeric`);
   if (query.maxPrice !== undefined) where.push(`c.price <= ${sql.param(query.maxPrice)}::numeric`);
   if (query.excludeWash) where.push('c.wash = 0');
@@ -149,7 +157,7 @@ function paramOf(sql: Sql, column: Column, value: string | number | null): strin
   return `${sql.param(value)}::${column.cast}`;
 }
 
-/** `group = values` (a group's columns are never NULL: a sale without a currency has '\x'). */
+/** `group = values` (a group's columns are never NULL: a priced row is a sale, with a currency). */
 function groupEquals(
   sql: Sql,
   spec: SortSpec,

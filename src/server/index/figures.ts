@@ -1,12 +1,12 @@
 import type pg from 'pg';
-import { CURRENCIES } from '../../lib/price';
+import { CURRENCIES, saleCurrency } from '../../lib/price';
 import { EVENT_KINDS, type EventKind } from '../../lib/token-event';
 import type { CurrencyRef, Overview, Volume } from '../../lib/answers';
 import { hexOf } from './sql';
 
+/** A sale's stored currency as answers name it (the index stores ETH for none named). */
 export function currencyRef(bytes: Buffer | null): CurrencyRef {
-  const address = bytes && bytes.length > 0 ? hexOf(bytes) : null;
-  if (address === null) return { address, state: 'assumed', symbol: 'ETH', decimals: 18 };
+  const { address } = saleCurrency(bytes && bytes.length > 0 ? hexOf(bytes) : undefined);
   const known = CURRENCIES.find((currency) => currency.address === address);
   return known
     ? { address, state: 'known', symbol: known.symbol, decimals: known.decimals }
@@ -39,7 +39,7 @@ export async function overview(
   contractId: number,
   { excludeWash = false }: { excludeWash?: boolean } = {},
 ): Promise<Overview> {
-  const [byKind, tokens, span] = await Promise.all([
+  const [byKind, tokens, span, assumed] = await Promise.all([
     pool.query<{
       kind: number;
       marketplace: string;
@@ -63,6 +63,12 @@ export async function overview(
     ),
     pool.query<{ first: string | null; last: string | null }>(
       'SELECT oldest_ts AS first, newest_ts AS last FROM idx_contracts WHERE id = $1',
+      [contractId],
+    ),
+    // Read from the index of such sales alone (idx_changes_assumed).
+    pool.query<{ sales: string }>(
+      `SELECT count(*) AS sales FROM idx_changes
+       WHERE contract_id = $1 AND currency_assumed${excludeWash ? ' AND wash = 0' : ''}`,
       [contractId],
     ),
   ]);
@@ -123,6 +129,7 @@ export async function overview(
     washSales: [...washed.values()].reduce((sum, entry) => sum + Number(entry.sales), 0),
     washVolume: asVolumes(washed),
     washExcluded: excludeWash,
+    assumedSales: Number(assumed.rows[0]!.sales),
     firstActivity: span.rows[0]?.first ? Number(span.rows[0].first) : null,
     lastActivity: span.rows[0]?.last ? Number(span.rows[0].last) : null,
   };

@@ -41,12 +41,13 @@ const hex = (value: string | null) => (value === null ? null : value.slice(2));
 // JSON.stringify. As `jsonb`: `json` is text, read again from its start for each field.
 export const CHANGE_COLUMNS = `key, contract_id, tx, token_id, from_addr, to_addr, ts,
   base_kind, label, event_id, has_transfer, has_sale, price, price_text, currency, quantity,
-  marketplace, marketplace_addr, seller, buyer`;
+  marketplace, marketplace_addr, seller, buyer, currency_assumed`;
 export const CHANGE_TUPLES = `
 SELECT decode(r->>0, 'hex'), $2::integer, decode(r->>1, 'hex'), (r->>2)::numeric,
   decode(r->>3, 'hex'), decode(r->>4, 'hex'), (r->>5)::bigint, (r->>6)::smallint, r->>7, r->>8,
   (r->>9)::boolean, (r->>10)::boolean, (r->>11)::numeric, r->>12, decode(r->>13, 'hex'),
-  (r->>14)::numeric, r->>15, decode(r->>16, 'hex'), decode(r->>17, 'hex'), decode(r->>18, 'hex')
+  (r->>14)::numeric, r->>15, decode(r->>16, 'hex'), decode(r->>17, 'hex'), decode(r->>18, 'hex'),
+  (r->>19)::boolean
 FROM jsonb_array_elements($1::jsonb) AS r`;
 
 // A row whose twin is stored joins it (the rule's SQL half; see change-row.ts).
@@ -64,6 +65,7 @@ ON CONFLICT (key) DO UPDATE SET
   price = CASE WHEN excluded.has_sale THEN excluded.price ELSE c.price END,
   price_text = CASE WHEN excluded.has_sale THEN excluded.price_text ELSE c.price_text END,
   currency = CASE WHEN excluded.has_sale THEN excluded.currency ELSE c.currency END,
+  currency_assumed = CASE WHEN excluded.has_sale THEN excluded.currency_assumed ELSE c.currency_assumed END,
   quantity = CASE WHEN excluded.has_sale THEN excluded.quantity ELSE c.quantity END,
   marketplace = CASE WHEN excluded.has_sale THEN excluded.marketplace ELSE c.marketplace END,
   marketplace_addr = CASE WHEN excluded.has_sale THEN excluded.marketplace_addr ELSE c.marketplace_addr END,
@@ -90,12 +92,13 @@ export function changeTuples(rows: readonly ChangeRow[]): string {
       row.hasSale,
       row.price,
       row.priceText,
-      row.hasSale ? (hex(row.currency) ?? '') : null,
+      hex(row.currency),
       row.quantity,
       row.marketplace,
       hex(row.marketplaceAddress),
       hex(row.seller),
       hex(row.buyer),
+      row.currencyAssumed,
     ]),
   );
 }

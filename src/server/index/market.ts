@@ -15,8 +15,8 @@ import { hexOf, Sql } from './sql';
  * The market of one collection over its whole history or a span (`from` inclusive, `to`
  * exclusive, unix seconds):
  *
- * - the ten highest sales of each currency (a sale naming none is a currency of its own,
- *   ETH assumed; prices of different currencies are never compared);
+ * - the ten highest sales of each currency (a sale naming none is ETH's, marked assumed;
+ *   prices of different currencies are never compared);
  * - each marketplace's sales and share of them, its volume per currency and share of that
  *   currency's volume (never summed across currencies);
  * - the minters: of the wallets that received a token's first mint in the span, those
@@ -109,7 +109,7 @@ async function topSalesOf(pool: pg.Pool, contractId: number, span: MarketSpan) {
   const sql = new Sql();
   const contract = sql.param(contractId);
   const sales = saleRows(sql, 's', span);
-  const { rows } = await pool.query<SaleRecord & { cur_rank: number }>(
+  const { rows } = await pool.query<SaleRecord & { cur_rank: number; currency_assumed: boolean }>(
     `WITH RECURSIVE cur AS (
       (SELECT cur_rank, currency FROM idx_changes
         WHERE contract_id = ${contract} AND has_sale ORDER BY cur_rank, currency LIMIT 1)
@@ -121,7 +121,7 @@ async function topSalesOf(pool: pg.Pool, contractId: number, span: MarketSpan) {
         ORDER BY cur_rank, currency LIMIT 1) n
     )
     SELECT cur.cur_rank, s.id::text AS id, s.token_id::text AS token_id, s.price::text AS price,
-      s.currency, s.from_addr, s.to_addr, s.ts, s.marketplace, s.tx
+      s.currency, s.currency_assumed, s.from_addr, s.to_addr, s.ts, s.marketplace, s.tx
     FROM cur CROSS JOIN LATERAL (
       SELECT * FROM idx_changes s
       WHERE s.contract_id = ${contract} AND s.has_sale AND s.cur_rank = cur.cur_rank
@@ -148,6 +148,7 @@ async function topSalesOf(pool: pg.Pool, contractId: number, span: MarketSpan) {
       timestamp: Number(row.ts),
       marketplace: row.marketplace,
       transactionHash: hexOf(row.tx),
+      ...(row.currency_assumed && { currencyAssumed: true as const }),
     });
   }
   return [...groups.values()];
@@ -328,7 +329,7 @@ export const noMarket = (): MarketFigures => ({
 
 /** What the market's figures count, in words (the answer's `counted`). */
 export const marketCounted = (excludeWash: boolean) =>
-  'Sales in the span; a sale naming no currency is counted apart (ETH assumed) and prices in different currencies are never compared or added. ' +
+  'Sales in the span; a sale naming no currency counts as ETH (ETH*) and prices in different currencies are never compared or added. ' +
   (excludeWash
     ? 'Sales flagged as possible wash trades are left out, of the first sales too. '
     : 'Sales flagged as possible wash trades are counted. ') +

@@ -8,8 +8,8 @@
  *   of addresses, in either order), so they land on one row whichever comes first; the
  *   transfer's columns say who held the token, the sale's add price, currency, quantity
  *   and marketplace. Addresses and hashes are 32-byte `bytea`, token ids and prices exact
- *   `numeric`; changes are found by transaction through `idx_changes_tx` (migration 7). A sale that names no currency has the empty `currency` '\x' (an equality
- *   an index can serve; NULL would not be).
+ *   `numeric`; changes are found by transaction through `idx_changes_tx` (migration 7). A
+ *   sale that names no currency is stored as ETH with `currency_assumed` (migration 8).
  * - `idx_tokens`: each token's latest change (owner, since, burned), moved on by each
  *   ingest's changes of it (the latest in time wins; see LATEST_FIRST in ingest.ts).
  * - `idx_owners`: each holder's count of tokens, moved by the tokens whose holder changed:

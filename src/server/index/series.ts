@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Interval, SeriesBucket } from '../../lib/answers';
 import { emptyCounts, currencyRef, kindOf } from './figures';
-import type { EventFilters } from './events-query';
+import { currencyConditions, type EventFilters } from './events-query';
 import { hourlyTotal } from './hourly';
 import { KIND_CODES } from './schema';
 import { addressBytes, Sql } from './sql';
@@ -29,7 +29,9 @@ export async function series(
     filters.minPrice !== undefined ||
     filters.maxPrice !== undefined ||
     (filters.from ?? 0) % 3600 !== 0 ||
-    (filters.to ?? 0) % 3600 !== 0;
+    (filters.to ?? 0) % 3600 !== 0 ||
+    // The hours count sales naming no currency as ETH, not apart.
+    filters.currency === 'none';
   const where = [`contract_id = ${sql.param(contractId)}`];
   if (filters.kinds?.length) {
     where.push(
@@ -42,12 +44,7 @@ export async function series(
   if (fromRows) {
     if (filters.from !== undefined) where.push(`ts >= ${sql.param(filters.from)}`);
     if (filters.to !== undefined) where.push(`ts < ${sql.param(filters.to)}`);
-    if (filters.currency !== undefined) {
-      where.push('has_sale');
-      where.push(
-        `currency = ${sql.param(filters.currency === 'none' ? Buffer.alloc(0) : addressBytes(filters.currency))}`,
-      );
-    }
+    if (filters.currency !== undefined) where.push(...currencyConditions(sql, filters.currency));
     if (filters.tokenId !== undefined)
       where.push(`token_id = ${sql.param(filters.tokenId)}::numeric`);
     if (filters.minPrice !== undefined)
@@ -68,9 +65,7 @@ export async function series(
     if (filters.to !== undefined) where.push(`hour < ${sql.param(filters.to / 3600)}`);
     if (filters.currency !== undefined) {
       where.push(`kind = ${KIND_CODES.sale}`);
-      where.push(
-        `currency = ${sql.param(filters.currency === 'none' ? Buffer.alloc(0) : addressBytes(filters.currency))}`,
-      );
+      where.push(`currency = ${sql.param(addressBytes(filters.currency))}`);
     }
     // Without flagged sales: each hour's total less its flagged part.
     const events = hourlyTotal('events', filters.excludeWash);

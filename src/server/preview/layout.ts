@@ -141,7 +141,7 @@ function amounts(collections: WalletCollection[], side: 'bought' | 'sold', label
   const byCurrency = new Map<string, { currency: CurrencyRef; sales: number; units: bigint }>();
   for (const collection of collections) {
     for (const trade of collection[side]) {
-      const key = `${trade.currency.state}:${trade.currency.address ?? ''}`;
+      const key = trade.currency.address;
       const entry = byCurrency.get(key) ?? { currency: trade.currency, sales: 0, units: 0n };
       entry.sales += trade.sales;
       entry.units += BigInt(trade.amount);
@@ -153,20 +153,9 @@ function amounts(collections: WalletCollection[], side: 'bought' | 'sold', label
     .map((entry) => amountFigure(label, entry.units.toString(), entry.currency));
 }
 
-/**
- * An amount in its currency, short. An assumed currency says so in the label, where
- * there is room for it: "Volume (ETH assumed)" over "≈ 89.96 ETH".
- */
+/** An amount in its currency, short: "≈ 89.96 ETH". */
 function amountFigure(label: string, units: string, currency: CurrencyRef) {
-  const assumed = currency.state === 'assumed';
-  return {
-    label: assumed ? `${label} (${currency.symbol ?? ''} assumed)` : label,
-    value: formatCurrencyAmount(
-      units,
-      assumed ? { ...currency, state: 'known' } : currency,
-      AMOUNT_DIGITS,
-    ),
-  };
+  return { label, value: formatCurrencyAmount(units, currency, AMOUNT_DIGITS) };
 }
 
 /** A token id short enough for a title: long ids keep both ends. */

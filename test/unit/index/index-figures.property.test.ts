@@ -7,6 +7,7 @@ import { overview } from '../../../src/server/index/figures';
 import { holders } from '../../../src/server/index/holders';
 import { series } from '../../../src/server/index/series';
 import { washReasons } from '../../../src/server/index/wash-flags';
+import { countedCurrency } from '../../support/raw-records';
 import { washBitsOf } from '../../support/wash-rules';
 import { emptyIndex, useIndexDatabase } from './index-harness';
 import { CONTRACT, deliver, delivery, history, recordsOf, ZERO, type Change } from './history';
@@ -39,7 +40,7 @@ function expected(changes: Change[]) {
     const day = Math.floor(change.ts / 86_400) * 86_400;
     days.set(day, (days.get(day) ?? 0) + 1);
     if (change.kind === 'sale') {
-      const key = change.currency ?? 'none';
+      const key = countedCurrency(change.currency);
       const entry = volume.get(key) ?? { sales: 0, volume: 0n };
       entry.sales += 1;
       entry.volume += change.price!;
@@ -63,10 +64,7 @@ function expected(changes: Change[]) {
 /** Volumes per currency as the history's figures name them. */
 const volumesBy = (volumes: Volume[]) =>
   Object.fromEntries(
-    volumes.map((v) => [
-      v.currency.address ?? 'none',
-      { sales: v.sales, volume: BigInt(v.volume) },
-    ]),
+    volumes.map((v) => [v.currency.address, { sales: v.sales, volume: BigInt(v.volume) }]),
   );
 
 /** Each change's stored flags, by transaction. */

@@ -9,6 +9,7 @@ import {
   TOP_SALES,
   type MarketSpan,
 } from '../../../src/server/index/market';
+import { countedCurrency } from '../../support/raw-records';
 import { washBitsOf } from '../../support/wash-rules';
 import { emptyIndex, useIndexDatabase } from './index-harness';
 import {
@@ -36,12 +37,13 @@ const db = useIndexDatabase();
 
 type Span = MarketSpan;
 
-/** The currencies in the order the answer lists them: known ones, none named, then others. */
+/** The currencies in the order the answer lists them: known ones, then others. */
 const currencyRank = (key: string) => {
   const known = CURRENCIES.findIndex((currency) => currency.address === key);
-  return known >= 0 ? known : key === 'none' ? 3 : 4;
+  return known >= 0 ? known : CURRENCIES.length;
 };
-const currencyKey = (change: Change) => change.currency ?? 'none';
+/** A sale naming no currency counts as ETH. */
+const currencyKey = (change: Change) => countedCurrency(change.currency);
 
 /** Linear between the closest ranks, as PostgreSQL's percentile_cont. */
 function percentile(sorted: number[], p: number): number {
@@ -137,10 +139,7 @@ function expectedMarket(changes: Change[], span: Span) {
 
 function expectMarket(answer: MarketFigures, want: ReturnType<typeof expectedMarket>) {
   expect(
-    answer.topSales.map((group) => [
-      group.currency.address ?? 'none',
-      group.sales.map((sale) => sale.price),
-    ]),
+    answer.topSales.map((group) => [group.currency.address, group.sales.map((sale) => sale.price)]),
   ).toEqual(want.topSales);
   for (const sale of answer.topSales.flatMap((group) => group.sales)) {
     const raw = want.sold.find((change) => change.tx === sale.transactionHash)!;
@@ -153,13 +152,12 @@ function expectMarket(answer: MarketFigures, want: ReturnType<typeof expectedMar
       timestamp: raw.ts,
       marketplace: raw.marketplace || null,
     });
+    expect(sale.currencyAssumed ?? false).toBe(raw.currency === undefined);
   }
 
   expect(answer.sales).toBe(want.sales);
   expect(
-    Object.fromEntries(
-      answer.volume.map((v) => [v.currency.address ?? 'none', [v.sales, BigInt(v.volume)]]),
-    ),
+    Object.fromEntries(answer.volume.map((v) => [v.currency.address, [v.sales, BigInt(v.volume)]])),
   ).toEqual(
     Object.fromEntries(
       [...want.totals].map(([key, volume]) => [
@@ -178,7 +176,7 @@ function expectMarket(answer: MarketFigures, want: ReturnType<typeof expectedMar
     expect(market.share).toBeCloseTo(count / want.sales, 9);
     expect(market.volume).toHaveLength(wanted.size);
     for (const volume of market.volume) {
-      const key = volume.currency.address ?? 'none';
+      const key = volume.currency.address;
       const entry = wanted.get(key)!;
       expect([volume.sales, BigInt(volume.volume)]).toEqual([entry.sales, entry.volume]);
       expect(volume.share).toBeCloseTo(Number(entry.volume) / Number(want.totals.get(key)!), 6);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseBaseUnits } from '../../../src/lib/price';
 import { createSampleService, generateDataset } from '../../../src/server/sample-service';
 import { useIndexedSample, type Json } from '../../support/indexed-sample';
-import { rawRecords } from '../../support/raw-records';
+import { countedCurrency, ETH_ADDRESS, rawRecords } from '../../support/raw-records';
 import { washBitsOf } from '../../support/wash-rules';
 
 /**
@@ -26,11 +26,14 @@ describe.each(['deployed', 'documented'] as const)('the query API (%s profile)',
     const sales = records.filter((r) => String(r.event_type) === 'sale');
     // Deployed: a sale's transfer twin is its change of hands; documented: the sale is.
     const changes = profile === 'deployed' ? records.length - sales.length : records.length;
+    // A sale naming no currency counts as ETH.
     const volume = new Map<string, bigint>();
     for (const sale of sales) {
-      const currency = sale.currency_address ?? 'none';
+      const currency = countedCurrency(sale.currency_address);
       volume.set(currency, (volume.get(currency) ?? 0n) + parseBaseUnits(String(sale.price))!);
     }
+    const assumed = sales.filter((sale) => sale.currency_address === undefined);
+    if (profile === 'deployed') expect(assumed.length).toBeGreaterThan(0);
 
     const { status, body } = await get(base);
     expect(status).toBe(200);
@@ -38,10 +41,9 @@ describe.each(['deployed', 'documented'] as const)('the query API (%s profile)',
     expect(body.figures.events).toBe(changes);
     expect(body.figures.sales).toBe(sales.length);
     expect(
-      new Map(
-        body.figures.volume.map((v: Json) => [v.currency.address ?? 'none', BigInt(v.volume)]),
-      ),
+      new Map(body.figures.volume.map((v: Json) => [v.currency.address, BigInt(v.volume)])),
     ).toEqual(volume);
+    expect(body.figures.assumedSales).toBe(assumed.length);
 
     // Newest first, page by page: every change once, in time order.
     const seen = new Set<string>();
@@ -61,12 +63,14 @@ describe.each(['deployed', 'documented'] as const)('the query API (%s profile)',
     } while (cursor);
     expect(seen.size).toBe(changes);
 
-    // The most expensive sale in ETH leads the price sort, and the answer says how it orders.
-    const eth = '0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7';
-    const top = sales
-      .filter((s) => s.currency_address === eth)
+    // The most expensive sale in ETH (named or not) leads the price sort, and the answer
+    // says how it orders.
+    const eth = ETH_ADDRESS;
+    const ethPrices = sales
+      .filter((s) => countedCurrency(s.currency_address) === eth)
       .map((s) => parseBaseUnits(String(s.price))!)
-      .reduce((a, b) => (a > b ? a : b), 0n);
+      .sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+    const top = ethPrices[0] ?? 0n;
     const byPrice = await get(`${base}/events?sort=-price&limit=3`);
     expect(byPrice.body.order).toMatch(/never compared/);
     if (top > 0n) expect(BigInt(byPrice.body.events[0].price)).toBe(top);
@@ -81,19 +85,54 @@ describe.each(['deployed', 'documented'] as const)('the query API (%s profile)',
       );
       expect(page.status).toBe(200);
       for (const row of page.body.events)
-        byCurrency.push([row.currencyAddress ?? 'none', BigInt(row.price)]);
+        byCurrency.push([countedCurrency(row.currencyAddress), BigInt(row.price)]);
       cursor = page.body.next;
     } while (cursor);
     expect(byCurrency).toHaveLength(sales.length);
     const rank = (currency: string) =>
-      [eth, STRK, USDC, 'none'].indexOf(currency) >= 0
-        ? [eth, STRK, USDC, 'none'].indexOf(currency)
-        : 4;
+      [eth, STRK, USDC].indexOf(currency) >= 0 ? [eth, STRK, USDC].indexOf(currency) : 3;
     byCurrency.forEach(([currency, price], index) => {
       const [before, beforePrice] = byCurrency[index - 1] ?? [currency, price];
       expect(rank(before)).toBeLessThanOrEqual(rank(currency));
       if (before === currency) expect(beforePrice >= price).toBe(true);
     });
+    // ETH's group is every sale counted in ETH, named or not, highest first.
+    expect(byCurrency.filter(([currency]) => currency === eth).map(([, price]) => price)).toEqual(
+      ethPrices,
+    );
+
+    // `currency=none` lists the sales that named no currency, and only those.
+    let unnamed = 0;
+    cursor = null;
+    do {
+      const page: { status: number; body: Json } = await get(
+        `${base}/events?currency=none&limit=500${cursor ? `&cursor=${cursor}` : ''}`,
+      );
+      expect(page.status).toBe(200);
+      expect(page.body.events.every((row: Json) => row.currencyAddress === undefined)).toBe(true);
+      unnamed += page.body.events.length;
+      cursor = page.body.next;
+    } while (cursor);
+    expect(unnamed).toBe(assumed.length);
+
+    // The chart's series: ETH's volume counts them (read from the hours), `none` alone
+    // (read from the rows).
+    const seriesVolume = async (currency: string) => {
+      const { body: answer } = await get(`${base}/series?interval=month&currency=${currency}`);
+      const volumes = answer.buckets.flatMap((bucket: Json) => bucket.volume);
+      return [
+        volumes.reduce((n: number, v: Json) => n + v.sales, 0),
+        volumes.reduce((sum: bigint, v: Json) => sum + BigInt(v.volume), 0n),
+      ];
+    };
+    expect(await seriesVolume('ETH')).toEqual([
+      sales.filter((s) => countedCurrency(s.currency_address) === eth).length,
+      volume.get(eth) ?? 0n,
+    ]);
+    expect(await seriesVolume('none')).toEqual([
+      assumed.length,
+      assumed.reduce((sum, s) => sum + parseBaseUnits(String(s.price))!, 0n),
+    ]);
 
     // Sales only, whole history.
     let saleRows = 0;
@@ -294,10 +333,12 @@ describe('collections ranked', () => {
     const expected = await Promise.all(
       listed.map(async ({ address }) => {
         const sales = (await rawRecords(service, address)).filter((r) => r.event_type === 'sale');
-        const volume = sales
-          .filter((sale) => sale.currency_address === usdc)
-          .reduce((sum, sale) => sum + parseBaseUnits(String(sale.price))!, 0n);
-        return { address, sales: sales.length, volume };
+        const volumeIn = (currency: string) =>
+          sales
+            .filter((sale) => countedCurrency(sale.currency_address) === currency)
+            .reduce((sum, sale) => sum + parseBaseUnits(String(sale.price))!, 0n);
+        // ETH's volume counts the sales naming no currency.
+        return { address, sales: sales.length, volume: volumeIn(usdc), eth: volumeIn(ETH_ADDRESS) };
       }),
     );
     const order = (key: (row: (typeof expected)[number]) => number | bigint) =>
@@ -322,6 +363,7 @@ describe('collections ranked', () => {
     };
     expect(await ranked('sort=-sales')).toEqual(order((row) => row.sales));
     expect(await ranked('sort=-volume&currency=USDC')).toEqual(order((row) => row.volume));
+    expect(await ranked('sort=-volume&currency=ETH')).toEqual(order((row) => row.eth));
   }, 120_000);
 });
 

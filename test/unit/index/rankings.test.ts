@@ -56,30 +56,6 @@ describe('collections ranked by volume', () => {
   });
 });
 
-describe('collections ranked by ETH volume', () => {
-  it('count the sales whose marketplace named no currency, as the service assumes ETH', () => {
-    const rows = [
-      contract('0xa', [[ETH, '300']]),
-      // 200 named ETH and 200 with no currency named: 400 of ETH.
-      {
-        ...contract('0xb', [[ETH, '200']]),
-        volume: [
-          ...contract('0xb', [[ETH, '200']]).volume,
-          { currency: currencyRef(null), sales: 1, volume: '200' },
-        ],
-      },
-    ];
-    expect(rankedBy(rows, { id: 'volume', desc: true }, ETH).map((r) => r.address)).toEqual([
-      '0xb',
-      '0xa',
-    ]);
-    expect(rankedBy(rows, { id: 'volume', desc: true }, USDC).map((r) => r.address)).toEqual([
-      '0xa',
-      '0xb',
-    ]);
-  });
-});
-
 describe('collections with no activity in the window', () => {
   // Active ones: a few events, no sale; many events and sales; and the empty ones, some
   // with figures that would lead an ascending sort (no holders, no name, no time).

@@ -4,7 +4,7 @@ import { parseBaseUnits } from '../../../src/lib/price';
 import { createSampleService, generateDataset } from '../../../src/server/sample-service';
 import { createRandom } from '../../../src/server/sample-service/random';
 import { indexedProxy } from '../../support/indexed-proxy';
-import { rawRecords } from '../../support/raw-records';
+import { countedCurrency, rawRecords } from '../../support/raw-records';
 import { usePostgresDatabases } from '../../support/postgres-databases';
 import { sampleUpstream } from '../../support/sample-upstream';
 
@@ -72,7 +72,7 @@ describe('walks of the deployed service into the index', () => {
           const sales = raw.filter((record) => record.event_type === 'sale');
           const volume = new Map<string, bigint>();
           for (const sale of sales) {
-            const currency = sale.currency_address ?? 'none';
+            const currency = countedCurrency(sale.currency_address);
             volume.set(currency, (volume.get(currency) ?? 0n) + parseBaseUnits(sale.price!)!);
           }
           const response = await proxy.app.request(`/api/collections/${contract.address}`);
@@ -89,9 +89,7 @@ describe('walks of the deployed service into the index', () => {
           expect(body.figures.events).toBe(raw.length - sales.length);
           expect(body.figures.sales).toBe(sales.length);
           expect(
-            new Map(
-              body.figures.volume.map((v) => [v.currency.address ?? 'none', BigInt(v.volume)]),
-            ),
+            new Map(body.figures.volume.map((v) => [v.currency.address, BigInt(v.volume)])),
           ).toEqual(volume);
           for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
         },

@@ -4,6 +4,7 @@ import { HELD_INTERVALS, type HeldInterval } from '../../../src/lib/answers';
 import { generateDataset } from '../../../src/server/sample-service';
 import { walletInCollection } from '../../../src/server/index/wallet-collection';
 import { useIndexedSample } from '../../support/indexed-sample';
+import { countedCurrency } from '../../support/raw-records';
 import { CONTRACT, history, ingestPages, recordsOf, WALLETS, ZERO, type Change } from './history';
 
 /**
@@ -18,7 +19,8 @@ const dataset = generateDataset({ seed: 7, contracts: 3, events: 4_000 });
 const busiest = [...dataset.contracts].sort((a, b) => b.eventCount - a.eventCount)[0]!;
 const setUp = useIndexedSample(dataset);
 
-const keyOf = (change: Change) => change.currency ?? '';
+/** A sale naming no currency counts as ETH. */
+const keyOf = (change: Change) => countedCurrency(change.currency);
 const add = <T>(map: Map<string, T>, key: string, empty: () => T, change: (entry: T) => void) => {
   const entry = map.get(key) ?? empty();
   change(entry);
@@ -140,9 +142,7 @@ function bucketEnd(start: number, interval: HeldInterval): number {
 }
 
 const sums = (list: { currency: { address: string | null }; sales: number; amount: string }[]) =>
-  new Map(
-    list.map((e) => [e.currency.address ?? '', { sales: e.sales, amount: BigInt(e.amount) }]),
-  );
+  new Map(list.map((e) => [e.currency.address, { sales: e.sales, amount: BigInt(e.amount) }]));
 
 describe('a wallet inside a collection', () => {
   it('has every figure equal to the history’s, held at each bucket’s end by replaying every change', async () => {
@@ -179,7 +179,7 @@ describe('a wallet inside a collection', () => {
           expect(
             new Map(
               got.results.map((r) => [
-                r.currency.address ?? '',
+                r.currency.address,
                 {
                   tokens: r.tokens,
                   cost: BigInt(r.cost),

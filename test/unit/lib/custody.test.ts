@@ -54,6 +54,22 @@ describe('a token’s chain of custody', () => {
     expect(chain[0]?.result).toBeUndefined();
   });
 
+  it('counts a sale naming no currency as ETH, marked assumed: bought in ETH, sold in ETH*', () => {
+    const chain = custodyChain([
+      event('sale', A, 1_000, '2988700000000000000', ETH),
+      event('sale', B, 90_000, '85100000000000000'),
+      event('sale', C, 200_000, '100000000000000000'),
+    ]);
+    expect(chain[0]).toMatchObject({
+      acquired: { price: { units: '2988700000000000000', currency: ETH } },
+      disposed: { price: { units: '85100000000000000', currency: ETH, assumed: true } },
+      result: { units: '-2903600000000000000', currency: ETH, assumed: true },
+    });
+    expect(chain[0]!.acquired.price).not.toHaveProperty('assumed');
+    // Both in ETH*: a result in ETH, marked.
+    expect(chain[1]!.result).toEqual({ units: '14900000000000000', currency: ETH, assumed: true });
+  });
+
   it('adds up: the results of a run of sales in one currency are the last price less the first', () => {
     fc.assert(
       fc.property(

@@ -46,10 +46,10 @@ describe('prices', () => {
     expect(shown(price, currency)).toBe(text);
   });
 
-  it('assumes ETH when no currency is named, and says so', () => {
+  it('assumes ETH when no currency is named, and marks it ETH*', () => {
     const price = readPrice(priced(hex(500_000_000_000_000_000n)));
     expect(price).toMatchObject({ kind: 'known', assumed: true, currency: { symbol: 'ETH' } });
-    expect(formatPrice(price!)).toBe('0.5 ETH (assumed)');
+    expect(formatPrice(price!)).toBe('0.5 ETH*');
   });
 
   it('gives an unknown currency’s base units and address, never an 18-decimal guess', () => {
@@ -137,9 +137,9 @@ describe('sorting by price', () => {
 
   it('groups by currency, orders amounts within each, and puts unknown currencies last', () => {
     expect(sortByPrice(events, false).map(label)).toEqual([
-      '0.9 ETH (assumed)',
+      '0.9 ETH*',
       '1 ETH',
-      '30 ETH (assumed)',
+      '30 ETH*',
       '2 STRK',
       '3 USDC',
       '10 USDC',
@@ -150,9 +150,9 @@ describe('sorting by price', () => {
 
   it('keeps the groups in their order when descending, amounts reversed within them', () => {
     expect(sortByPrice(events, true).map(label)).toEqual([
-      '30 ETH (assumed)',
+      '30 ETH*',
       '1 ETH',
-      '0.9 ETH (assumed)',
+      '0.9 ETH*',
       '2 STRK',
       '10 USDC',
       '3 USDC',

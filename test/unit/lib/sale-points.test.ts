@@ -27,17 +27,17 @@ describe('groupSales', () => {
       sale(2, '5', STRK!.address),
       sale(3, '2000000000000000000', ETH!.address),
       sale(4, 'lots', ETH!.address),
-      sale(5, '7'),
+      sale(5, '3000000000000000000'),
       sale(6, '1', undefined, 'transfer'),
     ]);
     expect(
       groups.map((group) => [group.currency.label, group.points.map((p) => p.row.id)]),
     ).toEqual([
-      ['ETH', ['3', '1']],
+      // A sale naming no currency is ETH's (assumed): drawn in ETH's panel.
+      ['ETH', ['5', '3', '1']],
       ['STRK', ['2']],
-      ['ETH (assumed)', ['5']],
     ]);
-    expect(groups[0]!.points.map((point) => point.value)).toEqual([2, 1]);
+    expect(groups[0]!.points.map((point) => point.value)).toEqual([3, 2, 1]);
     expect(unreadable).toBe(1);
   });
 });
@@ -52,16 +52,10 @@ describe('priceAxisTop', () => {
 });
 
 describe('chart currencies', () => {
-  it('names each currency and keeps the assumed one apart', () => {
+  it('names each currency', () => {
     expect(
       currencyOfRef({ address: ETH!.address, state: 'known', symbol: 'ETH', decimals: 18 }).key,
     ).toBe(ETH!.address);
-    expect(
-      currencyOfRef({ address: null, state: 'assumed', symbol: 'ETH', decimals: 18 }),
-    ).toMatchObject({
-      key: 'assumed',
-      label: 'ETH (assumed)',
-    });
     expect(currencyOfRef({ address: '0x0123456789abcdef', state: 'unknown' })).toMatchObject({
       decimals: null,
       unit: 'base units',

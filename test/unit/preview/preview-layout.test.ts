@@ -34,7 +34,6 @@ const ETH: CurrencyRef = {
   symbol: 'ETH',
   decimals: 18,
 };
-const ASSUMED: CurrencyRef = { address: null, state: 'assumed', symbol: 'ETH', decimals: 18 };
 const STRK: CurrencyRef = {
   address: '0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d',
   state: 'known',
@@ -53,7 +52,7 @@ const figures = (overrides: Partial<Overview> = {}): Overview => ({
   holders: 4_567,
   volume: [
     { currency: STRK, sales: 5, volume: '123456789000000000000000' },
-    { currency: ASSUMED, sales: 3, volume: '1500000000000000000' },
+    { currency: ETH, sales: 3, volume: '1500000000000000000' },
   ],
   marketplaces: [],
   firstActivity: 1,
@@ -61,6 +60,7 @@ const figures = (overrides: Partial<Overview> = {}): Overview => ({
   washSales: 0,
   washVolume: [],
   washExcluded: false,
+  assumedSales: 3,
   ...overrides,
 });
 
@@ -73,7 +73,7 @@ describe('the lines of a preview', () => {
     expect(layout.title).toBe('Gallery');
     expect(layout.subtitle).toBe('GAL · Collection 0x6058…44b8');
     expect(describeLayout(layout)).toBe(
-      'GAL · Collection 0x6058…44b8 — Events: 1,000,000 · Sales: 123,456 · Holders: 4,567 · Volume: ≈ 123,456.78 STRK · Volume (ETH assumed): 1.5 ETH',
+      'GAL · Collection 0x6058…44b8 — Events: 1,000,000 · Sales: 123,456 · Holders: 4,567 · Volume: ≈ 123,456.78 STRK · Volume: 1.5 ETH',
     );
   });
 
