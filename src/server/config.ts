@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+import { DEFAULT_CLIENT_SHARE, type ClientShareSettings } from './http/client-share';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connection-limits';
 import { DEFAULT_TIMEOUT_MS, type ProxyOptions } from './proxy/app';
 import { DEFAULT_RATE_LIMIT } from './proxy/rate-limit';
@@ -84,6 +85,8 @@ export interface ServerConfig {
   data: DataConfig;
   index: IndexConfig;
   connections: ConnectionLimits;
+  /** Each client's share of the server's time and of its requests in flight. */
+  share: ClientShareSettings;
   /** Settings that are allowed but unwise, to be said at start-up. */
   warnings: string[];
 }
@@ -201,6 +204,25 @@ const envSchema = z.object({
   UPSTREAM_CLIENT_DAILY_SHARE: decimal('UPSTREAM_CLIENT_DAILY_SHARE', undefined, 0, 1),
   RATE_LIMIT_PER_MINUTE: whole('RATE_LIMIT_PER_MINUTE', DEFAULT_RATE_LIMIT.perMinute, 0, 1e9),
   RATE_LIMIT_BURST: whole('RATE_LIMIT_BURST', DEFAULT_RATE_LIMIT.burst, 1, 1e9),
+  COST_BUDGET_MS_PER_SECOND: whole(
+    'COST_BUDGET_MS_PER_SECOND',
+    DEFAULT_CLIENT_SHARE.costPerSecondMs,
+    0,
+    1e6,
+  ),
+  COST_BUDGET_BURST_MS: whole('COST_BUDGET_BURST_MS', DEFAULT_CLIENT_SHARE.costBurstMs, 1, 1e9),
+  COSTLY_REQUESTS_AT_ONCE: whole(
+    'COSTLY_REQUESTS_AT_ONCE',
+    DEFAULT_CLIENT_SHARE.costlyAtOnce,
+    0,
+    10_000,
+  ),
+  MAX_REQUESTS_IN_FLIGHT_PER_ADDRESS: whole(
+    'MAX_REQUESTS_IN_FLIGHT_PER_ADDRESS',
+    DEFAULT_CLIENT_SHARE.inFlightPerClient,
+    0,
+    1e6,
+  ),
   TRUST_PROXY: trustProxy,
   DATA_DIR: text.transform((dir) => dir ?? '.data'),
   DATABASE_URL: text.pipe(
@@ -316,6 +338,12 @@ export function loadConfig(env: Env): ServerConfig {
       maxConnectionsPerAddress: vars.MAX_CONNECTIONS_PER_ADDRESS,
       keepAliveTimeoutMs: vars.KEEP_ALIVE_TIMEOUT_MS,
       headersTimeoutMs: vars.HEADERS_TIMEOUT_MS,
+    },
+    share: {
+      costPerSecondMs: vars.COST_BUDGET_MS_PER_SECOND,
+      costBurstMs: vars.COST_BUDGET_BURST_MS,
+      costlyAtOnce: vars.COSTLY_REQUESTS_AT_ONCE,
+      inFlightPerClient: vars.MAX_REQUESTS_IN_FLIGHT_PER_ADDRESS,
     },
     warnings,
   };

@@ -87,7 +87,8 @@ export function listen(
   proxy.indexer.start();
   const { trustedProxyHops } = config.proxy;
   const metrics = services.monitoring.registry;
-  const app = createServerApp({ proxy, clientDir, log, trustedProxyHops, metrics });
+  const { share } = config;
+  const app = createServerApp({ proxy, clientDir, log, trustedProxyHops, metrics, share });
   const server = serve(
     {
       fetch: app.fetch,
@@ -99,7 +100,8 @@ export function listen(
       onListening?.(info.address.includes(':') ? `[${info.address}]` : info.address, info.port),
   ) as Server;
   // Behind proxies of ours every connection comes from one of them: no per-address cap.
-  limitConnections(server, config.connections, trustedProxyHops === 0);
+  const perAddress = trustedProxyHops === 0;
+  limitConnections(server, config.connections, perAddress ? share.inFlightPerClient : undefined);
   const tracked = trackForShutdown(server);
 
   return {

@@ -10,6 +10,7 @@ import { internalErrorHandler, methodNotAllowed } from '../proxy/error-response'
 import { requestLog, type RequestLog } from '../proxy/request-log';
 import { withHeadTags } from '../preview/page-head';
 import { requestOrigin } from '../preview/request-origin';
+import { clientShare, type ClientShareSettings } from './client-share';
 import { securityHeaders } from './security-headers';
 
 export interface ServerAppOptions {
@@ -30,11 +31,13 @@ export interface ServerAppOptions {
   trustedProxyHops?: number;
   /** Metrics served on `/metrics` in Prometheus text (see monitoring.ts). */
   metrics?: Registry;
+  /** Each client's share of the server's time, for everything but health (client-share.ts). */
+  share?: ClientShareSettings;
 }
 
 /** The production server: security headers, health, readiness, the API proxy and the built app. */
 export function createServerApp(options: ServerAppOptions) {
-  const { proxy, clientDir, log, trustedProxyHops, metrics } = options;
+  const { proxy, clientDir, log, trustedProxyHops, metrics, share } = options;
   const app = new Hono<{ Variables: ClientVariables }>();
   // Read once: the shell of the single-page app, served for every page route.
   const indexHtml = readFileSync(join(clientDir, 'index.html'), 'utf8');
@@ -75,6 +78,8 @@ export function createServerApp(options: ServerAppOptions) {
       return c.body(await metrics.metrics());
     });
   }
+  // Past this point every request spends its client's share: health and readiness never do.
+  if (share) app.use('*', clientShare(share, trustedProxyHops ?? 0));
   // Passing `env` on keeps the socket, and so the client's address, visible to the proxy.
   app.all('/api/*', (c) => proxy.app.fetch(c.req.raw, c.env));
   // Everything else is files and pages: they can only be read.
@@ -100,8 +105,8 @@ export function createServerApp(options: ServerAppOptions) {
   // Every other GET is a page route of the app: the router in the browser takes it from here.
   // A collection's, a token's or a wallet's page carries its link preview for chats'
   // crawlers, which run no script; any other page, or one the index cannot describe in
-  // time, is the plain shell.
-  app.get('*', async (c) => {
+  // time, is the plain shell. Pages count against the per-client limit like the API.
+  app.get('*', proxy.limitClients, async (c) => {
     if (c.req.path.startsWith('/assets/')) return c.text('Not found', 404);
     c.set('route', 'page');
     c.header('cache-control', 'no-cache');

@@ -39,6 +39,12 @@ describe('server configuration', () => {
         keepAliveTimeoutMs: 5_000,
         headersTimeoutMs: 10_000,
       },
+      share: {
+        costPerSecondMs: 1_000,
+        costBurstMs: 30_000,
+        costlyAtOnce: 2,
+        inFlightPerClient: 12,
+      },
       warnings: [],
     });
   });
@@ -79,6 +85,10 @@ describe('server configuration', () => {
       MAX_CONNECTIONS_PER_ADDRESS: '0',
       KEEP_ALIVE_TIMEOUT_MS: '2000',
       HEADERS_TIMEOUT_MS: '3000',
+      COST_BUDGET_MS_PER_SECOND: '0',
+      COST_BUDGET_BURST_MS: '5000',
+      COSTLY_REQUESTS_AT_ONCE: '4',
+      MAX_REQUESTS_IN_FLIGHT_PER_ADDRESS: '6',
     });
     expect(config).toMatchObject({
       host: '0.0.0.0',
@@ -113,6 +123,7 @@ describe('server configuration', () => {
         keepAliveTimeoutMs: 2000,
         headersTimeoutMs: 3000,
       },
+      share: { costPerSecondMs: 0, costBurstMs: 5000, costlyAtOnce: 4, inFlightPerClient: 6 },
       warnings: [],
     });
   });
@@ -234,6 +245,10 @@ describe('server configuration', () => {
     [{ MAX_CONNECTIONS: '0' }, /MAX_CONNECTIONS must be a whole number/],
     [{ MAX_CONNECTIONS_PER_ADDRESS: '-1' }, /MAX_CONNECTIONS_PER_ADDRESS/],
     [{ HEADERS_TIMEOUT_MS: '10' }, /HEADERS_TIMEOUT_MS/],
+    [{ COST_BUDGET_MS_PER_SECOND: '-5' }, /COST_BUDGET_MS_PER_SECOND must be a whole number/],
+    [{ COST_BUDGET_BURST_MS: '0' }, /COST_BUDGET_BURST_MS must be a whole number from 1/],
+    [{ COSTLY_REQUESTS_AT_ONCE: 'few' }, /COSTLY_REQUESTS_AT_ONCE must be a whole number/],
+    [{ MAX_REQUESTS_IN_FLIGHT_PER_ADDRESS: '2.5' }, /MAX_REQUESTS_IN_FLIGHT_PER_ADDRESS/],
     [{ ALLOW_INSECURE_UPSTREAM: 'maybe' }, /ALLOW_INSECURE_UPSTREAM must be true or false/],
   ])('refuses %j with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
