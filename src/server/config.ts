@@ -120,6 +120,8 @@ function numberVar(name: string, min: number, max: number, whole: boolean) {
 }
 const whole = (name: string, fallback: number, min: number, max: number) =>
   z.preprocess(blankAsUndefined, numberVar(name, min, max, true).default(fallback));
+const optionalWhole = (name: string, min: number, max: number) =>
+  z.preprocess(blankAsUndefined, numberVar(name, min, max, true).optional());
 const decimal = (name: string, fallback: number | undefined, min: number, max: number) =>
   z
     .preprocess(blankAsUndefined, numberVar(name, min, max, false).optional())
@@ -204,12 +206,8 @@ const envSchema = z.object({
   UPSTREAM_CLIENT_DAILY_SHARE: decimal('UPSTREAM_CLIENT_DAILY_SHARE', undefined, 0, 1),
   RATE_LIMIT_PER_MINUTE: whole('RATE_LIMIT_PER_MINUTE', DEFAULT_RATE_LIMIT.perMinute, 0, 1e9),
   RATE_LIMIT_BURST: whole('RATE_LIMIT_BURST', DEFAULT_RATE_LIMIT.burst, 1, 1e9),
-  COST_BUDGET_MS_PER_SECOND: whole(
-    'COST_BUDGET_MS_PER_SECOND',
-    DEFAULT_CLIENT_SHARE.costPerSecondMs,
-    0,
-    1e6,
-  ),
+  // Their defaults depend on RATE_LIMIT_PER_MINUTE: see below.
+  COST_BUDGET_MS_PER_SECOND: optionalWhole('COST_BUDGET_MS_PER_SECOND', 0, 1e6),
   COST_BUDGET_BURST_MS: whole('COST_BUDGET_BURST_MS', DEFAULT_CLIENT_SHARE.costBurstMs, 1, 1e9),
   COSTLY_REQUESTS_AT_ONCE: whole(
     'COSTLY_REQUESTS_AT_ONCE',
@@ -217,12 +215,7 @@ const envSchema = z.object({
     0,
     10_000,
   ),
-  MAX_REQUESTS_IN_FLIGHT_PER_ADDRESS: whole(
-    'MAX_REQUESTS_IN_FLIGHT_PER_ADDRESS',
-    DEFAULT_CLIENT_SHARE.inFlightPerClient,
-    0,
-    1e6,
-  ),
+  MAX_REQUESTS_IN_FLIGHT_PER_ADDRESS: optionalWhole('MAX_REQUESTS_IN_FLIGHT_PER_ADDRESS', 0, 1e6),
   TRUST_PROXY: trustProxy,
   DATA_DIR: text.transform((dir) => dir ?? '.data'),
   DATABASE_URL: text.pipe(
@@ -296,6 +289,7 @@ export function loadConfig(env: Env): ServerConfig {
     );
   }
   const upstream = upstreamConfig(vars, warnings);
+  const clientsLimited = vars.RATE_LIMIT_PER_MINUTE > 0;
   return {
     host: vars.HOST,
     port: vars.PORT,
@@ -339,11 +333,17 @@ export function loadConfig(env: Env): ServerConfig {
       keepAliveTimeoutMs: vars.KEEP_ALIVE_TIMEOUT_MS,
       headersTimeoutMs: vars.HEADERS_TIMEOUT_MS,
     },
+    // RATE_LIMIT_PER_MINUTE=0 says clients are not to be limited (tests, a trusted
+    // proxy's own limits): the budget and the bound in flight follow unless set.
     share: {
-      costPerSecondMs: vars.COST_BUDGET_MS_PER_SECOND,
+      costPerSecondMs:
+        vars.COST_BUDGET_MS_PER_SECOND ??
+        (clientsLimited ? DEFAULT_CLIENT_SHARE.costPerSecondMs : 0),
       costBurstMs: vars.COST_BUDGET_BURST_MS,
       costlyAtOnce: vars.COSTLY_REQUESTS_AT_ONCE,
-      inFlightPerClient: vars.MAX_REQUESTS_IN_FLIGHT_PER_ADDRESS,
+      inFlightPerClient:
+        vars.MAX_REQUESTS_IN_FLIGHT_PER_ADDRESS ??
+        (clientsLimited ? DEFAULT_CLIENT_SHARE.inFlightPerClient : 0),
     },
     warnings,
   };

@@ -8,8 +8,11 @@
  * per-client rate limit is switched off for the run (RATE_LIMIT_PER_MINUTE=0): every
  * connection comes from 127.0.0.1, so with the limit on this would measure the limiter,
  * not the server. With --rate-limit it stays on and its 429s are counted as intended.
- * The per-address connection cap is off for the same reason (MAX_CONNECTIONS_PER_ADDRESS=0).
- * Figures are printed and written to bench/loadtest.json.
+ * The per-address caps and the budget of server time are off for the same reason
+ * (MAX_CONNECTIONS_PER_ADDRESS, MAX_REQUESTS_IN_FLIGHT_PER_ADDRESS and, without
+ * --rate-limit, COST_BUDGET_MS_PER_SECOND 0). Figures are printed and written to
+ * bench/loadtest.json. A quiet client under floods of costly requests is
+ * `npm run loadtest:quiet` (quiet-client.ts).
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';

@@ -1,6 +1,9 @@
 // How much one new duration moves a kind's typical time: a few slow answers in a row make
 // it costly, and a few quick ones make it light again.
 const WEIGHT = 0.25;
+// A kind is costly only next to the slowest: when the whole machine is slow, a page of
+// rows is still ten times quicker than an export.
+const SLOWEST_SHARE = 0.1;
 const DEFAULT_MAX_KINDS = 1_000;
 
 /**
@@ -14,23 +17,26 @@ export const requestKind = (path: string) =>
     .join('/');
 
 /**
- * The typical time of each kind of request, learned from the durations measured: a kind
- * becomes costly once its typical time reaches `costlyMs`, and light again only below
- * half of it, so a kind near the line does not flip with every answer. A kind never seen
- * is light. The map is kept in least-recently-used order and bounded, whatever paths are
- * asked.
+ * The typical time of each kind of request, learned from the durations measured. A kind
+ * is costly when its typical time is at least `costlyMs` and at least a tenth of the
+ * slowest kind's: a machine slowed down by other work makes every kind slower, not every
+ * kind costly. A kind never seen is light. The map is kept in least-recently-used order
+ * and bounded, whatever paths are asked.
  */
 export function createRequestCosts(costlyMs: number, maxKinds = DEFAULT_MAX_KINDS) {
-  const kinds = new Map<string, { typicalMs: number; costly: boolean }>();
+  const typical = new Map<string, number>();
+  let slowest = 0;
   return {
-    costly: (kind: string) => kinds.get(kind)?.costly ?? false,
+    costly(kind: string) {
+      const ms = typical.get(kind) ?? 0;
+      return ms >= costlyMs && ms >= slowest * SLOWEST_SHARE;
+    },
     record(kind: string, ms: number) {
-      const before = kinds.get(kind);
-      const typicalMs = before ? before.typicalMs + (ms - before.typicalMs) * WEIGHT : ms;
-      const costly = before?.costly ? typicalMs >= costlyMs / 2 : typicalMs >= costlyMs;
-      kinds.delete(kind);
-      kinds.set(kind, { typicalMs, costly });
-      if (kinds.size > maxKinds) kinds.delete(kinds.keys().next().value!);
+      const before = typical.get(kind);
+      typical.delete(kind);
+      typical.set(kind, before === undefined ? ms : before + (ms - before) * WEIGHT);
+      if (typical.size > maxKinds) typical.delete(typical.keys().next().value!);
+      slowest = Math.max(...typical.values());
     },
   };
 }

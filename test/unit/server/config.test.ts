@@ -128,6 +128,22 @@ describe('server configuration', () => {
     });
   });
 
+  it('turns the budget and the bound in flight off with the per-client limit, unless set', () => {
+    expect(loadConfig({ RATE_LIMIT_PER_MINUTE: '0' }).share).toEqual({
+      costPerSecondMs: 0,
+      costBurstMs: 30_000,
+      costlyAtOnce: 2,
+      inFlightPerClient: 0,
+    });
+    expect(
+      loadConfig({
+        RATE_LIMIT_PER_MINUTE: '0',
+        COST_BUDGET_MS_PER_SECOND: '500',
+        MAX_REQUESTS_IN_FLIGHT_PER_ADDRESS: '4',
+      }).share,
+    ).toMatchObject({ costPerSecondMs: 500, inFlightPerClient: 4 });
+  });
+
   it.each([
     'STORE_MAX_MB',
     'STORE_MAX_AGE_HOURS',
