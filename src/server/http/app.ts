@@ -79,7 +79,20 @@ export function createServerApp(options: ServerAppOptions) {
     });
   }
   // Past this point every request spends its client's share: health and readiness never do.
-  if (share) app.use('*', clientShare(share, trustedProxyHops ?? 0));
+  if (share) {
+    const limit = clientShare(share, trustedProxyHops ?? 0);
+    app.use('*', async (c, next) => {
+      const started = performance.now();
+      let passed = false;
+      const answer = await limit(c, () => ((passed = true), next()));
+      // The proxy logs the /api/ requests it answers; one refused here is logged here.
+      if (log && answer && !passed && c.req.path.startsWith('/api/')) {
+        const durationMs = Math.round((performance.now() - started) * 10) / 10;
+        log({ method: c.req.method, route: c.get('route'), status: answer.status, durationMs });
+      }
+      return answer;
+    });
+  }
   // Passing `env` on keeps the socket, and so the client's address, visible to the proxy.
   app.all('/api/*', (c) => proxy.app.fetch(c.req.raw, c.env));
   // Everything else is files and pages: they can only be read.

@@ -230,6 +230,23 @@ describe('production server', () => {
     expect((await app.request('/collections', {}, fromSocket('5.6.7.8'))).status).toBe(200);
   });
 
+  it('answers a client over its budget of server time 429, and logs it, on the API as on pages', async () => {
+    const { proxy, lines } = await server();
+    const log = (line: RequestLog) => lines.push(line);
+    // 1 ms of server time a second, 1 ms banked: any request leaves the client in debt.
+    const share = { costPerSecondMs: 1, costBurstMs: 1, costlyAtOnce: 0, inFlightPerClient: 0 };
+    const app = createServerApp({ proxy, clientDir, log, share });
+    const env = fromSocket('1.2.3.4');
+    expect((await app.request('/api/meta', {}, env)).status).toBe(200);
+    const refused = await app.request('/api/meta', {}, env);
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ error: { kind: 'client_rate_limited' } });
+    expect(lines.at(-1)).toMatchObject({ route: 'over-budget', status: 429 });
+    expect((await app.request('/collections', {}, env)).status).toBe(429);
+    expect((await app.request('/api/meta', {}, fromSocket('5.6.7.8'))).status).toBe(200);
+    expect((await app.request('/healthz', {}, env)).status).toBe(200);
+  });
+
   it('says while ready that the upstream is cooling down, and until when (capped)', async () => {
     const { app, calls } = await server(
       () =>
