@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { DEFAULT_DOWNLOAD_LIMITS } from './api/download';
+import { DEFAULT_CLIENT_SHARE, type ClientShareSettings } from './http/client-share';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connection-limits';
 import { DEFAULT_TIMEOUT_MS, type ProxyOptions } from './proxy/app';
 import { DEFAULT_RATE_LIMIT } from './proxy/rate-limit';
@@ -91,6 +92,8 @@ export interface ServerConfig {
   data: DataConfig;
   index: IndexConfig;
   connections: ConnectionLimits;
+  /** Each client's share of the server's time and of its requests in flight. */
+  share: ClientShareSettings;
   /** Settings that are allowed but unwise, to be said at start-up. */
   warnings: string[];
 }
@@ -124,6 +127,8 @@ function numberVar(name: string, min: number, max: number, whole: boolean) {
 }
 const whole = (name: string, fallback: number, min: number, max: number) =>
   z.preprocess(blankAsUndefined, numberVar(name, min, max, true).default(fallback));
+const optionalWhole = (name: string, min: number, max: number) =>
+  z.preprocess(blankAsUndefined, numberVar(name, min, max, true).optional());
 const decimal = (name: string, fallback: number | undefined, min: number, max: number) =>
   z
     .preprocess(blankAsUndefined, numberVar(name, min, max, false).optional())
@@ -208,6 +213,16 @@ const envSchema = z.object({
   UPSTREAM_CLIENT_DAILY_SHARE: decimal('UPSTREAM_CLIENT_DAILY_SHARE', undefined, 0, 1),
   RATE_LIMIT_PER_MINUTE: whole('RATE_LIMIT_PER_MINUTE', DEFAULT_RATE_LIMIT.perMinute, 0, 1e9),
   RATE_LIMIT_BURST: whole('RATE_LIMIT_BURST', DEFAULT_RATE_LIMIT.burst, 1, 1e9),
+  // Their defaults depend on RATE_LIMIT_PER_MINUTE: see below.
+  COST_BUDGET_MS_PER_SECOND: optionalWhole('COST_BUDGET_MS_PER_SECOND', 0, 1e6),
+  COST_BUDGET_BURST_MS: whole('COST_BUDGET_BURST_MS', DEFAULT_CLIENT_SHARE.costBurstMs, 1, 1e9),
+  COSTLY_REQUESTS_AT_ONCE: whole(
+    'COSTLY_REQUESTS_AT_ONCE',
+    DEFAULT_CLIENT_SHARE.costlyAtOnce,
+    0,
+    10_000,
+  ),
+  MAX_REQUESTS_IN_FLIGHT_PER_ADDRESS: optionalWhole('MAX_REQUESTS_IN_FLIGHT_PER_ADDRESS', 0, 1e6),
   TRUST_PROXY: trustProxy,
   EXPORTS_PER_CLIENT: whole('EXPORTS_PER_CLIENT', DEFAULT_DOWNLOAD_LIMITS.perClient, 1, 1000),
   EXPORTS_MAX: whole('EXPORTS_MAX', DEFAULT_DOWNLOAD_LIMITS.max, 1, 10_000),
@@ -301,6 +316,7 @@ export function loadConfig(env: Env): ServerConfig {
   }
   const upstream = upstreamConfig(vars, warnings);
   const publicUrl = publicUrlOf(vars, warnings);
+  const clientsLimited = vars.RATE_LIMIT_PER_MINUTE > 0;
   return {
     host: vars.HOST,
     port: vars.PORT,
@@ -346,6 +362,18 @@ export function loadConfig(env: Env): ServerConfig {
       maxConnectionsPerAddress: vars.MAX_CONNECTIONS_PER_ADDRESS,
       keepAliveTimeoutMs: vars.KEEP_ALIVE_TIMEOUT_MS,
       headersTimeoutMs: vars.HEADERS_TIMEOUT_MS,
+    },
+    // RATE_LIMIT_PER_MINUTE=0 says clients are not to be limited (tests, a trusted
+    // proxy's own limits): the budget and the bound in flight follow unless set.
+    share: {
+      costPerSecondMs:
+        vars.COST_BUDGET_MS_PER_SECOND ??
+        (clientsLimited ? DEFAULT_CLIENT_SHARE.costPerSecondMs : 0),
+      costBurstMs: vars.COST_BUDGET_BURST_MS,
+      costlyAtOnce: vars.COSTLY_REQUESTS_AT_ONCE,
+      inFlightPerClient:
+        vars.MAX_REQUESTS_IN_FLIGHT_PER_ADDRESS ??
+        (clientsLimited ? DEFAULT_CLIENT_SHARE.inFlightPerClient : 0),
     },
     warnings,
   };

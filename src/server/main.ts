@@ -93,6 +93,7 @@ export function listen(
     log,
     trustedProxyHops,
     metrics,
+    share: config.share,
     publicUrl: config.publicUrl,
     listen: { host: config.host, port: config.port },
   });
@@ -107,7 +108,8 @@ export function listen(
       onListening?.(info.address.includes(':') ? `[${info.address}]` : info.address, info.port),
   ) as Server;
   // Behind proxies of ours every connection comes from one of them: no per-address cap.
-  limitConnections(server, config.connections, trustedProxyHops === 0);
+  const perAddress = trustedProxyHops === 0;
+  limitConnections(server, config.connections, perAddress ? config.share.inFlightPerClient : undefined);
   const tracked = trackForShutdown(server);
 
   return {

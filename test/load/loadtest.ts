@@ -8,15 +8,26 @@
  * per-client rate limit is switched off for the run (RATE_LIMIT_PER_MINUTE=0): every
  * connection comes from 127.0.0.1, so with the limit on this would measure the limiter,
  * not the server. With --rate-limit it stays on and its 429s are counted as intended.
- * The per-address connection cap is off for the same reason (MAX_CONNECTIONS_PER_ADDRESS=0).
- * Figures are printed and written to bench/loadtest.json.
+ * The per-address caps and the budget of server time are off for the same reason
+ * (MAX_CONNECTIONS_PER_ADDRESS, MAX_REQUESTS_IN_FLIGHT_PER_ADDRESS and, without
+ * --rate-limit, COST_BUDGET_MS_PER_SECOND 0). Figures are printed and written to
+ * bench/loadtest.json. A quiet client under floods of costly requests is
+ * `npm run loadtest:quiet` (quiet-client.ts).
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
+import {
+  clientDir,
+  percentile,
+  random,
+  reply,
+  round1,
+  startChildServer,
+  stopChild,
+} from './child-server';
 
 const { values: flags } = parseArgs({
   options: {
@@ -36,65 +47,17 @@ interface Memory {
   rss: number;
   heapUsed: number;
   gcAvailable: boolean;
-  proxy: { pages: { entries: number; bytes: number; inFlight: number } };
 }
 
 // --- the server ------------------------------------------------------------------------
 
-function openDir(dir: string): string {
-  chmodSync(dir, 0o755);
-  return dir;
-}
-
-function clientDir(): { dir: string; stub: boolean } {
-  const built = resolve('dist/client');
-  if (existsSync(join(built, 'index.html'))) return { dir: built, stub: false };
-  const dir = mkdtempSync(join(tmpdir(), 'loadtest-client-'));
-  writeFileSync(join(dir, 'index.html'), '<!doctype html><title>load test</title>');
-  return { dir, stub: true };
-}
-
-async function startServer(dir: string) {
-  const child = fork(resolve('test/load/server-process.ts'), [], {
-    execArgv: ['--expose-gc', '--import', 'tsx'],
-    env: {
-      ...process.env,
-      // The embedded sample service, whatever .env says: empty values are not overridden.
-      TOKEN_EVENTS_API_URL: '',
-      TOKEN_EVENTS_API_KEY: '',
-      // Its data stays put while it is measured.
-      SAMPLE_LIVE: 'off',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      CLIENT_DIR: dir,
-      // A store of its own, empty at each run; open to others, as root its PostgreSQL
-      // runs as the postgres user.
-      DATA_DIR: openDir(mkdtempSync(join(tmpdir(), 'loadtest-store-'))),
-      ...(RATE_LIMIT_ON ? {} : { RATE_LIMIT_PER_MINUTE: '0' }),
-      // Every connection comes from 127.0.0.1: a per-address cap would be what is measured.
-      MAX_CONNECTIONS_PER_ADDRESS: '0',
-    },
-    // One JSON log line per request, as in production, written to /dev/null.
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+const startServer = (dir: string) =>
+  startChildServer(dir, {
+    ...(RATE_LIMIT_ON ? {} : { RATE_LIMIT_PER_MINUTE: '0', COST_BUDGET_MS_PER_SECOND: '0' }),
+    // Every connection comes from 127.0.0.1: a per-address cap would be what is measured.
+    MAX_CONNECTIONS_PER_ADDRESS: '0',
+    MAX_REQUESTS_IN_FLIGHT_PER_ADDRESS: '0',
   });
-  const port = await reply<{ port: number }>(child, 'listening');
-  return { child, port: port.port };
-}
-
-function reply<T>(child: ChildProcess, type: string, send?: object): Promise<T> {
-  return new Promise((resolvePromise, reject) => {
-    const onMessage = (message: { type?: string }) => {
-      if (message.type !== type) return;
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-      resolvePromise(message as T);
-    };
-    const onExit = (code: number | null) => reject(new Error(`server exited (${code})`));
-    child.on('message', onMessage);
-    child.once('exit', onExit);
-    if (send) child.send(send);
-  });
-}
 
 const memoryOf = (child: ChildProcess) => reply<Memory>(child, 'memory', { type: 'memory' });
 
@@ -103,7 +66,6 @@ const memoryOf = (child: ChildProcess) => reply<Memory>(child, 'memory', { type:
 interface Answer {
   status: number;
   bytes: number;
-  cache: string | undefined;
   body?: Buffer;
 }
 
@@ -129,7 +91,6 @@ function get(agent: Agent, port: number, path: string, keepBody = false): Promis
           resolvePromise({
             status: res.statusCode ?? 0,
             bytes,
-            cache: res.headers['x-cache'] as string | undefined,
             ...(keepBody && { body: Buffer.concat(chunks) }),
           }),
         );
@@ -213,27 +174,12 @@ async function gzipCost(agent: Agent, port: number, path: string) {
   };
 }
 
-// A fixed sequence, so runs pick the same mix of requests.
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const percentile = (sorted: Float64Array, p: number) =>
-  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
-const round1 = (value: number) => Math.round(value * 10) / 10;
-
 /** Keep-alive connections, each sending its next request as soon as the last is answered. */
 async function drive(port: number, pick: () => string, seconds: number) {
   const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   let latencies = new Float64Array(1 << 16);
   let count = 0;
   const statuses = new Map<number, number>();
-  const cache = new Map<string, number>();
   const failures = new Map<string, number>();
   let bytes = 0;
   const started = performance.now();
@@ -251,7 +197,6 @@ async function drive(port: number, pick: () => string, seconds: number) {
         latencies[count++] = performance.now() - began;
         bytes += answer.bytes;
         statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
-        if (answer.cache) cache.set(answer.cache, (cache.get(answer.cache) ?? 0) + 1);
       } catch (error) {
         const key = (error as { code?: string }).code ?? String(error);
         failures.set(key, (failures.get(key) ?? 0) + 1);
@@ -265,7 +210,6 @@ async function drive(port: number, pick: () => string, seconds: number) {
     latencies: latencies.slice(0, count),
     count,
     statuses,
-    cache,
     failures,
     bytes,
     elapsedS,
@@ -304,7 +248,7 @@ async function main() {
     await drive(port, pick, WARM_UP_S);
     const before = await memoryOf(child);
     const loadBefore = loadavg()[0] ?? 0;
-    const { latencies, count, statuses, cache, failures, bytes, elapsedS } = await drive(
+    const { latencies, count, statuses, failures, bytes, elapsedS } = await drive(
       port,
       pick,
       DURATION_S,
@@ -322,8 +266,7 @@ async function main() {
       heapMb: round1((after.heapUsed - before.heapUsed) / MB),
     };
     const shutdownStarted = performance.now();
-    child.kill('SIGTERM');
-    const exitCode = await new Promise<number | null>((done) => child.once('exit', done));
+    const exitCode = await stopChild(child);
 
     const report = {
       date: new Date().toISOString(),
@@ -353,7 +296,6 @@ async function main() {
         max: round1(sorted[sorted.length - 1] ?? 0),
       },
       statuses: Object.fromEntries(statuses),
-      cache: Object.fromEntries(cache),
       errors: { intended429, unintended, network: Object.fromEntries(failures) },
       receivedMb: round1(bytes / MB),
       server: {
@@ -361,10 +303,6 @@ async function main() {
         before: { rssMb: round1(before.rss / MB), heapMb: round1(before.heapUsed / MB) },
         after: { rssMb: round1(after.rss / MB), heapMb: round1(after.heapUsed / MB) },
         growth,
-        pageCache: {
-          entries: after.proxy.pages.entries,
-          mb: round1(after.proxy.pages.bytes / MB),
-        },
         shutdown: { exitCode, ms: Math.round(performance.now() - shutdownStarted) },
       },
       gzipLargestPage: gzip,
@@ -390,9 +328,6 @@ async function main() {
       'p90 latency (ms)': { value: report.latencyMs.p90 },
       'p99 latency (ms)': { value: report.latencyMs.p99 },
       'max latency (ms)': { value: report.latencyMs.max },
-      'cache hit / coalesced / miss': {
-        value: `${cache.get('hit') ?? 0} / ${cache.get('coalesced') ?? 0} / ${cache.get('miss') ?? 0}`,
-      },
       '429 intended': { value: intended429 },
       'unintended errors (budget 0)': { value: unintended },
       'server RSS before → after (MB)': {
@@ -401,7 +336,6 @@ async function main() {
       'server heap before → after (MB)': {
         value: `${report.server.before.heapMb} → ${report.server.after.heapMb}`,
       },
-      'page cache (MB)': { value: report.server.pageCache.mb },
       [`gzip of a ${gzip.pageKb} KB page (ms)`]: { value: gzip.msPerPage },
       'SIGTERM → exit (ms, code)': { value: `${report.server.shutdown.ms}, ${exitCode}` },
       'machine load (1 min avg)': {

@@ -11,6 +11,7 @@ import { requestLog, type RequestLog } from '../proxy/request-log';
 import { withHeadTags } from '../preview/page-head';
 import { pageOrigin, type OriginRule } from '../preview/request-origin';
 import { warnForwardedFromOutside } from './forwarded-warning';
+import { clientShare, type ClientShareSettings } from './client-share';
 import { securityHeaders } from './security-headers';
 
 export interface ServerAppOptions {
@@ -39,11 +40,13 @@ export interface ServerAppOptions {
   warn?: (message: string) => void;
   /** Metrics served on `/metrics` in Prometheus text (see monitoring.ts). */
   metrics?: Registry;
+  /** Each client's share of the server's time, for everything but health (client-share.ts). */
+  share?: ClientShareSettings;
 }
 
 /** The production server: security headers, health, readiness, the API proxy and the built app. */
 export function createServerApp(options: ServerAppOptions) {
-  const { proxy, clientDir, log, trustedProxyHops, metrics } = options;
+  const { proxy, clientDir, log, trustedProxyHops, metrics, share } = options;
   const origins: OriginRule = {
     publicUrl: options.publicUrl,
     listen: options.listen ?? { host: '127.0.0.1', port: 4173 },
@@ -95,6 +98,28 @@ export function createServerApp(options: ServerAppOptions) {
       return c.body(await metrics.metrics());
     });
   }
+  // Past this point every request spends its client's share: health and readiness never do.
+  if (share) {
+    const limit = clientShare(share, trustedProxyHops ?? 0);
+    app.use('*', async (c, next) => {
+      const started = performance.now();
+      let passed = false;
+      const answer = await limit(c, () => ((passed = true), next()));
+      // The proxy logs the /api/ requests it answers; one refused here is logged here.
+      if (log && answer && !passed && c.req.path.startsWith('/api/')) {
+        const durationMs = Math.round((performance.now() - started) * 10) / 10;
+        const bytes = (await answer.clone().arrayBuffer()).byteLength;
+        log({
+          method: c.req.method,
+          route: c.get('route'),
+          status: answer.status,
+          durationMs,
+          bytes,
+        });
+      }
+      return answer;
+    });
+  }
   // Passing `env` on keeps the socket, and so the client's address, visible to the proxy.
   app.all('/api/*', (c) => proxy.app.fetch(c.req.raw, c.env));
   // Everything else is files and pages: they can only be read.
@@ -120,8 +145,8 @@ export function createServerApp(options: ServerAppOptions) {
   // Every other GET is a page route of the app: the router in the browser takes it from here.
   // A collection's, a token's or a wallet's page carries its link preview for chats'
   // crawlers, which run no script; any other page, or one the index cannot describe in
-  // time, is the plain shell.
-  app.get('*', async (c) => {
+  // time, is the plain shell. Pages count against the per-client limit like the API.
+  app.get('*', proxy.limitClients, async (c) => {
     if (c.req.path.startsWith('/assets/')) return c.text('Not found', 404);
     c.set('route', 'page');
     c.header('cache-control', 'no-cache');

@@ -47,13 +47,24 @@ export const connectionCheckOptions = (limits: ConnectionLimits) => ({
  * new connection closed as it arrives. A connection closed so has nothing to lose: no
  * request of it has been read, and an idle keep-alive one is closed as its timeout would.
  *
- * The per-address cap counts the socket's peer address, the only one known when a
+ * When every place is answering a request, an address holding more connections than it
+ * may have requests in flight (`inFlightPerAddress`, see client-share.ts) has some only
+ * waiting to be refused: the newest connection of the address holding the most gives way
+ * then. So however many requests one address sends, a new client (a health probe) finds
+ * a place.
+ *
+ * The per-address caps count the socket's peer address, the only one known when a
  * connection opens (`X-Forwarded-For` comes later, with a request). Behind proxies of
- * ours (`perAddress: false`) every connection comes from a proxy, so only the total
- * applies (the oldest idle connection gives way), and limiting connections per visitor
- * is the proxy's job.
+ * ours (`inFlightPerAddress` undefined) every connection comes from a proxy, so only the
+ * total applies (the oldest idle connection gives way), and limiting connections per
+ * visitor is the proxy's job.
  */
-export function limitConnections(server: Server, limits: ConnectionLimits, perAddress: boolean) {
+export function limitConnections(
+  server: Server,
+  limits: ConnectionLimits,
+  inFlightPerAddress: number | undefined,
+) {
+  const perAddress = inFlightPerAddress !== undefined;
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   server.headersTimeout = limits.headersTimeoutMs;
   // Node requires the whole request to be allowed at least as long as its headers.
@@ -63,6 +74,8 @@ export function limitConnections(server: Server, limits: ConnectionLimits, perAd
 
   interface Address {
     open: number;
+    /** Its connections, oldest first. */
+    sockets: Set<Socket>;
     /** Its connections with no request being answered, least recently active first. */
     idle: Set<Socket>;
   }
@@ -79,6 +92,7 @@ export function limitConnections(server: Server, limits: ConnectionLimits, perAd
     const connection = connections.get(socket);
     if (!connection) return;
     connections.delete(socket);
+    connection.address.sockets.delete(socket);
     connection.address.idle.delete(socket);
     connection.address.open -= 1;
     if (connection.address.open === 0) addresses.delete(key);
@@ -90,16 +104,33 @@ export function limitConnections(server: Server, limits: ConnectionLimits, perAd
   };
   const keys = new WeakMap<Socket, string>();
 
-  /** Closes the oldest idle connection of the address holding the most; false if none. */
+  const close = (socket: Socket) => {
+    release(socket, keys.get(socket) ?? '');
+    socket.destroy();
+  };
+  /**
+   * Closes the oldest idle connection of the address holding the most, else the newest
+   * connection of the address holding the most when it holds more than it may use at
+   * once; false if neither.
+   */
   const makeRoom = () => {
     let heaviest: Address | undefined;
+    let heaviestIdle: Address | undefined;
     for (const address of addresses.values()) {
-      if (address.idle.size > 0 && (!heaviest || address.open > heaviest.open)) heaviest = address;
+      if (!heaviest || address.open > heaviest.open) heaviest = address;
+      if (address.idle.size > 0 && (!heaviestIdle || address.open > heaviestIdle.open)) {
+        heaviestIdle = address;
+      }
     }
-    const oldest = heaviest?.idle.values().next().value;
-    if (!oldest) return false;
-    release(oldest, keys.get(oldest) ?? '');
-    oldest.destroy();
+    const oldest = heaviestIdle?.idle.values().next().value;
+    if (oldest) {
+      close(oldest);
+      return true;
+    }
+    if (!heaviest || !inFlightPerAddress || heaviest.open <= inFlightPerAddress) return false;
+    let newest: Socket | undefined;
+    for (const socket of heaviest.sockets) newest = socket;
+    close(newest!);
     return true;
   };
 
@@ -115,9 +146,14 @@ export function limitConnections(server: Server, limits: ConnectionLimits, perAd
       return;
     }
     // Looked up again: making room may have closed this address's last other connection.
-    const own = addresses.get(key) ?? { open: 0, idle: new Set<Socket>() };
+    const own = addresses.get(key) ?? {
+      open: 0,
+      sockets: new Set<Socket>(),
+      idle: new Set<Socket>(),
+    };
     addresses.set(key, own);
     own.open += 1;
+    own.sockets.add(socket);
     own.idle.add(socket);
     connections.set(socket, { address: own, unanswered: 0 });
     keys.set(socket, key);

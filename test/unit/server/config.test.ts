@@ -41,6 +41,12 @@ describe('server configuration', () => {
         keepAliveTimeoutMs: 5_000,
         headersTimeoutMs: 10_000,
       },
+      share: {
+        costPerSecondMs: 1_000,
+        costBurstMs: 30_000,
+        costlyAtOnce: 2,
+        inFlightPerClient: 12,
+      },
       warnings: [],
     });
   });
@@ -84,6 +90,10 @@ describe('server configuration', () => {
       EXPORTS_PER_CLIENT: '1',
       EXPORTS_MAX: '20',
       PUBLIC_URL: 'https://Dash.Example/',
+      COST_BUDGET_MS_PER_SECOND: '0',
+      COST_BUDGET_BURST_MS: '5000',
+      COSTLY_REQUESTS_AT_ONCE: '4',
+      MAX_REQUESTS_IN_FLIGHT_PER_ADDRESS: '6',
     });
     expect(config).toMatchObject({
       host: '0.0.0.0',
@@ -120,8 +130,25 @@ describe('server configuration', () => {
         keepAliveTimeoutMs: 2000,
         headersTimeoutMs: 3000,
       },
+      share: { costPerSecondMs: 0, costBurstMs: 5000, costlyAtOnce: 4, inFlightPerClient: 6 },
       warnings: [],
     });
+  });
+
+  it('turns the budget and the bound in flight off with the per-client limit, unless set', () => {
+    expect(loadConfig({ RATE_LIMIT_PER_MINUTE: '0' }).share).toEqual({
+      costPerSecondMs: 0,
+      costBurstMs: 30_000,
+      costlyAtOnce: 2,
+      inFlightPerClient: 0,
+    });
+    expect(
+      loadConfig({
+        RATE_LIMIT_PER_MINUTE: '0',
+        COST_BUDGET_MS_PER_SECOND: '500',
+        MAX_REQUESTS_IN_FLIGHT_PER_ADDRESS: '4',
+      }).share,
+    ).toMatchObject({ costPerSecondMs: 500, inFlightPerClient: 4 });
   });
 
   it.each([
@@ -259,6 +286,10 @@ describe('server configuration', () => {
     [{ MAX_CONNECTIONS: '0' }, /MAX_CONNECTIONS must be a whole number/],
     [{ MAX_CONNECTIONS_PER_ADDRESS: '-1' }, /MAX_CONNECTIONS_PER_ADDRESS/],
     [{ HEADERS_TIMEOUT_MS: '10' }, /HEADERS_TIMEOUT_MS/],
+    [{ COST_BUDGET_MS_PER_SECOND: '-5' }, /COST_BUDGET_MS_PER_SECOND must be a whole number/],
+    [{ COST_BUDGET_BURST_MS: '0' }, /COST_BUDGET_BURST_MS must be a whole number from 1/],
+    [{ COSTLY_REQUESTS_AT_ONCE: 'few' }, /COSTLY_REQUESTS_AT_ONCE must be a whole number/],
+    [{ MAX_REQUESTS_IN_FLIGHT_PER_ADDRESS: '2.5' }, /MAX_REQUESTS_IN_FLIGHT_PER_ADDRESS/],
     [{ ALLOW_INSECURE_UPSTREAM: 'maybe' }, /ALLOW_INSECURE_UPSTREAM must be true or false/],
     [{ IMAGE_PROXY: 'no' }, /IMAGE_PROXY must be "on" or "off"/],
     [{ IMAGE_IPFS_GATEWAY: 'http://ipfs.example/ipfs/' }, /IMAGE_IPFS_GATEWAY must be an https/],

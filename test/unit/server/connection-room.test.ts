@@ -17,8 +17,11 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** A server that holds every response (until the test ends them), at most 4 connections. */
-async function listening() {
+/**
+ * A server that holds every response (until the test ends them), at most 4 connections,
+ * `inFlightPerAddress` requests in flight per address.
+ */
+async function listening(inFlightPerAddress = 10) {
   server = createServer((_request, response) => held.push(response));
   limitConnections(
     server,
@@ -28,7 +31,7 @@ async function listening() {
       keepAliveTimeoutMs: 5_000,
       headersTimeoutMs: 30_000,
     },
-    true,
+    inFlightPerAddress,
   );
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -94,5 +97,30 @@ describe('making room at the total cap', { timeout: 20_000 }, () => {
     expect(await heavy[1]!.isClosed()).toBe(false);
     held[0]!.end('ok');
     expect(await newcomer).toBe(200);
+  });
+
+  it('closes the newest connection of an address holding more than it may have in flight', async () => {
+    // 127.0.0.3 may have 2 requests in flight: its third and fourth connections only wait.
+    const port = await listening(2);
+    const flood = [1, 2, 3, 4].map(() => heldRequest(port, '127.0.0.3'));
+    await vi.waitFor(() => expect(held).toHaveLength(4));
+    const probe = heldRequest(port, '127.0.0.4');
+    // The newest of 127.0.0.3 gave way, not an older one.
+    expect(await flood[3]).toMatch(/ECONNRESET|socket hang up/);
+    await vi.waitFor(() => expect(held).toHaveLength(5));
+    for (const response of held) response.end('ok');
+    expect(await Promise.all([probe, ...flood.slice(0, 3)])).toEqual([200, 200, 200, 200]);
+  });
+
+  it('never closes a connection being answered while its address stays within its bound', async () => {
+    const port = await listening(2);
+    const busy = [1, 2].flatMap(() => [
+      heldRequest(port, '127.0.0.3'),
+      heldRequest(port, '127.0.0.5'),
+    ]);
+    await vi.waitFor(() => expect(held).toHaveLength(4));
+    expect(await heldRequest(port, '127.0.0.4')).toMatch(/ECONNRESET|socket hang up/);
+    for (const response of held) response.end('ok');
+    expect(await Promise.all(busy)).toEqual([200, 200, 200, 200]);
   });
 });

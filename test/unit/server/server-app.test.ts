@@ -217,6 +217,38 @@ describe('production server', () => {
     expect((await app.request('/readyz', {}, fromSocket('5.6.7.8'))).status).toBe(200);
   });
 
+  it('limits page routes per client like the API, but not the files they load', async () => {
+    const { app } = await server(undefined, { rateLimit: { perMinute: 60, burst: 3 } });
+    const statuses = [];
+    for (const path of ['/collections', '/wallets/0x1', '/contracts/0x1/tokens/2', '/about']) {
+      statuses.push((await app.request(path, {}, fromSocket('1.2.3.4'))).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const refused = await app.request('/collections', {}, fromSocket('1.2.3.4'));
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(await refused.json()).toMatchObject({ error: { kind: 'client_rate_limited' } });
+    const asset = await app.request('/assets/index-abc123.js', {}, fromSocket('1.2.3.4'));
+    expect(asset.status).toBe(200);
+    expect((await app.request('/collections', {}, fromSocket('5.6.7.8'))).status).toBe(200);
+  });
+
+  it('answers a client over its budget of server time 429, and logs it, on the API as on pages', async () => {
+    const { proxy, lines } = await server();
+    const log = (line: RequestLog) => lines.push(line);
+    // 1 ms of server time a second, 1 ms banked: any request leaves the client in debt.
+    const share = { costPerSecondMs: 1, costBurstMs: 1, costlyAtOnce: 0, inFlightPerClient: 0 };
+    const app = createServerApp({ proxy, clientDir, log, share });
+    const env = fromSocket('1.2.3.4');
+    expect((await app.request('/api/meta', {}, env)).status).toBe(200);
+    const refused = await app.request('/api/meta', {}, env);
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ error: { kind: 'client_rate_limited' } });
+    expect(lines.at(-1)).toMatchObject({ route: 'over-budget', status: 429 });
+    expect((await app.request('/collections', {}, env)).status).toBe(429);
+    expect((await app.request('/api/meta', {}, fromSocket('5.6.7.8'))).status).toBe(200);
+    expect((await app.request('/healthz', {}, env)).status).toBe(200);
+  });
+
   it('says while ready that the upstream is cooling down, and until when (capped)', async () => {
     const { app, calls } = await server(
       () =>

@@ -1,0 +1,145 @@
+import type { MiddlewareHandler } from 'hono';
+import { clientAddress } from '../proxy/client-address';
+import type { ClientVariables } from '../proxy/client-rate-limit';
+import { errorResponse } from '../proxy/error-response';
+import { createRateLimiter } from '../proxy/rate-limit';
+import { createFairLane } from './fair-lane';
+import { createRequestCosts, requestKind } from './request-costs';
+
+export interface ClientShareSettings {
+  /** Milliseconds of the server's time a client earns a second (0: no budget). */
+  costPerSecondMs: number;
+  /** Milliseconds of the server's time a client may bank, and owe at most. */
+  costBurstMs: number;
+  /** Costly requests served at once, from every client together (0: no bound). */
+  costlyAtOnce: number;
+  /** Requests one client may have in flight at once (0: no bound). */
+  inFlightPerClient: number;
+}
+
+export const DEFAULT_CLIENT_SHARE: ClientShareSettings = {
+  costPerSecondMs: 1_000,
+  costBurstMs: 30_000,
+  costlyAtOnce: 2,
+  inFlightPerClient: 12,
+};
+
+/** A kind of request whose answers lately took this long is costly (see request-costs.ts). */
+export const COSTLY_MS = 100;
+/** How long a costly request may wait for its turn before it is answered 503. */
+const TURN_TIMEOUT_MS = 30_000;
+
+/** What the middleware needs of Node's response object, when it runs on Node. */
+interface NodeOutgoing {
+  once(event: 'close', listener: () => void): unknown;
+  readonly closed?: boolean;
+}
+
+/**
+ * Each client's share of the server, by the time its requests take rather than by their
+ * number: an export or a long series weighs a hundred pages.
+ *
+ * - At most `inFlightPerClient` requests of one client at once; past it, 429 at once, so
+ *   one address cannot hold the server's connections and database with waiting requests.
+ * - A budget of server milliseconds per client (a token bucket: `costPerSecondMs` a
+ *   second, `costBurstMs` banked): each request is charged the time from its turn to its
+ *   last byte sent (a streamed export all of it), and a client in debt is answered 429
+ *   with the seconds until it is paid back.
+ * - Costly requests (of a kind that lately took `COSTLY_MS` or more) run `costlyAtOnce`
+ *   at a time, the slots shared fairly between clients (fair-lane.ts): many addresses
+ *   asking for exports at once cannot take every core, and a client asking for a quick
+ *   page never waits behind them.
+ *
+ * Requests without a socket (the app called in-process) have no client and no share.
+ */
+export function clientShare(
+  settings: ClientShareSettings,
+  trustedProxyHops: number,
+  now: () => number = () => performance.now(),
+) {
+  const { costPerSecondMs, costBurstMs, costlyAtOnce, inFlightPerClient } = settings;
+  const budget =
+    costPerSecondMs > 0
+      ? createRateLimiter({ perMinute: costPerSecondMs * 60, burst: costBurstMs }, now)
+      : undefined;
+  const lane =
+    costlyAtOnce > 0
+      ? createFairLane(costlyAtOnce, (client) => budget?.tokens(client) ?? 0)
+      : undefined;
+  const costs = createRequestCosts(COSTLY_MS);
+  const inFlight = new Map<string, number>();
+
+  const middleware: MiddlewareHandler<{ Variables: ClientVariables }> = async (c, next) => {
+    const client = clientAddress(c, trustedProxyHops);
+    if (client === undefined) return next();
+    const held = inFlight.get(client) ?? 0;
+    if (inFlightPerClient > 0 && held >= inFlightPerClient) {
+      c.set('route', 'too-many-at-once');
+      return errorResponse({
+        kind: 'client_rate_limited',
+        status: 429,
+        message: `This dashboard answers each address ${inFlightPerClient} requests at a time, and yours has that many waiting: ask again once they are answered.`,
+        retryAfterSeconds: 1,
+      });
+    }
+    const retryAfter = budget?.take(client) ?? 0;
+    if (retryAfter > 0) {
+      c.set('route', 'over-budget');
+      return errorResponse({
+        kind: 'client_rate_limited',
+        status: 429,
+        message:
+          'This dashboard gives each address a share of its time, and yours has spent it on costly requests (exports, long series).',
+        retryAfterSeconds: retryAfter,
+      });
+    }
+
+    inFlight.set(client, held + 1);
+    const outgoing = (c.env as { outgoing?: NodeOutgoing } | undefined)?.outgoing;
+    const gone = new AbortController();
+    outgoing?.once('close', () => gone.abort());
+    let release: (() => void) | undefined;
+    const kind = requestKind(c.req.path);
+    if (lane && costs.costly(kind)) {
+      release = await lane.turn(
+        client,
+        AbortSignal.any([gone.signal, AbortSignal.timeout(TURN_TIMEOUT_MS)]),
+      );
+      if (!release) {
+        leave(client);
+        c.set('route', 'busy');
+        return errorResponse({
+          kind: 'busy',
+          status: 503,
+          message:
+            'The server is busy with costly requests (exports, long series). Try again shortly.',
+          retryAfterSeconds: 1,
+        });
+      }
+    }
+    const started = now();
+    const done = () => {
+      const ms = now() - started;
+      budget?.charge(client, ms);
+      costs.record(kind, ms);
+      release?.();
+      leave(client);
+    };
+    try {
+      await next();
+    } finally {
+      // The answer is sent after the handler returns (a stream long after): counted to its end.
+      if (!outgoing || gone.signal.aborted) done();
+      else outgoing.once('close', done);
+    }
+  };
+  return Object.assign(middleware, {
+    stats: () => ({ clientsInFlight: inFlight.size, costly: lane?.stats() }),
+  });
+
+  function leave(client: string) {
+    const left = (inFlight.get(client) ?? 1) - 1;
+    if (left === 0) inFlight.delete(client);
+    else inFlight.set(client, left);
+  }
+}
