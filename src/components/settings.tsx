@@ -12,6 +12,8 @@ export interface Settings {
   pageSize: number;
   /** The Starknet explorer that transactions and addresses link to (see lib/explorer.ts). */
   explorerUrl: string;
+  /** A collection's charts shown open above its events (folded, the first rows come first). */
+  chartsOpen: boolean;
 }
 
 export const PAGE_SIZES = [25, 50, 100, 250, 500, 1000] as const;
@@ -22,6 +24,7 @@ const DEFAULTS: Settings = {
   timeDisplay: 'relative',
   pageSize: 100,
   explorerUrl: DEFAULT_EXPLORER_URL,
+  chartsOpen: false,
 };
 const STORAGE_KEY = 'token-activity-settings';
 
@@ -47,6 +50,7 @@ function load(): Settings {
         ? (stored.pageSize as number)
         : DEFAULTS.pageSize,
       explorerUrl: explorer?.ok ? explorer.value : DEFAULTS.explorerUrl,
+      chartsOpen: stored.chartsOpen === true,
     };
   } catch {
     return DEFAULTS;

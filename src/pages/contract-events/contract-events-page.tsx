@@ -32,7 +32,7 @@ import {
 import { hrefs } from '../../lib/routes';
 import { formatSpanEnd } from '../../lib/time-span';
 import { updateSearch } from '../../lib/view-state';
-import { CollectionCharts } from './collection-charts';
+import { FoldedCharts } from './collection-charts';
 import { CollectionHeader } from './collection-header';
 import { EventFilters } from './event-filters';
 import { EventsToolbar } from './events-toolbar';
@@ -135,7 +135,7 @@ export function ContractEventsPage({ address }: { address: string }) {
         display={display}
         onDisplayChange={setDisplay}
       />
-      <CollectionCharts
+      <FoldedCharts
         address={address}
         series={seriesQuery.data}
         coverage={coverage}

@@ -1,0 +1,68 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
+import { dataRows, eventsTable } from './support/ui';
+
+/*
+ * What a collection's first screen holds: its first rows on a laptop's screen, and on a
+ * phone its order within reach of the filters, the cards' heading row naming only what
+ * it sorts.
+ */
+test.describe.configure({ mode: 'parallel' });
+// Playwright reads the fixtures a function needs from its first parameter's pattern.
+// eslint-disable-next-line no-empty-pattern
+test.beforeEach(({}, testInfo) => {
+  test.skip(testInfo.project.name !== 'deployed', 'layout does not depend on the profile');
+});
+
+const chartsFold = (page: Page) => page.getByText('Charts: activity and sale prices');
+
+test('at 1440 × 900 the first row is on the first screen; the charts open and stay open', async ({
+  page,
+  servers,
+}) => {
+  const busiest = servers.contracts.deep[0]!;
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`/contracts/${busiest.address}`);
+  const first = dataRows(eventsTable(page)).first();
+  await expect(first).toBeVisible();
+  expect((await first.boundingBox())!.y).toBeLessThan(900);
+
+  await chartsFold(page).click();
+  await expect(page.getByRole('slider', { name: /^Bars, one per/ })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('slider', { name: /^Bars, one per/ })).toBeVisible();
+});
+
+test('at 390 px the sort is in the filter bar, and the heading row lists only sorts on two lines at most', async ({
+  page,
+  servers,
+}) => {
+  const busiest = servers.contracts.deep[0]!;
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/contracts/${busiest.address}`);
+  await expect(dataRows(eventsTable(page)).first()).toBeVisible();
+
+  const sort = page.getByRole('combobox', { name: 'Sort' });
+  const filters = page.getByRole('group', { name: /Event kinds/ });
+  // Within a screen of the filters, above the table.
+  const sortTop = (await sort.boundingBox())!.y;
+  expect(sortTop - (await filters.boundingBox())!.y).toBeLessThan(844);
+  expect(sortTop).toBeLessThan((await eventsTable(page).boundingBox())!.y);
+  await sort.selectOption({ label: 'Price, highest first' });
+  await expect(page).toHaveURL(/[?&]sort=-price/);
+  await expect(eventsTable(page).locator('th[aria-sort="descending"]')).toHaveText(/Price/);
+
+  const heads = eventsTable(page).locator('thead th');
+  const shown = await heads.evaluateAll((cells) =>
+    cells.filter((cell) => cell.getBoundingClientRect().height > 0).map((cell) => cell.textContent),
+  );
+  expect(shown.map((text) => text?.replace(/[↑↓↕▲▼\s]+$/u, '').trim())).toEqual([
+    'Event',
+    'Token',
+    expect.stringMatching(/^Time/),
+    'Price',
+  ]);
+  const row = (await eventsTable(page).locator('thead tr').boundingBox())!;
+  const head = (await heads.first().boundingBox())!;
+  expect(row.height).toBeLessThan(head.height * 2.5);
+});
