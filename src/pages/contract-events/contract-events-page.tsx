@@ -12,6 +12,7 @@ import { CoverageNote } from '../../components/coverage-note';
 import { contractEventColumns } from '../../components/event-table/event-columns';
 import { EventTable } from '../../components/event-table/event-table';
 import { ListFooter } from '../../components/list-footer';
+import { LeftOut } from '../../components/bad-param';
 import { LoadStatus } from '../../components/load-status';
 import { paramRoute } from '../../components/param-route';
 import { useSettings } from '../../components/settings';
@@ -30,7 +31,7 @@ import {
   viewApiParams,
 } from '../../lib/event-view';
 import { hrefs } from '../../lib/routes';
-import { formatSpanEnd } from '../../lib/time-span';
+import { formatSpanEnd, spanProblem } from '../../lib/time-span';
 import { updateSearch } from '../../lib/view-state';
 import { FoldedCharts } from './collection-charts';
 import { CollectionHeader } from './collection-header';
@@ -44,6 +45,7 @@ import button from '../../components/button.module.css';
 export const ContractEventsRoute = paramRoute({
   params: { address: ['This is not a contract address', parseAddress] },
   search: canonicalEventSearch,
+  problems: (params) => [spanProblem(params.get('from'), params.get('to'))],
   href: ({ address }, search) => hrefs.contractEvents(address, search),
   Page: ContractEventsPage,
 });
@@ -127,6 +129,7 @@ export function ContractEventsPage({ address }: { address: string }) {
           onRetry={() => void collectionQuery.refetch()}
         />
       )}
+      <LeftOut />
       <EventFilters
         view={view}
         onChange={set}

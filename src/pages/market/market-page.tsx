@@ -5,6 +5,7 @@ import { collectionQueryOptions, collectionSeriesQueryOptions } from '../../api/
 import { collectionMarketQueryOptions } from '../../api/market';
 import { useWholeRefresh } from '../../api/use-whole-refresh';
 import { ActivityChart } from '../../components/activity-chart';
+import { LeftOut } from '../../components/bad-param';
 import { CoverageNote } from '../../components/coverage-note';
 import { DateRange } from '../../components/date-range';
 import { paramRoute } from '../../components/param-route';
@@ -23,6 +24,7 @@ import { collectionTitle } from '../../lib/collection-title';
 import {
   canonicalMarketSearch,
   marketApiSearch,
+  marketSpanProblem,
   parseMarketSpan,
   parseMarketWash,
 } from '../../lib/market-view';
@@ -40,6 +42,7 @@ import styles from './market-page.module.css';
 export const MarketRoute = paramRoute({
   params: { address: ['This is not a contract address', parseAddress] },
   search: canonicalMarketSearch,
+  problems: (params, nowMs) => [marketSpanProblem(params, nowMs)],
   href: ({ address }, search) => hrefs.market(address, search),
   Page: MarketPage,
 });
@@ -104,6 +107,7 @@ export function MarketPage({ address }: { address: string }) {
     <section aria-labelledby={subpageTitleId('Market')}>
       <SubpageHeader address={address} name={name} page="Market" />
       <CoverageNote coverage={coverage} nowMs={nowMs} />
+      <LeftOut />
       <div className={toolbar.toolbar}>
         <DateRange span={span} onChange={(from, to) => set({ from, to })} />
         <button
