@@ -116,11 +116,13 @@ export function ActivityChart({
           <ValueAxis
             ticks={loading ? [] : countTicks}
             format={formatCount}
+            unit="events"
             className={styles.countAxis}
           />
           <ValueAxis
             ticks={chosen ? volumeTicks : []}
             format={(value) => formatAxisAmount(value, volumeTicks[1] ?? 1)}
+            unit={chosen?.currency.unit}
             className={styles.volumeAxis}
           />
         </div>

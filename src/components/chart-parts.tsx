@@ -26,15 +26,19 @@ const EDGE_PX = 28;
 export function ValueAxis({
   ticks,
   format,
+  unit,
   className,
 }: {
   ticks: readonly number[];
   format: (value: number) => string;
+  /** What the values count or are priced in ("events", "ETH"), over the axis. */
+  unit?: string;
   className?: string;
 }) {
   const top = ticks[ticks.length - 1] || 1;
   return (
     <div className={`${styles.values} ${className ?? ''}`} aria-hidden="true">
+      {unit && ticks.length > 0 && <b className={styles.unit}>{unit}</b>}
       {ticks.map((value) => (
         <span key={value} style={{ bottom: `${(value / top) * 100}%` }}>
           {format(value)}

@@ -53,6 +53,15 @@ afterEach(() => {
 });
 
 describe('ActivityChart', () => {
+  it('names what its axes count: events, and the volume in its currency', () => {
+    const { container } = render(
+      <ActivityChart buckets={days(5)} interval="day" range={{ from: JUNE, to: JUNE + 5 * DAY }} />,
+    );
+    expect(
+      [...container.querySelectorAll(`.${chart.unit}`)].map((unit) => unit.textContent),
+    ).toEqual(['events', 'ETH']);
+  });
+
   it('draws a bar per bucket, stacked by kind; each bar’s numbers a key away', async () => {
     const { container } = render(
       <ActivityChart

@@ -5,6 +5,7 @@ import { SalesChart } from '../../components/sales-chart';
 import { useSettings } from '../../components/settings';
 import { uncoveredNote, type ChartRange } from '../../lib/activity';
 import type { Coverage, EventRow, SeriesAnswer } from '../../lib/answers';
+import { formatDay } from '../../lib/time';
 import type { TimeSpan } from '../../lib/time-span';
 import styles from './collection-charts.module.css';
 
@@ -59,6 +60,8 @@ function CollectionCharts(props: CollectionChartsProps) {
     enabled: salesShown,
   });
   const saleRows = salesQuery.data?.pages[0]?.items ?? [];
+  const allSales = salesQuery.data !== undefined && !salesQuery.data.pages[0]?.next;
+  const oldest = saleRows[saleRows.length - 1]?.timestamp;
   const partial = uncoveredNote(coverage);
   return (
     <>
@@ -76,10 +79,11 @@ function CollectionCharts(props: CollectionChartsProps) {
           sales={saleRows}
           onOpen={props.onOpenToken}
           loading={salesQuery.isPending}
+          range={allSales ? range : undefined}
           caption={
-            salesQuery.data?.pages[0]?.next
-              ? `The latest ${SALES_DRAWN} sales of this view.`
-              : `Every sale of this view${coverage?.complete ? '' : ' indexed so far'} (${saleRows.length}).`
+            allSales || oldest === undefined
+              ? `Every sale of this view${coverage?.complete ? '' : ' indexed so far'} (${saleRows.length}), over the span of the activity chart.`
+              : `The latest ${SALES_DRAWN} sales of this view, since ${formatDay(oldest)}.`
           }
         />
       )}

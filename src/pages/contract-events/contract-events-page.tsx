@@ -20,7 +20,7 @@ import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../comp
 import { useNow } from '../../components/use-now';
 import { useTitle } from '../../components/use-title';
 import { useViewSearch } from '../../components/use-view-search';
-import { chartRange } from '../../lib/activity';
+import { activeSpan, chartRange } from '../../lib/activity';
 import { parseAddress } from '../../lib/address';
 import { MAX_PAGE_SIZE } from '../../lib/answers';
 import { collectionTitle } from '../../lib/collection-title';
@@ -66,7 +66,7 @@ export function ContractEventsPage({ address }: { address: string }) {
     collectionEventsQueryOptions(address, apiSearch, Math.min(pageSize, MAX_PAGE_SIZE)),
   );
   const list = useServerList(eventsQuery);
-  const range = chartRange(view.span, collection?.figures?.firstActivity ?? null, nowSeconds);
+  const range = chartRange(view.span, activeSpan(collection?.figures), nowSeconds);
   const seriesQuery = useQuery({
     ...collectionSeriesQueryOptions(address, filterSearch, range.interval),
     enabled: collection !== undefined,

@@ -17,7 +17,7 @@ import { useNow } from '../../components/use-now';
 import { useTitle } from '../../components/use-title';
 import { useViewSearch } from '../../components/use-view-search';
 import { WashSwitch } from '../../components/wash-switch';
-import { chartRange, uncoveredNote } from '../../lib/activity';
+import { activeSpan, chartRange, uncoveredNote } from '../../lib/activity';
 import { parseAddress } from '../../lib/address';
 import type { Coverage } from '../../lib/answers';
 import { collectionTitle } from '../../lib/collection-title';
@@ -74,7 +74,7 @@ export function MarketPage({ address }: { address: string }) {
   const collection = collectionQuery.data;
   const query = useQuery(collectionMarketQueryOptions(address, search));
   const answer = query.isPlaceholderData ? undefined : query.data;
-  const range = chartRange(span, collection?.figures?.firstActivity ?? null, nowMs / 1000);
+  const range = chartRange(span, activeSpan(collection?.figures), nowMs / 1000);
   const seriesQuery = useQuery({
     ...collectionSeriesQueryOptions(
       address,
