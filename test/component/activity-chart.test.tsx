@@ -53,6 +53,25 @@ afterEach(() => {
 });
 
 describe('ActivityChart', () => {
+  it('a chart of mints is titled so, counts mints, and has no sales panel', () => {
+    const { container } = render(
+      <ActivityChart
+        buckets={days(5)}
+        interval="day"
+        range={{ from: JUNE, to: JUNE + 5 * DAY }}
+        noun="mints"
+        withVolume={false}
+      />,
+    );
+    expect(screen.getByText('Mints per day')).toBeInTheDocument();
+    expect(screen.getByRole('img').getAttribute('aria-label')).toMatch(/^20 mints per day from/);
+    expect(
+      [...container.querySelectorAll(`.${chart.unit}`)].map((unit) => unit.textContent),
+    ).toEqual(['mints']);
+    expect(container.querySelector(`svg.${styles.volume}`)).toBeNull();
+    expect(screen.queryByText(/Sales volume/)).toBeNull();
+  });
+
   it('names what its axes count: events, and the volume in its currency', () => {
     const { container } = render(
       <ActivityChart buckets={days(5)} interval="day" range={{ from: JUNE, to: JUNE + 5 * DAY }} />,

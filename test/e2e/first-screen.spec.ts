@@ -42,6 +42,12 @@ test('at 390 px the sort is in the filter bar, and the heading row lists only so
   await page.goto(`/contracts/${busiest.address}`);
   await expect(dataRows(eventsTable(page)).first()).toBeVisible();
 
+  // The collection's other pages, a finger's size.
+  for (const name of ['Holders', 'Market']) {
+    const link = page.getByRole('link', { name, exact: true });
+    expect((await link.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+  }
+
   const sort = page.getByRole('combobox', { name: 'Sort' });
   const filters = page.getByRole('group', { name: /Event kinds/ });
   // Within a screen of the filters, above the table.

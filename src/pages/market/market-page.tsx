@@ -163,6 +163,8 @@ export function MarketPage({ address }: { address: string }) {
         range={range}
         onSelect={setSpan}
         selects="the market of the bar's time"
+        noun="mints"
+        withVolume={false}
         partial={uncoveredNote(coverage)}
         loading={seriesQuery.data === undefined}
       />
