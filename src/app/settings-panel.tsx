@@ -1,15 +1,15 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import button from '../components/button.module.css';
 import field from '../components/field.module.css';
-import { PAGE_SIZES, useSettings } from '../components/settings';
+import { PAGE_SIZES, THEMES, useSettings } from '../components/settings';
 import { parseExplorerUrl } from '../lib/explorer';
 import type { Parsed } from '../lib/result';
 import styles from './settings-panel.module.css';
 
 /**
- * Preferences kept in this browser: time display and zone, page size, explorer. A
- * disclosure: Esc or a click outside closes it, and that click closes the panel only (a backdrop
- * takes it), never following the link under it.
+ * Preferences kept in this browser: theme, time display and zone, page size, explorer. A
+ * disclosure: Esc or a click outside closes it, and that click closes the panel only (a
+ * backdrop takes it), never following the link under it.
  */
 export function SettingsPanel() {
   const settings = useSettings();
@@ -45,6 +45,21 @@ export function SettingsPanel() {
       </button>
       {open && <div className={styles.backdrop} aria-hidden="true" onClick={close} />}
       <div id={panelId} className={styles.body} hidden={!open}>
+        <label className={field.field}>
+          <span>Theme</span>
+          <select
+            value={settings.theme}
+            onChange={(event) =>
+              settings.update({
+                theme: THEMES.find((theme) => theme === event.target.value) ?? 'system',
+              })
+            }
+          >
+            <option value="system">As the system</option>
+            <option value="light">Light</option>
+            <option value="dark">Dark</option>
+          </select>
+        </label>
         <label className={field.field}>
           <span>Times</span>
           <select

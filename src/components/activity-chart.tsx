@@ -47,6 +47,10 @@ export interface ActivityChartProps {
   partial?: string | null;
   /** True while the series is asked for: the chart's frame, the same size, without bars. */
   loading?: boolean;
+  /** What the bars count, when one kind is asked for ("mints"): its title and axis say so. */
+  noun?: string;
+  /** The sales volume below the bars; left out where the series holds no sales. */
+  withVolume?: boolean;
 }
 
 /**
@@ -71,6 +75,8 @@ export function ActivityChart({
   burnsUnlisted = false,
   partial = null,
   loading = false,
+  noun = 'events',
+  withVolume = true,
 }: ActivityChartProps) {
   const [areaRef, measured] = useElementWidth();
   const width = measured || FALLBACK_WIDTH;
@@ -108,21 +114,25 @@ export function ActivityChart({
   return (
     <ChartFrame
       loading={loading}
-      title={`Events per ${interval}`}
+      title={`${noun[0]!.toUpperCase()}${noun.slice(1)} per ${interval}`}
       subtitle={`${formatSpan(span)} UTC`}
       note={partial}
       axes={
-        <div className={styles.axes}>
+        <div className={withVolume ? styles.axes : styles.countsOnly}>
           <ValueAxis
             ticks={loading ? [] : countTicks}
             format={formatCount}
+            unit={noun}
             className={styles.countAxis}
           />
-          <ValueAxis
-            ticks={chosen ? volumeTicks : []}
-            format={(value) => formatAxisAmount(value, volumeTicks[1] ?? 1)}
-            className={styles.volumeAxis}
-          />
+          {withVolume && (
+            <ValueAxis
+              ticks={chosen ? volumeTicks : []}
+              format={(value) => formatAxisAmount(value, volumeTicks[1] ?? 1)}
+              unit={chosen?.currency.unit}
+              className={styles.volumeAxis}
+            />
+          )}
         </div>
       }
       areaRef={areaRef}
@@ -130,18 +140,20 @@ export function ActivityChart({
       empty="No events in this span."
       time={{ range: span, step: time.step, ticks: time.ticks, width }}
       choice={
-        <CurrencyChoice
-          title={
-            loading
-              ? 'Sales volume'
-              : currencies.length === 0
-                ? 'No sales volume in this span'
-                : `Sales volume per ${interval}${currencies.length > 1 ? ' in' : ','}`
-          }
-          currencies={currencies}
-          chosen={chosen?.currency.key ?? null}
-          onChoose={setChosenKey}
-        />
+        withVolume && (
+          <CurrencyChoice
+            title={
+              loading
+                ? 'Sales volume'
+                : currencies.length === 0
+                  ? 'No sales volume in this span'
+                  : `Sales volume per ${interval}${currencies.length > 1 ? ' in' : ','}`
+            }
+            currencies={currencies}
+            chosen={chosen?.currency.key ?? null}
+            onChoose={setChosenKey}
+          />
+        )
       }
       hint={hintOf(selects)}
       keysHint={keysHintOf(selects)}
@@ -155,37 +167,40 @@ export function ActivityChart({
         </li>
       ))}
     >
-      <Plot className={styles.counts} label={summary(bars, interval, span)} grid={countGrid}>
+      <Plot className={styles.counts} label={summary(bars, interval, span, noun)} grid={countGrid}>
         {shown !== null && <Cursor bar={bars[shown]!} height={COUNTS_HEIGHT} />}
         {bars.map((bar) => (
           <Bar key={bar.bucket.start} bar={bar} top={countTicks[countTicks.length - 1]!} />
         ))}
       </Plot>
-      <Plot className={styles.volume} grid={volumeGrid}>
-        {shown !== null && <Cursor bar={bars[shown]!} height={VOLUME_HEIGHT} />}
-        {chosen &&
-          bars.map((bar, index) => {
-            const height = (volumes[index]! / volumeTicks[volumeTicks.length - 1]!) * VOLUME_HEIGHT;
-            return height > 0 ? (
-              <rect
-                key={bar.bucket.start}
-                className={styles.volumeBar}
-                x={bar.x}
-                y={VOLUME_HEIGHT - height}
-                width={bar.width}
-                height={height}
-              />
-            ) : null;
-          })}
-      </Plot>
+      {withVolume && (
+        <Plot className={styles.volume} grid={volumeGrid}>
+          {shown !== null && <Cursor bar={bars[shown]!} height={VOLUME_HEIGHT} />}
+          {chosen &&
+            bars.map((bar, index) => {
+              const height =
+                (volumes[index]! / volumeTicks[volumeTicks.length - 1]!) * VOLUME_HEIGHT;
+              return height > 0 ? (
+                <rect
+                  key={bar.bucket.start}
+                  className={styles.volumeBar}
+                  x={bar.x}
+                  y={VOLUME_HEIGHT - height}
+                  width={bar.width}
+                  height={height}
+                />
+              ) : null;
+            })}
+        </Plot>
+      )}
     </ChartFrame>
   );
 }
 
 /** "80 events per day from 28 May 2025 – 16 Jun 2025 (UTC); busiest day: …, 4 events." */
-function summary(bars: readonly BarSlot[], interval: Interval, span: TimeSpan): string {
+function summary(bars: readonly BarSlot[], interval: Interval, span: TimeSpan, noun: string) {
   const total = bars.reduce((sum, bar) => sum + bar.total, 0);
-  const head = `${formatCount(total)} events per ${interval} from ${formatSpan(span)} (UTC)`;
+  const head = `${formatCount(total)} ${noun} per ${interval} from ${formatSpan(span)} (UTC)`;
   if (bars.length === 0) return `${head}.`;
   const busiest = bars.reduce((best, bar) => (bar.total > best.total ? bar : best));
   return `${head}; busiest ${interval}: ${formatSpan(busiest.span)}, ${plural(busiest.total, 'event')}.`;

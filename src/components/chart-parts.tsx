@@ -1,5 +1,7 @@
 import {
+  useCallback,
   useId,
+  useEffect,
   useState,
   type Dispatch,
   type KeyboardEvent,
@@ -26,15 +28,19 @@ const EDGE_PX = 28;
 export function ValueAxis({
   ticks,
   format,
+  unit,
   className,
 }: {
   ticks: readonly number[];
   format: (value: number) => string;
+  /** What the values count or are priced in ("events", "ETH"), over the axis. */
+  unit?: string;
   className?: string;
 }) {
   const top = ticks[ticks.length - 1] || 1;
   return (
     <div className={`${styles.values} ${className ?? ''}`} aria-hidden="true">
+      {unit && ticks.length > 0 && <b className={styles.unit}>{unit}</b>}
       {ticks.map((value) => (
         <span key={value} style={{ bottom: `${(value / top) * 100}%` }}>
           {format(value)}
@@ -145,6 +151,7 @@ export function CurrencyChoice({
   chosen: string | null;
   onChoose: (key: string) => void;
 }) {
+  const [scrollRef, more, check] = useMoreToScroll(currencies.length);
   if (currencies.length <= 1) {
     const only = currencies[0]?.currency;
     return (
@@ -155,7 +162,14 @@ export function CurrencyChoice({
     );
   }
   return (
-    <div className={styles.choice} role="group" aria-label={title}>
+    <div
+      ref={scrollRef}
+      className={styles.choice}
+      role="group"
+      aria-label={title}
+      data-more={more || undefined}
+      onScroll={check}
+    >
       <span className="muted">{title}</span>
       {currencies.map(({ currency, sales }) => (
         <button
@@ -171,6 +185,31 @@ export function CurrencyChoice({
       ))}
     </div>
   );
+}
+
+/**
+ * Whether a row that scrolls sideways has more past its right edge: the row then fades
+ * there, the sign that it scrolls. Checked as it scrolls, as its size changes and as its
+ * `count` of items does.
+ */
+function useMoreToScroll(count: number) {
+  const [element, setElement] = useState<HTMLElement | null>(null);
+  const [more, setMore] = useState(false);
+  const check = useCallback(() => {
+    if (element) setMore(element.scrollLeft + element.clientWidth < element.scrollWidth - 1);
+  }, [element]);
+  useEffect(() => {
+    // Its items come and go without changing its own size: checked once they are drawn.
+    const frame = requestAnimationFrame(check);
+    if (!element || typeof ResizeObserver === 'undefined') return () => cancelAnimationFrame(frame);
+    const observer = new ResizeObserver(check);
+    observer.observe(element);
+    return () => {
+      cancelAnimationFrame(frame);
+      observer.disconnect();
+    };
+  }, [element, check, count]);
+  return [setElement, more, check] as const;
 }
 
 /**

@@ -32,6 +32,8 @@ export interface SalesChartProps {
   caption?: string;
   /** True while the sales are asked for: the chart's frame, the same size, without dots. */
   loading?: boolean;
+  /** The time axis, when the sales are all of a span (the other charts'); else their own. */
+  range?: TimeSpan;
 }
 
 /**
@@ -41,7 +43,13 @@ export interface SalesChartProps {
  * lies a slider (← → Home End) over the sales in time order, whose value is read out
  * below; a click, a tap or Enter opens the sale's token.
  */
-export function SalesChart({ sales, onOpen, caption, loading = false }: SalesChartProps) {
+export function SalesChart({
+  sales,
+  onOpen,
+  caption,
+  loading = false,
+  range: span,
+}: SalesChartProps) {
   const [areaRef, measured] = useElementWidth();
   const width = measured || FALLBACK_WIDTH;
   const { groups, unreadable } = useMemo(
@@ -59,8 +67,9 @@ export function SalesChart({ sales, onOpen, caption, loading = false }: SalesCha
       timeRange(
         groups.flatMap((entry) => entry.points),
         width,
+        span,
       ),
-    [groups, width],
+    [groups, width, span],
   );
   const time = drawnTicks(range, width, groups.length > 0);
   const xOf = (seconds: number) => ((seconds - range.from) / (range.to - range.from)) * width;
@@ -109,6 +118,7 @@ export function SalesChart({ sales, onOpen, caption, loading = false }: SalesCha
         <ValueAxis
           ticks={group ? priceTicks : []}
           format={(value) => formatAxisAmount(value, priceTicks[1] ?? 1)}
+          unit={group?.currency.unit}
           className={styles.axis}
         />
       }
@@ -197,14 +207,19 @@ export function SalesChart({ sales, onOpen, caption, loading = false }: SalesCha
   );
 }
 
-/** The sales' times, widened so the first and last dots stand clear of the plot's ends. */
-function timeRange(points: readonly SalePoint[], width: number): TimeSpan {
-  if (points.length === 0) return { from: 0, to: 1 };
-  let from = Infinity;
-  let to = -Infinity;
-  for (const point of points) {
-    from = Math.min(from, point.time);
-    to = Math.max(to, point.time);
+/**
+ * The span given, or else the sales' times; widened so the first and last dots stand
+ * clear of the plot's ends.
+ */
+function timeRange(points: readonly SalePoint[], width: number, span?: TimeSpan): TimeSpan {
+  if (points.length === 0) return span ?? { from: 0, to: 1 };
+  let from = span?.from ?? Infinity;
+  let to = span?.to ?? -Infinity;
+  if (!span) {
+    for (const point of points) {
+      from = Math.min(from, point.time);
+      to = Math.max(to, point.time);
+    }
   }
   if (to - from < HALF_HOUR) {
     from -= HALF_HOUR;

@@ -1,4 +1,12 @@
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+  type ReactNode,
+} from 'react';
 import { DEFAULT_EXPLORER_URL, parseExplorerUrl } from '../lib/explorer';
 
 /** Preferences that persist in this browser (localStorage), not in shared URLs. */
@@ -10,7 +18,14 @@ export interface Settings {
   pageSize: number;
   /** The Starknet explorer that transactions and addresses link to (see lib/explorer.ts). */
   explorerUrl: string;
+  /** Light or dark, or the system's (public/theme.js applies it before the first paint). */
+  theme: Theme;
+  /** A collection's charts shown open above its events (folded, the first rows come first). */
+  chartsOpen: boolean;
 }
+
+export const THEMES = ['system', 'light', 'dark'] as const;
+export type Theme = (typeof THEMES)[number];
 
 export const PAGE_SIZES = [25, 50, 100, 250, 500, 1000] as const;
 
@@ -19,6 +34,8 @@ const DEFAULTS: Settings = {
   timeDisplay: 'relative',
   pageSize: 100,
   explorerUrl: DEFAULT_EXPLORER_URL,
+  theme: 'system',
+  chartsOpen: false,
 };
 const STORAGE_KEY = 'token-activity-settings';
 
@@ -40,6 +57,8 @@ function load(): Settings {
         ? (stored.pageSize as number)
         : DEFAULTS.pageSize,
       explorerUrl: explorer?.ok ? explorer.value : DEFAULTS.explorerUrl,
+      theme: THEMES.find((theme) => theme === stored.theme) ?? DEFAULTS.theme,
+      chartsOpen: stored.chartsOpen === true,
     };
   } catch {
     return DEFAULTS;
@@ -60,9 +79,16 @@ export function SettingsProvider({ children }: { children: ReactNode }) {
     });
   }, []);
   const value = useMemo(() => ({ ...settings, update }), [settings, update]);
+  useEffect(() => applyTheme(settings.theme), [settings.theme]);
   return <SettingsContext.Provider value={value}>{children}</SettingsContext.Provider>;
 }
 
 export function useSettings(): SettingsContextValue {
   return useContext(SettingsContext);
+}
+
+/** The theme on the root element, as public/theme.js sets it at load: none is the system's. */
+function applyTheme(theme: Theme) {
+  if (theme === 'system') delete document.documentElement.dataset.theme;
+  else document.documentElement.dataset.theme = theme;
 }

@@ -48,13 +48,27 @@ export interface ChartRange extends TimeSpan {
   interval: Interval;
 }
 
+/** The first and last activity of a collection (unix seconds), null when it has none. */
+export interface ActiveSpan {
+  first: number | null;
+  last: number | null;
+}
+
+/** A collection's active span from its figures (none while they load). */
+export const activeSpan = (
+  figures: { firstActivity: number | null; lastActivity: number | null } | null | undefined,
+): ActiveSpan => ({ first: figures?.firstActivity ?? null, last: figures?.lastActivity ?? null });
+
 /**
- * The span the charts cover — the view's, else the collection's first activity to now,
- * never past now — and the size of its buckets.
+ * The span the charts cover — the view's, else the collection's own active span, from its
+ * first event to its last (not to today: a collection quiet for years would be one bar at
+ * the edge) — never past now, at least an hour long; and the size of its buckets.
  */
-export function chartRange(span: TimeSpan | null, first: number | null, now: number): ChartRange {
-  const from = span?.from ?? first ?? now - 30 * 86_400;
-  const to = Math.max(from + 3600, Math.min(span?.to ?? now, now));
+export function chartRange(span: TimeSpan | null, active: ActiveSpan, now: number): ChartRange {
+  const from = span?.from ?? active.first ?? now - 30 * 86_400;
+  // The last event's own second is in the span: it ends just after.
+  const end = span?.to ?? (active.first === null ? now : (active.last ?? now) + 1);
+  const to = Math.max(from + 3600, Math.min(end, now));
   return { from, to, interval: chooseInterval({ from, to }) };
 }
 

@@ -42,6 +42,19 @@ export function asOfProblem(value: string, nowMs: number): string | null {
   return null;
 }
 
+/** Why the URL's `asOf` is not taken, in words, or null when it is or is absent. */
+export function asOfParamProblem(value: string | null, nowMs: number): string | null {
+  if (value === null) return null;
+  const day = parseDay(value);
+  const quoted = `“${value.slice(0, 40)}”`;
+  if (day === null)
+    return `“asOf” ${quoted} is not a day (like 2025-06-29): the holders now are shown.`;
+  if (day > todayStart(nowMs)) {
+    return `“asOf” ${quoted} is after today (${formatDayParam(todayStart(nowMs))}, UTC): the holders now are shown.`;
+  }
+  return null;
+}
+
 /** The canonical search of the holders page: `asOf` and `time`, in that order. */
 export function canonicalHoldersSearch(params: URLSearchParams, nowMs: number): string {
   const next = new URLSearchParams();

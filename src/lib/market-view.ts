@@ -1,12 +1,12 @@
-import { formatSpanEnd, parseTimeSpan, type TimeSpan } from './time-span';
+import { formatSpanEnd, parseTimeSpan, spanProblem, type TimeSpan } from './time-span';
 import { canonicalSearch, formatTimeDisplay, parseTimeDisplay } from './view-state';
 
 /**
  * A collection's market as its URL states it: the whole history, or a span (`from`,
  * `to`: a UTC date or minute, `to` exclusive, as the events' span), whether sales flagged
  * as wash trades are left out (`wash=exclude`), and the time display.
- * A span that is not one (an end missing or malformed, or not after the start) is the
- * whole history; the canonical search leaves defaults out.
+ * A span that is not one (an end missing or malformed, not after the start, or a start
+ * after now) is the whole history; the canonical search leaves defaults out.
  */
 export const parseMarketSpan = (params: URLSearchParams): TimeSpan | null =>
   parseTimeSpan(params.get('from'), params.get('to'));
@@ -14,8 +14,13 @@ export const parseMarketSpan = (params: URLSearchParams): TimeSpan | null =>
 export const parseMarketWash = (params: URLSearchParams): boolean =>
   params.get('wash') === 'exclude';
 
-export function canonicalMarketSearch(params: URLSearchParams): string {
-  const span = parseMarketSpan(params);
+/** Why the URL's span is not taken (see `spanProblem`), or null. */
+export const marketSpanProblem = (params: URLSearchParams, nowMs: number) =>
+  spanProblem(params.get('from'), params.get('to'), nowMs / 1000);
+
+/** The canonical search; a span starting after now is the whole history. */
+export function canonicalMarketSearch(params: URLSearchParams, nowMs: number): string {
+  const span = marketSpanProblem(params, nowMs) ? null : parseMarketSpan(params);
   return canonicalSearch([
     ['from', span && formatSpanEnd(span.from)],
     ['time', formatTimeDisplay(parseTimeDisplay(params.get('time')))],

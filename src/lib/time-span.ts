@@ -48,3 +48,37 @@ export function formatSpan({ from, to }: TimeSpan): string {
   }
   return `${formatDay(from)}, ${formatClock(from)} – ${formatDay(to)}, ${formatClock(to)}`;
 }
+
+const quoted = (value: string) => `“${value.slice(0, 40)}”`;
+
+/**
+ * Why the URL's `from` and `to` make no span, in words, or null when they make one or
+ * are both absent: an end that is no date, an end without the other, ends that run
+ * backwards, or (with `nowSeconds`) a start after now.
+ */
+export function spanProblem(
+  from: string | null,
+  to: string | null,
+  nowSeconds?: number,
+): string | null {
+  if (from === null && to === null) return null;
+  for (const [name, value] of [
+    ['from', from],
+    ['to', to],
+  ] as const) {
+    if (value !== null && parseEnd(value) === null) {
+      return `${quoted(value)} is not a date for “${name}” (like 2025-06-29 or 2025-06-29T14:00Z): the dates were left out.`;
+    }
+  }
+  if (from === null || to === null) {
+    return `The link has “${from === null ? 'to' : 'from'}” without “${from === null ? 'from' : 'to'}”: the dates were left out.`;
+  }
+  const start = parseEnd(from)!;
+  if (start >= parseEnd(to)!) {
+    return `“from” (${from}) is not before “to” (${to}): the dates were left out.`;
+  }
+  if (nowSeconds !== undefined && start > nowSeconds) {
+    return `“from” (${from}) is in the future: the dates were left out.`;
+  }
+  return null;
+}

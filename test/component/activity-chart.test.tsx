@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ActivityChart } from '../../src/components/activity-chart';
@@ -53,6 +53,56 @@ afterEach(() => {
 });
 
 describe('ActivityChart', () => {
+  it('a chart of mints is titled so, counts mints, and has no sales panel', () => {
+    const { container } = render(
+      <ActivityChart
+        buckets={days(5)}
+        interval="day"
+        range={{ from: JUNE, to: JUNE + 5 * DAY }}
+        noun="mints"
+        withVolume={false}
+      />,
+    );
+    expect(screen.getByText('Mints per day')).toBeInTheDocument();
+    expect(screen.getByRole('img').getAttribute('aria-label')).toMatch(/^20 mints per day from/);
+    expect(
+      [...container.querySelectorAll(`.${chart.unit}`)].map((unit) => unit.textContent),
+    ).toEqual(['mints']);
+    expect(container.querySelector(`svg.${styles.volume}`)).toBeNull();
+    expect(screen.queryByText(/Sales volume/)).toBeNull();
+  });
+
+  it('a row of currencies wider than its room fades at its end until scrolled there', async () => {
+    // jsdom lays nothing out: the row is 200 px wide over 500 px of buttons.
+    vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(200);
+    vi.spyOn(HTMLElement.prototype, 'scrollWidth', 'get').mockReturnValue(500);
+    const volume = [
+      { currency: ETH, sales: 2, volume: '1000000000000000000' },
+      { currency: STRK, sales: 1, volume: '1000000000000000000' },
+    ];
+    render(
+      <ActivityChart
+        buckets={[bucket(JUNE, { sale: 3 }, volume)]}
+        interval="day"
+        range={{ from: JUNE, to: JUNE + 5 * DAY }}
+      />,
+    );
+    const row = screen.getByRole('group', { name: /Sales volume per day in/ });
+    await waitFor(() => expect(row).toHaveAttribute('data-more'));
+    row.scrollLeft = 300;
+    fireEvent.scroll(row);
+    expect(row).not.toHaveAttribute('data-more');
+  });
+
+  it('names what its axes count: events, and the volume in its currency', () => {
+    const { container } = render(
+      <ActivityChart buckets={days(5)} interval="day" range={{ from: JUNE, to: JUNE + 5 * DAY }} />,
+    );
+    expect(
+      [...container.querySelectorAll(`.${chart.unit}`)].map((unit) => unit.textContent),
+    ).toEqual(['events', 'ETH']);
+  });
+
   it('draws a bar per bucket, stacked by kind; each bar’s numbers a key away', async () => {
     const { container } = render(
       <ActivityChart

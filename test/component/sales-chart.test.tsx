@@ -72,6 +72,16 @@ describe('SalesChart', () => {
     expect(screen.getByRole('img').getAttribute('aria-label')).toMatch(/^2 sales in STRK from/);
   });
 
+  it('names the price axis’s currency, and draws over the span it is given', () => {
+    const { container } = render(
+      <SalesChart sales={ethSales(3)} range={{ from: JUNE, to: JUNE + 100 * DAY }} />,
+    );
+    expect(container.querySelector(`.${chart.unit}`)).toHaveTextContent('ETH');
+    // Three days of a hundred: the dots in the plot's first few hundredths.
+    const xs = dots(container).map((dot) => Number(dot.getAttribute('cx')));
+    expect(Math.max(...xs)).toBeLessThan(800 * 0.04);
+  });
+
   it('draws the rolling median and says over how many sales', () => {
     const { container } = render(<SalesChart sales={ethSales(60)} />);
     expect(screen.getByText('Median of the last 7 sales')).toBeInTheDocument();

@@ -93,6 +93,10 @@ describe('a wallet inside a collection', () => {
     expect(links.map((link) => link.textContent)).toEqual(
       answer.counterparties.map((party) => shortenHex(party.address)),
     );
+    // Each link's name holds what it shows, so a voice user can say it.
+    for (const link of links) {
+      expect(link).toHaveAccessibleName(expect.stringContaining(link.textContent));
+    }
     expect(links[0]).toHaveAttribute(
       'href',
       `/addresses/${answer.counterparties[0]!.address}?collection=${contract.address}`,
@@ -133,8 +137,12 @@ describe('a wallet inside a collection', () => {
     const { router } = renderAt(`/addresses/${wallet}`);
     const cards = await screen.findByRole('list', { name: 'Collections' });
     const card = within(cards).getAllByRole('link', {
-      name: new RegExp(`^This wallet in .*holdings over time`),
+      name: /^In this collection: .*holdings over time/,
     })[0]!;
+    // Its name holds what it shows, so a voice user can say it.
+    expect(card).toHaveAccessibleName(
+      expect.stringContaining(card.textContent.replace(/\s*›$/, '')),
+    );
     await userEvent.click(card);
     await waitFor(() => expect(router.state.location.search).toMatch(/^\?collection=0x/));
     expect(

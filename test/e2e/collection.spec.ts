@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import { expectLayout, screenshot, seriousViolations, WIDTHS } from './support/layout';
 import { drawnInFull } from './support/pages';
-import { rowSignatures } from './support/ui';
+import { chartsOpenFromStart, rowSignatures } from './support/ui';
 
 /*
  * A collection's page over the event index: every row, sort, filter and figure is the
@@ -213,6 +213,7 @@ test('opening a collection moves nothing once drawn (layout shift ≤ 0.05)', as
   const busiest = servers.contracts.deep[0]!;
   await openIndexed(page, `/contracts/${busiest.address}`);
   await page.setViewportSize({ width: 1440, height: 900 });
+  await chartsOpenFromStart(page);
   await page.addInitScript(() => {
     (window as unknown as { shift: number }).shift = 0;
     new PerformanceObserver((list) => {

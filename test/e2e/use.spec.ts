@@ -13,6 +13,7 @@ import {
 import { drawnInFull } from './support/pages';
 import type { ProfileServers } from './support/servers';
 import {
+  chartsOpenFromStart,
   contractsTable,
   dataRows,
   eventsTable,
@@ -48,6 +49,7 @@ for (const width of WIDTHS) {
   test(`contracts → contract → token at ${width} px, light and dark`, async ({ page, servers }) => {
     test.setTimeout(90_000);
     const busiest = servers.contracts.deep[0]!;
+    await chartsOpenFromStart(page);
     for (const scheme of ['light', 'dark'] as const) {
       const where = (name: string) => `${name} at ${width} px, ${scheme}`;
       await page.setViewportSize({ width, height: 900 });
@@ -309,6 +311,7 @@ test('a bar of the chart shows its time in the table, by click and by key', asyn
 }) => {
   const busiest = servers.contracts.deep[0]!;
   await page.setViewportSize({ width: 1280, height: 900 });
+  await chartsOpenFromStart(page);
   await page.goto(`/contracts/${busiest.address}`);
   // Bars stay where they are once the whole history is in.
   await expect(page.getByText(/Whole history indexed/)).toBeVisible({ timeout: 25_000 });

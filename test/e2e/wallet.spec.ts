@@ -115,7 +115,7 @@ test('a wallet inside a collection: from its card, by keyboard, shareable by its
   await page.goto(`/addresses/${wallet}`);
   const card = page
     .getByRole('list', { name: 'Collections' })
-    .getByRole('link', { name: new RegExp(`^This wallet in ${contract.name}:`) });
+    .getByRole('link', { name: new RegExp(`^In this collection: .*in ${contract.name},`) });
   await card.focus();
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(`/addresses/${wallet}?collection=${contract.address}`);

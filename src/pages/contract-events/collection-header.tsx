@@ -93,8 +93,12 @@ export function CollectionHeader({
           <p className={styles.meta}>
             {collection?.type && <Badge>{collection.type}</Badge>}
             <Address value={address} copy explore />
-            <Link to={hrefs.holders(address)}>Holders</Link>
-            <Link to={hrefs.market(address)}>Market</Link>
+            <Link className={styles.pageLink} to={hrefs.holders(address)}>
+              Holders
+            </Link>
+            <Link className={styles.pageLink} to={hrefs.market(address)}>
+              Market
+            </Link>
           </p>
         </div>
       </div>

@@ -13,6 +13,7 @@ import { CoverageNote } from '../../components/coverage-note';
 import { contractEventColumns } from '../../components/event-table/event-columns';
 import { EventTable } from '../../components/event-table/event-table';
 import { ListFooter } from '../../components/list-footer';
+import { LeftOut } from '../../components/bad-param';
 import { LoadStatus } from '../../components/load-status';
 import { paramRoute } from '../../components/param-route';
 import { useSettings } from '../../components/settings';
@@ -20,7 +21,7 @@ import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../comp
 import { useNow } from '../../components/use-now';
 import { useTitle } from '../../components/use-title';
 import { useViewSearch } from '../../components/use-view-search';
-import { chartRange } from '../../lib/activity';
+import { activeSpan, chartRange } from '../../lib/activity';
 import { parseAddress, shortenHex } from '../../lib/address';
 import { MAX_PAGE_SIZE } from '../../lib/answers';
 import { collectionTitle } from '../../lib/collection-title';
@@ -31,9 +32,9 @@ import {
   viewApiParams,
 } from '../../lib/event-view';
 import { hrefs } from '../../lib/routes';
-import { formatSpanEnd } from '../../lib/time-span';
+import { formatSpanEnd, spanProblem } from '../../lib/time-span';
 import { updateSearch } from '../../lib/view-state';
-import { CollectionCharts } from './collection-charts';
+import { FoldedCharts } from './collection-charts';
 import { CollectionHeader } from './collection-header';
 import { EventFilters } from './event-filters';
 import { EventsToolbar } from './events-toolbar';
@@ -46,6 +47,7 @@ import button from '../../components/button.module.css';
 export const ContractEventsRoute = paramRoute({
   params: { address: ['This is not a contract address', parseAddress] },
   search: canonicalEventSearch,
+  problems: (params) => [spanProblem(params.get('from'), params.get('to'))],
   href: ({ address }, search) => hrefs.contractEvents(address, search),
   Page: ContractEventsPage,
 });
@@ -66,7 +68,7 @@ export function ContractEventsPage({ address }: { address: string }) {
     collectionEventsQueryOptions(address, apiSearch, Math.min(pageSize, MAX_PAGE_SIZE)),
   );
   const list = useServerList(eventsQuery);
-  const range = chartRange(view.span, collection?.figures?.firstActivity ?? null, nowSeconds);
+  const range = chartRange(view.span, activeSpan(collection?.figures), nowSeconds);
   const seriesQuery = useQuery({
     ...collectionSeriesQueryOptions(address, filterSearch, range.interval),
     enabled: collection !== undefined,
@@ -137,6 +139,7 @@ export function ContractEventsPage({ address }: { address: string }) {
           onRetry={() => void collectionQuery.refetch()}
         />
       )}
+      <LeftOut />
       <EventFilters
         view={view}
         onChange={set}
@@ -145,7 +148,7 @@ export function ContractEventsPage({ address }: { address: string }) {
         display={display}
         onDisplayChange={setDisplay}
       />
-      <CollectionCharts
+      <FoldedCharts
         address={address}
         series={seriesQuery.data}
         coverage={coverage}

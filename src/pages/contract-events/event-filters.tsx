@@ -9,10 +9,11 @@ import { BURNS_NOT_LISTED } from '../../lib/event-list';
 import type { EventView } from '../../lib/event-view';
 import { formatSpan } from '../../lib/time-span';
 import { EVENT_KIND_NAMES, EVENT_KINDS, type EventKind } from '../../lib/token-event';
-import type { TimeDisplay } from '../../lib/view-state';
+import { formatSort, type TimeDisplay } from '../../lib/view-state';
 import { kindTones } from '../../components/badge';
 import { DateRange } from '../../components/date-range';
 import { WashSwitch } from '../../components/wash-switch';
+import { SortChoice } from './sort-choice';
 import button from '../../components/button.module.css';
 import field from '../../components/field.module.css';
 import toolbar from '../../components/toolbar.module.css';
@@ -32,7 +33,7 @@ interface EventFiltersProps {
 /**
  * The view's filters, every one answered by the server over the whole history: kinds,
  * sender or receiver, a date range, marketplace and currency, flagged sales left out or
- * not; and the time display.
+ * not; the events' order; and the time display.
  */
 export function EventFilters({ view, onChange, figures, ...props }: EventFiltersProps) {
   const [draft, setDraft] = useState('');
@@ -109,6 +110,7 @@ export function EventFilters({ view, onChange, figures, ...props }: EventFilters
           </span>
         )}
       </form>
+      <SortChoice sort={view.sort} onChange={(sort) => onChange({ sort: formatSort(sort) })} />
       <DateRange span={view.span} onChange={(from, to) => onChange({ from, to })} />
       {/* Both choices are there from the start (Any until the figures name the rest), so
           the row keeps its height when they come. */}

@@ -5,7 +5,7 @@ import { collectionQueryOptions } from '../../api/collection';
 import { collectionHoldersQueryOptions, holdersExportHref } from '../../api/holders';
 import { useServerList } from '../../api/use-server-list';
 import { useWholeRefresh } from '../../api/use-whole-refresh';
-import { BadParam } from '../../components/bad-param';
+import { BadParam, LeftOut, leftOutState } from '../../components/bad-param';
 import { CoverageNote } from '../../components/coverage-note';
 import { ServerListTable } from '../../components/server-list-table';
 import { SubpageHeader, subpageTitleId } from '../../components/subpage-header';
@@ -19,6 +19,7 @@ import { parseAddress } from '../../lib/address';
 import type { Holder } from '../../lib/answers';
 import { collectionTitle } from '../../lib/collection-title';
 import {
+  asOfParamProblem,
   canonicalHoldersSearch,
   formatDayParam,
   holdersApiSearch,
@@ -49,9 +50,17 @@ export function HoldersRoute() {
       />
     );
   }
-  const search = canonicalHoldersSearch(new URLSearchParams(location.search), nowMs);
+  const given = new URLSearchParams(location.search);
+  const search = canonicalHoldersSearch(given, nowMs);
   if (parsed.value !== raw || search !== location.search) {
-    return <Navigate replace to={hrefs.holders(parsed.value, search)} />;
+    const problem = asOfParamProblem(given.get('asOf'), nowMs);
+    return (
+      <Navigate
+        replace
+        to={hrefs.holders(parsed.value, search)}
+        state={leftOutState(problem ? [problem] : [])}
+      />
+    );
   }
   return <HoldersPage key={parsed.value} address={parsed.value} />;
 }
@@ -112,6 +121,7 @@ export function HoldersPage({ address }: { address: string }) {
     <section aria-labelledby={subpageTitleId('Holders')}>
       <SubpageHeader address={address} name={name} page="Holders" />
       <CoverageNote coverage={coverage} nowMs={nowMs} />
+      <LeftOut />
       <div className={toolbar.toolbar}>
         <AsOfField
           day={day}

@@ -5,6 +5,7 @@ import { collectionQueryOptions, collectionSeriesQueryOptions } from '../../api/
 import { collectionMarketQueryOptions } from '../../api/market';
 import { useWholeRefresh } from '../../api/use-whole-refresh';
 import { ActivityChart } from '../../components/activity-chart';
+import { LeftOut } from '../../components/bad-param';
 import { CoverageNote } from '../../components/coverage-note';
 import { DateRange } from '../../components/date-range';
 import { paramRoute } from '../../components/param-route';
@@ -16,13 +17,14 @@ import { useNow } from '../../components/use-now';
 import { useTitle } from '../../components/use-title';
 import { useViewSearch } from '../../components/use-view-search';
 import { WashSwitch } from '../../components/wash-switch';
-import { chartRange, uncoveredNote } from '../../lib/activity';
+import { activeSpan, chartRange, uncoveredNote } from '../../lib/activity';
 import { parseAddress } from '../../lib/address';
 import type { Coverage } from '../../lib/answers';
 import { collectionTitle } from '../../lib/collection-title';
 import {
   canonicalMarketSearch,
   marketApiSearch,
+  marketSpanProblem,
   parseMarketSpan,
   parseMarketWash,
 } from '../../lib/market-view';
@@ -40,6 +42,7 @@ import styles from './market-page.module.css';
 export const MarketRoute = paramRoute({
   params: { address: ['This is not a contract address', parseAddress] },
   search: canonicalMarketSearch,
+  problems: (params, nowMs) => [marketSpanProblem(params, nowMs)],
   href: ({ address }, search) => hrefs.market(address, search),
   Page: MarketPage,
 });
@@ -71,7 +74,7 @@ export function MarketPage({ address }: { address: string }) {
   const collection = collectionQuery.data;
   const query = useQuery(collectionMarketQueryOptions(address, search));
   const answer = query.isPlaceholderData ? undefined : query.data;
-  const range = chartRange(span, collection?.figures?.firstActivity ?? null, nowMs / 1000);
+  const range = chartRange(span, activeSpan(collection?.figures), nowMs / 1000);
   const seriesQuery = useQuery({
     ...collectionSeriesQueryOptions(
       address,
@@ -104,6 +107,7 @@ export function MarketPage({ address }: { address: string }) {
     <section aria-labelledby={subpageTitleId('Market')}>
       <SubpageHeader address={address} name={name} page="Market" />
       <CoverageNote coverage={coverage} nowMs={nowMs} />
+      <LeftOut />
       <div className={toolbar.toolbar}>
         <DateRange span={span} onChange={(from, to) => set({ from, to })} />
         <button
@@ -159,6 +163,8 @@ export function MarketPage({ address }: { address: string }) {
         range={range}
         onSelect={setSpan}
         selects="the market of the bar's time"
+        noun="mints"
+        withVolume={false}
         partial={uncoveredNote(coverage)}
         loading={seriesQuery.data === undefined}
       />

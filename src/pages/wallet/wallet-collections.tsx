@@ -72,9 +72,10 @@ export function WalletCollections(props: WalletCollectionsProps) {
             <Link
               className={styles.cardLink}
               to={eventsSearch(collection.address)}
-              aria-label={`This wallet in ${name}: holdings over time, results, counterparties and its ${plural(collection.events, 'event')}`}
+              aria-label={`In this collection: ${plural(collection.events, 'event')}, this wallet’s in ${name}, with its holdings over time, results and counterparties`}
             >
-              In this collection: {plural(collection.events, 'event')} ›
+              In this collection: {plural(collection.events, 'event')}{' '}
+              <span aria-hidden="true">›</span>
             </Link>
           </li>
         );

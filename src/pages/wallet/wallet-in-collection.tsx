@@ -255,7 +255,7 @@ function Counterparties({
                     className="mono"
                     to={walletHref(party.address)}
                     title={party.address}
-                    aria-label={`Wallet ${party.address} in this collection`}
+                    aria-label={`${shortenHex(party.address)}: wallet ${party.address} in this collection`}
                   >
                     {shortenHex(party.address)}
                   </Link>

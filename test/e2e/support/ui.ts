@@ -78,3 +78,15 @@ export async function columnTexts(table: Locator, column: number): Promise<strin
     column,
   );
 }
+
+/**
+ * A collection's charts shown open from the first paint, as a reader who opened them
+ * once finds them (the fold is remembered in this browser's settings).
+ */
+export async function chartsOpenFromStart(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const key = 'token-activity-settings';
+    const stored = JSON.parse(localStorage.getItem(key) ?? '{}') as Record<string, unknown>;
+    localStorage.setItem(key, JSON.stringify({ ...stored, chartsOpen: true }));
+  });
+}

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   barAt,
+  chartRange,
   chooseInterval,
   intervalEnd,
   kindTotals,
@@ -56,6 +57,27 @@ describe('chooseInterval', () => {
         },
       ),
     );
+  });
+});
+
+describe('chartRange', () => {
+  const NOW = Date.UTC(2026, 10, 27) / 1000;
+  it('covers a collection from its first event to its last, not to today', () => {
+    const first = Date.UTC(2023, 2, 1) / 1000;
+    const range = chartRange(null, { first, last: first + 10 * DAY }, NOW);
+    expect(range).toEqual({ from: first, to: first + 10 * DAY + 1, interval: 'day' });
+  });
+
+  it('covers the view’s span when it has one, never past now, at least an hour', () => {
+    const active = { first: NOW - 400 * DAY, last: NOW - DAY };
+    const span = { from: NOW - 3 * DAY, to: NOW + 5 * DAY };
+    expect(chartRange(span, active, NOW)).toEqual({ from: span.from, to: NOW, interval: 'day' });
+    expect(chartRange(null, { first: NOW - 60, last: NOW - 60 }, NOW)).toEqual({
+      from: NOW - 60,
+      to: NOW - 60 + HOUR,
+      interval: 'hour',
+    });
+    expect(chartRange(null, { first: null, last: null }, NOW).to).toBe(NOW);
   });
 });
 
