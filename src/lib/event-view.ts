@@ -61,9 +61,14 @@ export function parseEventView(params: URLSearchParams): EventView {
   };
 }
 
+/** The server's order when the view names none: newest first. */
+export const NEWEST_FIRST: SortState<EventSortId> = { id: 'time', desc: true };
+
 /** The default sort (newest first) is no sort in the URL. */
 const urlSort = (sort: EventView['sort']) =>
-  sort && !(sort.id === 'time' && sort.desc) ? formatSort(sort) : null;
+  sort && !(sort.id === NEWEST_FIRST.id && sort.desc === NEWEST_FIRST.desc)
+    ? formatSort(sort)
+    : null;
 
 /** The view's filters and sort as URL entries, defaults left out, in a fixed order. */
 function viewEntries(view: EventView): [string, string][] {

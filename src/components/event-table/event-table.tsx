@@ -15,6 +15,8 @@ interface EventTableProps {
   /** What the cells show and do: times, filters, tracing (see EventView). */
   view: EventView;
   sort: SortState<EventSort> | null;
+  /** The rows' order when `sort` is null (see DataTable). */
+  defaultSort?: SortState<EventSort>;
   onSortChange: (sort: SortState<EventSort> | null) => void;
   onNearEnd?: () => void;
   onRowOpen?: (event: TokenEvent) => void;

@@ -26,6 +26,7 @@ import { collectionTitle } from '../../lib/collection-title';
 import {
   canonicalEventSearch,
   isFiltered,
+  NEWEST_FIRST,
   parseEventView,
   viewApiParams,
 } from '../../lib/event-view';
@@ -201,6 +202,7 @@ export function ContractEventsPage({ address }: { address: string }) {
             rows={list.items}
             columns={contractEventColumns}
             sort={view.sort}
+            defaultSort={NEWEST_FIRST}
             onSortChange={setSort}
             serverSorted
             onNearEnd={list.loadMoreAuto}
