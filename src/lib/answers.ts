@@ -20,9 +20,10 @@ export type Interval = (typeof INTERVALS)[number];
 
 /**
  * Whether figures, lists and exports count sales flagged as wash trades (`wash=include`,
- * the default) or leave them out (`wash=exclude`).
+ * the default), leave them out (`wash=exclude`) or count them alone (`wash=only`, the
+ * flagged sales to look at one by one).
  */
-export const WASH_MODES = ['include', 'exclude'] as const;
+export const WASH_MODES = ['include', 'exclude', 'only'] as const;
 export type WashMode = (typeof WASH_MODES)[number];
 
 /** The windows collections are ranked over, in hours (null: the whole history). */
@@ -69,6 +70,22 @@ export interface Overview {
   washExcluded: boolean;
   firstActivity: number | null;
   lastActivity: number | null;
+}
+
+/**
+ * A view's own figures: the events its filters keep (`GET /api/collections/:address/figures`
+ * takes the events' filters), beside the whole history's.
+ */
+export interface ViewFigures {
+  events: number;
+  counts: Record<EventKind, number>;
+  sales: number;
+  /** Sales with a readable price: the rows a price sort lists. */
+  priced: number;
+  volume: Volume[];
+  /** The flagged sales among them, and their volume per currency. */
+  washSales: number;
+  washVolume: Volume[];
 }
 
 export interface SeriesBucket {
@@ -288,6 +305,12 @@ export interface EventsAnswer {
   /** How the rows are ordered, in words (the price sort goes currency by currency). */
   order?: string;
   coverage?: Coverage;
+}
+
+/** `GET /api/collections/:address/figures`: null while nothing is indexed. */
+export interface ViewFiguresAnswer {
+  figures: ViewFigures | null;
+  coverage: Coverage;
 }
 
 /** `GET /api/collections/:address/series`. */

@@ -13,6 +13,7 @@ import { market, marketCounted, noMarket } from '../index/market';
 import type { Keyset } from '../index/keyset';
 import { matchingRanking, rankedBy, rankings } from '../index/rankings';
 import { series } from '../index/series';
+import { viewFigures } from '../index/view-figures';
 import { NO_TOKEN, tokenHistory } from '../index/token';
 import { walletCollections } from '../index/wallet';
 import { emptyWalletFigures, walletInCollection } from '../index/wallet-collection';
@@ -36,6 +37,7 @@ import {
   rankingParams,
   seriesParams,
   tokenParam,
+  viewFiguresParams,
   walletAddress,
   walletCollectionParams,
   walletEventsParams,
@@ -254,6 +256,16 @@ export function createQueryApi(options: QueryApiOptions) {
         ? []
         : await series(pool, found.id, params.interval, filtersOf(params));
     return c.json({ interval: params.interval, buckets, coverage: found.coverage });
+  });
+
+  // A view's own figures: asked only beside a filter or a price sort (the overview has the
+  // whole history's).
+  app.get('/collections/:address/figures', async (c) => {
+    const found = await collectionRequest(c, viewFiguresParams);
+    if (found.error) return found.error;
+    const filters = filtersOf(found.params);
+    const figures = found.id === undefined ? null : await viewFigures(pool, found.id, filters);
+    return c.json({ figures, coverage: found.coverage });
   });
 
   // The market reads every token minted: identical requests over the same indexed rows
@@ -494,6 +506,7 @@ function exportName(address: string, params: Params<typeof exportParams>): strin
   if (params.to !== undefined)
     parts.push(`to-${new Date(params.to * 1000).toISOString().slice(0, 10)}`);
   if (params.wash === 'exclude') parts.push('without-flagged-sales');
+  if (params.wash === 'only') parts.push('flagged-sales-only');
   return parts.join('_');
 }
 
