@@ -108,6 +108,8 @@ export interface RankedContract {
   lastActivity: number | null;
   complete: boolean;
   indexedBack: number | null;
+  /** Sales flagged as wash trades in the window (counted whether or not left out). */
+  washSales: number;
 }
 
 export interface WalkProgress {
@@ -282,6 +284,16 @@ export interface RankingAnswer {
   sort: string;
   collections: RankedContract[];
   next: string | null;
+  /** Collections (matching the search) with activity in the window. */
+  active: number;
+  /** Their newest activity (unix seconds), in the window or not; null: none at all. */
+  newest: number | null;
+  /** When none is active: the shortest window that holds the newest activity. */
+  nearest: RankingWindow | null;
+  /** Sales flagged as wash trades in the window, over every collection matching. */
+  washSales: number;
+  /** Whether the figures leave the flagged sales out (`wash=exclude`). */
+  washExcluded: boolean;
   /** Faults of the whole server: why nothing may be fresh (a refused key, a full disk…). */
   faults: string[];
 }

@@ -218,6 +218,7 @@ export const rankingParams = z.strictObject({
     })
     .default({ id: 'events', desc: true }),
   currency: currency.default(CURRENCIES[0]!.address),
+  wash: countedWash.optional(),
   q: freeText('q', 'part of a name, a symbol or an address', 200)
     .transform((value) => value.trim() || undefined)
     .optional(),

@@ -11,7 +11,7 @@ import { overview } from '../index/figures';
 import { everyHolder, holders } from '../index/holders';
 import { market, marketCounted, noMarket } from '../index/market';
 import type { Keyset } from '../index/keyset';
-import { matchingRanking, rankedBy, rankings } from '../index/rankings';
+import { matchingRanking, rankedBy, rankings, windowSummary } from '../index/rankings';
 import { series } from '../index/series';
 import { viewFigures } from '../index/view-figures';
 import { NO_TOKEN, tokenHistory } from '../index/token';
@@ -167,8 +167,11 @@ export function createQueryApi(options: QueryApiOptions) {
     const reading = readListing();
     // The server's first answers wait a little for the list (a new database has none).
     if (!listedOnce) await settlesWithin(reading, LISTING_WAIT_MS);
-    const all = await rankings(pool, params.window, Math.floor(now() / 1000));
-    const sorted = rankedBy(matchingRanking(all, params.q), params.sort, params.currency);
+    const nowSeconds = Math.floor(now() / 1000);
+    const excludeWash = params.wash === 'exclude';
+    const all = await rankings(pool, params.window, nowSeconds, { excludeWash });
+    const matching = matchingRanking(all, params.q);
+    const sorted = rankedBy(matching, params.sort, params.currency);
     let start = 0;
     if (cursor.after) {
       const address = cursor.after[0];
@@ -181,6 +184,8 @@ export function createQueryApi(options: QueryApiOptions) {
       sort: `${params.sort.desc ? '-' : ''}${params.sort.id}`,
       collections: page,
       next: more ? keyset.encode(key, [page.at(-1)!.address]) : null,
+      ...windowSummary(matching, nowSeconds),
+      washExcluded: excludeWash,
       faults: faults(),
     });
   });

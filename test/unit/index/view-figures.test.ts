@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { parseBaseUnits } from '../../../src/lib/price';
+import { rankings, windowSummary } from '../../../src/server/index/rankings';
 import { generateDataset } from '../../../src/server/sample-service';
 import { useIndexedSample, type Json } from '../../support/indexed-sample';
 import { changesOfHands, rawRecords, type RawChange } from '../../support/raw-records';
 import { washBitsOf } from '../../support/wash-rules';
 
 /**
- * The flagged sales as a list of their own (`wash=only`), the flags in exports, and a
- * view's own figures (`/figures`), each checked against the same figures computed here
+ * The flagged sales as a list of their own (`wash=only`), the flags in exports, a view's
+ * own figures (`/figures`), the ranking's flagged sales and quiet windows, each checked against the same figures computed here
  * from the service's own records and the wash rules written again.
  */
 const dataset = generateDataset({ seed: 5, contracts: 6, events: 12_000 });
@@ -18,12 +19,12 @@ const setUp = useIndexedSample(dataset);
 
 /** The whole history's changes from the records, each sale with its flag bits. */
 async function history(profile: 'deployed' = 'deployed') {
-  const { proxy, service, get } = await setUp(profile);
+  const { proxy, service, get, pool } = await setUp(profile);
   await proxy.indexer!.whole(busiest.address).done;
   const changes = changesOfHands(await rawRecords(service, busiest.address));
   const bits = washBitsOf(changes.filter((change) => change.sale));
   const flagged = new Set([...bits].filter(([, wash]) => wash !== 0).map(([sale]) => sale));
-  return { proxy, get, changes, flagged };
+  return { proxy, get, pool, changes, flagged };
 }
 
 const keyOf = (change: RawChange) => `${change.transfer.transaction_hash}|${change.token}`;
@@ -150,5 +151,41 @@ describe('a view’s own figures', () => {
       expect(volumes(figures.washVolume), search).toEqual(expected.washVolume);
     }
     expect((await get(`${base}/figures?wash=maybe`)).body.error.message).toMatch(/^wash must be/);
+  }, 120_000);
+});
+
+describe('the ranking’s flags and quiet windows', () => {
+  it('counts each collection’s flagged sales, leaves them out with wash=exclude, and says where a quiet window’s newest activity is', async () => {
+    const { get, pool, changes, flagged } = await history();
+    const all = (await get('/api/collections?window=all&limit=500')).body;
+    const without = (await get('/api/collections?window=all&wash=exclude&limit=500')).body;
+    const find = (answer: Json) =>
+      answer.collections.find((row: Json) => row.address === busiest.address);
+    const expected = figuresOf(changes, flagged);
+    expect(find(all).washSales).toBe(expected.washSales);
+    expect(find(all).sales).toBe(expected.sales);
+    expect(find(without).sales).toBe(expected.sales - expected.washSales);
+    expect(find(without).events).toBe(expected.events - expected.washSales);
+    expect([all.washExcluded, without.washExcluded]).toEqual([false, true]);
+    expect(without.washSales).toBe(all.washSales);
+
+    // Forty days after the newest event: the last 7 and 30 days are quiet, all time is not.
+    const newest = Math.max(...changes.map((change) => change.ts));
+    const later = newest + 40 * 86_400;
+    for (const window of ['24h', '7d', '30d'] as const) {
+      const rows = await rankings(pool, window, later);
+      expect(rows.every((row) => row.events === 0)).toBe(true);
+      const summary = windowSummary(rows, later);
+      expect(summary).toMatchObject({ active: 0, nearest: 'all' });
+      expect(summary.newest).toBeGreaterThanOrEqual(newest);
+    }
+    const tenDays = windowSummary(
+      await rankings(pool, '7d', newest + 10 * 86_400),
+      newest + 10 * 86_400,
+    );
+    expect(tenDays.active).toBe(0);
+    expect(tenDays.nearest).toBe('30d');
+    const rows = await rankings(pool, 'all', later);
+    expect(windowSummary(rows, later).active).toBeGreaterThan(0);
   }, 120_000);
 });
