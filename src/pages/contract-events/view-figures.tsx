@@ -1,7 +1,19 @@
-import type { Overview, ViewFigures } from '../../lib/answers';
+import type { Overview, ViewFigures, Volume } from '../../lib/answers';
 import { formatCurrencyAmount } from '../../lib/currency-amount';
 import { formatCount, plural } from '../../lib/format';
 import { flaggedShares, formatFlaggedShares } from '../../lib/wash-share';
+
+/** Currencies the line names; the others are counted (the header does the same). */
+const SHOWN_CURRENCIES = 3;
+
+/** The known currencies' volumes, shortened, and how many others there are. */
+function volumeText(volumes: readonly Volume[]): string {
+  const known = volumes.filter((v) => v.currency.state !== 'unknown').slice(0, SHOWN_CURRENCIES);
+  const others = volumes.length - known.length;
+  const amounts = known.map((v) => formatCurrencyAmount(v.volume, v.currency, 2));
+  if (others > 0) amounts.push(plural(others, 'other currency', 'other currencies'));
+  return amounts.join(', ');
+}
 
 /**
  * The view's own figures beside the whole history's, when a filter narrows the events:
@@ -21,8 +33,7 @@ export function ViewFiguresLine({
     ? [
         `${formatCount(figures.events)}${of(whole?.events)} events`,
         `${formatCount(figures.sales)}${of(whole?.sales)} sales`,
-        figures.volume.length > 0 &&
-          `volume ${figures.volume.map((v) => formatCurrencyAmount(v.volume, v.currency, 2)).join(', ')}`,
+        figures.volume.length > 0 && `volume ${volumeText(figures.volume)}`,
         figures.washSales > 0 &&
           `${plural(figures.washSales, 'flagged sale', 'flagged sales')} (${formatFlaggedShares(
             flaggedShares(figures.volume, figures.washVolume, false),
