@@ -5,6 +5,7 @@ import type {
   EventsAnswer,
   Interval,
   SeriesAnswer,
+  ViewFiguresAnswer,
 } from '../lib/answers';
 import { getAnswer, pagePath } from './client';
 import { queryKeys } from './query-keys';
@@ -82,6 +83,24 @@ export const collectionSeriesQueryOptions = (address: string, search: string, in
     },
     staleTime: Infinity,
     placeholderData: (previous) => previous,
+  });
+
+/** A view's own figures (`search`: its filters), asked only when `enabled` (a filter is set). */
+export const collectionViewFiguresQueryOptions = (
+  address: string,
+  search: string,
+  enabled: boolean,
+) =>
+  queryOptions({
+    queryKey: queryKeys.collectionViewFigures(address, search),
+    queryFn: ({ signal }) =>
+      getAnswer<ViewFiguresAnswer>(
+        `${base(address)}/figures${search ? `?${search}` : ''}`,
+        signal,
+        ['figures', 'coverage'],
+      ),
+    enabled,
+    staleTime: Infinity,
   });
 
 /** The export of a view: the server streams the whole answer, named for the view. */

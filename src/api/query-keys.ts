@@ -20,6 +20,9 @@ export const queryKeys = {
   /** A collection's time series under a view. */
   collectionSeries: (address: string, search: string) =>
     [...queryKeys.collectionAll(address, 'series'), search] as const,
+  /** A view's own figures: beside the series, so what refreshes one refreshes both. */
+  collectionViewFigures: (address: string, search: string) =>
+    [...queryKeys.collectionAll(address, 'series'), 'figures', search] as const,
   /** A collection's holders (now, or as of a time). */
   collectionHolders: (address: string, search: string) =>
     [...queryKeys.collectionAll(address, 'holders'), search] as const,

@@ -12,16 +12,28 @@ export function rankingPath(search: string, cursor: string | null): string {
   return pagePath('/api/collections', search, RANKING_PAGE_SIZE, cursor);
 }
 
+/** A page of the ranking, with what its answer says of the whole window. */
+export interface RankingPage extends ServerPage<RankedContract> {
+  faults: string[];
+  window: Pick<RankingAnswer, 'active' | 'newest' | 'nearest' | 'washSales'>;
+}
+
 export async function fetchRankingPage(
   search: string,
   cursor: string | null,
   signal?: AbortSignal,
-): Promise<ServerPage<RankedContract> & { faults: string[] }> {
+): Promise<RankingPage> {
   const answer = await getAnswer<RankingAnswer>(rankingPath(search, cursor), signal, [
     'collections',
     'next',
   ]);
-  return { items: answer.collections, next: answer.next, faults: answer.faults ?? [] };
+  const { active, newest, nearest, washSales } = answer;
+  return {
+    items: answer.collections,
+    next: answer.next,
+    faults: answer.faults ?? [],
+    window: { active, newest, nearest, washSales },
+  };
 }
 
 /**

@@ -16,6 +16,11 @@ export interface DataTableProps<T extends RowData, S extends string> {
   columns: ListColumn<T>[];
   getRowKey: (row: T) => string;
   sort: SortState<S> | null;
+  /**
+   * The order the rows are in when `sort` is null (the server's own, e.g. newest first):
+   * its header shows it (`aria-sort`) and a click on it turns it round.
+   */
+  defaultSort?: SortState<S>;
   onSortChange: (sort: SortState<S> | null) => void;
   /**
    * Puts the rows in the order of `sort`: the table's one way of sorting. TanStack Table
@@ -58,6 +63,7 @@ const BORDERS = 2;
  */
 export function DataTable<T extends RowData, S extends string>(props: DataTableProps<T, S>) {
   const { caption, columns: allColumns, getRowKey, sort, onSortChange, onRowOpen } = props;
+  const { defaultSort } = props;
   const { sortRows, widths } = props;
   const rows = useMemo(() => sortRows(props.rows, sort), [sortRows, sort, props.rows]);
   const phone = useMediaQuery(PHONE_QUERY);
@@ -84,7 +90,8 @@ export function DataTable<T extends RowData, S extends string>(props: DataTableP
   const widthOf = useMemo(() => new Map(shown.map((entry) => [entry.id, entry.width])), [shown]);
   const hidden = sized.filter((entry) => !shown.includes(entry));
 
-  const sorting = useMemo<SortingState>(() => (sort ? [sort] : []), [sort]);
+  const shownSort = sort ?? defaultSort ?? null;
+  const sorting = useMemo<SortingState>(() => (shownSort ? [shownSort] : []), [shownSort]);
   const table = useTable({
     features: listFeatures,
     columns,
@@ -94,7 +101,10 @@ export function DataTable<T extends RowData, S extends string>(props: DataTableP
     onSortingChange: (updater) => {
       const next = typeof updater === 'function' ? updater(sorting) : updater;
       // Only sortable columns toggle, and their ids are sort ids (see `columns`).
-      onSortChange((next[0] as SortState<S> | undefined) ?? null);
+      const chosen = (next[0] as SortState<S> | undefined) ?? null;
+      const isDefault =
+        chosen !== null && chosen.id === defaultSort?.id && chosen.desc === defaultSort.desc;
+      onSortChange(isDefault ? null : chosen);
     },
     enableMultiSort: false,
   });

@@ -20,9 +20,10 @@ export type Interval = (typeof INTERVALS)[number];
 
 /**
  * Whether figures, lists and exports count sales flagged as wash trades (`wash=include`,
- * the default) or leave them out (`wash=exclude`).
+ * the default), leave them out (`wash=exclude`) or count them alone (`wash=only`, the
+ * flagged sales to look at one by one).
  */
-export const WASH_MODES = ['include', 'exclude'] as const;
+export const WASH_MODES = ['include', 'exclude', 'only'] as const;
 export type WashMode = (typeof WASH_MODES)[number];
 
 /** The windows collections are ranked over, in hours (null: the whole history). */
@@ -73,6 +74,22 @@ export interface Overview {
   lastActivity: number | null;
 }
 
+/**
+ * A view's own figures: the events its filters keep (`GET /api/collections/:address/figures`
+ * takes the events' filters), beside the whole history's.
+ */
+export interface ViewFigures {
+  events: number;
+  counts: Record<EventKind, number>;
+  sales: number;
+  /** Sales with a readable price: the rows a price sort lists. */
+  priced: number;
+  volume: Volume[];
+  /** The flagged sales among them, and their volume per currency. */
+  washSales: number;
+  washVolume: Volume[];
+}
+
 export interface SeriesBucket {
   /** Unix seconds of the bucket's start. */
   start: number;
@@ -93,6 +110,8 @@ export interface RankedContract {
   lastActivity: number | null;
   complete: boolean;
   indexedBack: number | null;
+  /** Sales flagged as wash trades in the window (counted whether or not left out). */
+  washSales: number;
 }
 
 export interface WalkProgress {
@@ -269,6 +288,16 @@ export interface RankingAnswer {
   sort: string;
   collections: RankedContract[];
   next: string | null;
+  /** Collections (matching the search) with activity in the window. */
+  active: number;
+  /** Their newest activity (unix seconds), in the window or not; null: none at all. */
+  newest: number | null;
+  /** When none is active: the shortest window that holds the newest activity. */
+  nearest: RankingWindow | null;
+  /** Sales flagged as wash trades in the window, over every collection matching. */
+  washSales: number;
+  /** Whether the figures leave the flagged sales out (`wash=exclude`). */
+  washExcluded: boolean;
   /** Faults of the whole server: why nothing may be fresh (a refused key, a full disk…). */
   faults: string[];
 }
@@ -292,6 +321,12 @@ export interface EventsAnswer {
   /** How the rows are ordered, in words (the price sort goes currency by currency). */
   order?: string;
   coverage?: Coverage;
+}
+
+/** `GET /api/collections/:address/figures`: null while nothing is indexed. */
+export interface ViewFiguresAnswer {
+  figures: ViewFigures | null;
+  coverage: Coverage;
 }
 
 /** `GET /api/collections/:address/series`. */

@@ -9,7 +9,8 @@ import { kindName } from './token-event';
  * token id in decimal and hex, the time in UTC, a sale's price as an amount in its
  * currency with the currency's symbol and address (and whether it was assumed) and the
  * base units in decimal; the price as the service wrote it only when it is no number;
- * which records the row was made of (a sale's transfer and sale records are one row).
+ * which records the row was made of (a sale's transfer and sale records are one row); why
+ * a sale looks like a wash trade (the reasons, one sentence each; empty when none fired).
  */
 export const eventExportColumns = [
   'kind',
@@ -30,9 +31,10 @@ export const eventExportColumns = [
   'marketplace_address',
   'records',
   'contract_address',
+  'wash_flags',
 ] as const;
 
-export type ExportedEvent = Omit<EventRow, 'id' | 'washFlags'>;
+export type ExportedEvent = Omit<EventRow, 'id'>;
 
 export function eventExportRow(event: ExportedEvent): ExportRow {
   return {
@@ -49,5 +51,6 @@ export function eventExportRow(event: ExportedEvent): ExportRow {
     marketplace_address: event.marketplaceAddress,
     records: event.records,
     contract_address: event.contractAddress,
+    wash_flags: event.washFlags?.join(' ') ?? '',
   };
 }

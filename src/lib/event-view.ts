@@ -1,5 +1,5 @@
 import { canonicalAddress } from './address';
-import { EVENT_SORTS, type EventSortId } from './answers';
+import { EVENT_SORTS, type EventSortId, type WashMode } from './answers';
 import { CURRENCIES } from './price';
 import { formatSpanEnd, parseTimeSpan, type TimeSpan } from './time-span';
 import type { EventKind } from './token-event';
@@ -30,9 +30,14 @@ export interface EventView {
   marketplace: string | null;
   /** A currency's symbol (ETH, STRK, USDC), a currency address, or `none`. */
   currency: string | null;
-  /** Sales flagged as wash trades left out of every figure, chart, row and export. */
-  excludeWash: boolean;
+  /**
+   * Sales flagged as wash trades left out of every figure, chart, row and export
+   * (`exclude`), or they alone (`only`); null: counted with the others.
+   */
+  wash: ViewWash | null;
 }
+
+export type ViewWash = Exclude<WashMode, 'include'>;
 
 const MARKETPLACE_MAX = 100;
 
@@ -48,6 +53,10 @@ export function parseCurrency(value: string | null): string | null {
   return canonicalAddress(lower);
 }
 
+/** `exclude` or `only`; anything else counts flagged sales with the others. */
+const parseViewWash = (value: string | null): ViewWash | null =>
+  value === 'exclude' || value === 'only' ? value : null;
+
 export function parseEventView(params: URLSearchParams): EventView {
   const marketplace = params.get('marketplace')?.trim() || null;
   return {
@@ -57,13 +66,18 @@ export function parseEventView(params: URLSearchParams): EventView {
     sort: parseSort(params.get('sort'), EVENT_SORTS),
     marketplace: marketplace && marketplace.length <= MARKETPLACE_MAX ? marketplace : null,
     currency: parseCurrency(params.get('currency')),
-    excludeWash: params.get('wash') === 'exclude',
+    wash: parseViewWash(params.get('wash')),
   };
 }
 
+/** The server's order when the view names none: newest first. */
+export const NEWEST_FIRST: SortState<EventSortId> = { id: 'time', desc: true };
+
 /** The default sort (newest first) is no sort in the URL. */
 const urlSort = (sort: EventView['sort']) =>
-  sort && !(sort.id === 'time' && sort.desc) ? formatSort(sort) : null;
+  sort && !(sort.id === NEWEST_FIRST.id && sort.desc === NEWEST_FIRST.desc)
+    ? formatSort(sort)
+    : null;
 
 /** The view's filters and sort as URL entries, defaults left out, in a fixed order. */
 function viewEntries(view: EventView): [string, string][] {
@@ -75,7 +89,7 @@ function viewEntries(view: EventView): [string, string][] {
     ['marketplace', view.marketplace],
     ['sort', urlSort(view.sort)],
     ['to', view.span && formatSpanEnd(view.span.to)],
-    ['wash', view.excludeWash ? 'exclude' : null],
+    ['wash', view.wash],
   ];
   return entries.filter((entry): entry is [string, string] => entry[1] !== null);
 }

@@ -2,6 +2,7 @@ import {
   RANKING_SORTS,
   WINDOWS,
   type RankingSortId,
+  type RankedContract,
   type RankingWindow,
   type Volume,
 } from './answers';
@@ -19,6 +20,8 @@ export interface RankingView {
   sort: SortState<RankingSortId>;
   currency: Currency;
   q: string;
+  /** Sales flagged as wash trades left out of the figures (`wash=exclude`). */
+  excludeWash: boolean;
 }
 
 export const RANKING_WINDOWS = Object.keys(WINDOWS) as RankingWindow[];
@@ -28,6 +31,7 @@ export const DEFAULT_RANKING: Omit<RankingView, 'q'> = {
   window: '7d',
   sort: { id: 'events', desc: true },
   currency: CURRENCIES[0]!,
+  excludeWash: false,
 };
 
 /** The longest search text sent (the server refuses longer). */
@@ -41,6 +45,7 @@ export function parseRankingView(params: URLSearchParams): RankingView {
     sort: parseSort(params.get('sort'), RANKING_SORTS) ?? DEFAULT_RANKING.sort,
     currency: currency ?? DEFAULT_RANKING.currency,
     q: (params.get('q') ?? '').trim().slice(0, SEARCH_MAX),
+    excludeWash: params.get('wash') === 'exclude',
   };
 }
 
@@ -51,6 +56,7 @@ function rankingParams(view: RankingView): URLSearchParams {
   if (view.currency !== DEFAULT_RANKING.currency) params.set('currency', view.currency.symbol);
   if (view.q) params.set('q', view.q);
   if (sort !== formatSort(DEFAULT_RANKING.sort)) params.set('sort', sort!);
+  if (view.excludeWash) params.set('wash', 'exclude');
   if (view.window !== DEFAULT_RANKING.window) params.set('window', view.window);
   return params;
 }
@@ -64,6 +70,19 @@ export function rankingSearch(view: RankingView): string {
 export function canonicalRankingSearch(params: URLSearchParams): string {
   return rankingSearch(parseRankingView(params));
 }
+
+/** Nothing of the collection is indexed yet: its figures are unknown, not zero. */
+export const notIndexed = (row: RankedContract) => !row.complete && row.indexedBack === null;
+
+/** The first hour (unix hours) a window counts, at `nowSeconds`; 0 for the whole history. */
+export function windowStartHour(window: RankingWindow, nowSeconds: number): number {
+  const hours = WINDOWS[window];
+  return hours === null ? 0 : Math.floor(nowSeconds / 3600) - hours + 1;
+}
+
+/** The shortest window that counts an event at `time` (unix seconds). */
+export const windowHolding = (time: number, nowSeconds: number): RankingWindow =>
+  RANKING_WINDOWS.find((window) => windowStartHour(window, nowSeconds) <= Math.floor(time / 3600))!;
 
 /**
  * A collection's volume in one currency, exact base units (ETH's counts the sales that

@@ -6,6 +6,8 @@ import { CURRENCIES, formatAmount, type Currency } from '../../src/lib/price';
 import { currencyRef } from '../../src/server/index/figures';
 import { matchingRanking, rankedBy } from '../../src/server/index/rankings';
 import { errorResponse } from '../../src/server/proxy/error-response';
+import { windowHolding } from '../../src/lib/ranking-view';
+import { formatDay } from '../../src/lib/time';
 import { dataRows, installSampleApi, renderAt, statusText } from './harness';
 
 /*
@@ -51,6 +53,7 @@ function collection(index: number, window: string): RankedContract {
     lastActivity: empty && index === 69 ? null : NOW - index * 3600,
     complete: index !== 3 && index !== 69,
     indexedBack: index === 69 ? null : 1_700_000_000,
+    washSales: 0,
   };
 }
 const hex = (address: string) => Buffer.from(address.slice(2), 'hex');
@@ -64,6 +67,8 @@ interface Options {
   none?: boolean;
   /** The server's faults, said with the answer. */
   faults?: string[];
+  /** Nothing in any window but the whole history: the newest activity is 20 days old. */
+  quiet?: boolean;
 }
 
 function installRankingApi(options: Options = {}) {
@@ -92,7 +97,18 @@ function installRankingApi(options: Options = {}) {
     const currency =
       CURRENCIES.find((c) => c.symbol === (get('currency') ?? 'ETH'))?.address ?? ETH!.address;
     const all = options.none ? [] : Array.from({ length: 70 }, (_, i) => collection(i, window));
-    const rows = rankedBy(matchingRanking(all, get('q') ?? undefined), sort, currency);
+    if (options.quiet) {
+      for (const row of all) {
+        row.lastActivity = NOW - 20 * 86_400 - Number(BigInt(row.address));
+        if (window === '24h' || window === '7d') {
+          Object.assign(row, { events: 0, sales: 0, volume: [] });
+        }
+      }
+    }
+    const matching = matchingRanking(all, get('q') ?? undefined);
+    const rows = rankedBy(matching, sort, currency);
+    const active = matching.filter((row) => row.events > 0).length;
+    const newest = Math.max(...matching.map((row) => row.lastActivity ?? -1));
     const start = Number(get('cursor') ?? 0);
     const limit = Number(get('limit') ?? 100);
     const page = rows.slice(start, start + limit);
@@ -102,6 +118,11 @@ function installRankingApi(options: Options = {}) {
       sort: sortText,
       collections: page,
       next,
+      active,
+      newest: newest < 0 ? null : newest,
+      nearest: active === 0 && newest >= 0 ? windowHolding(newest, NOW) : null,
+      washSales: get('wash') === 'exclude' ? 0 : 4,
+      washExcluded: get('wash') === 'exclude',
       faults: options.faults ?? [],
     });
   };
@@ -311,5 +332,31 @@ describe('collections page', () => {
     expect(alert).toHaveTextContent('The dashboard’s server failed');
     await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
     expect(await screen.findByRole('table')).toBeInTheDocument();
+  });
+
+  it('says when a window has no activity, when the newest is, and offers the windows that hold it', async () => {
+    installRankingApi({ quiet: true });
+    const { router } = renderAt('/contracts');
+    await screen.findByRole('table');
+    const quiet = await screen.findByText(/^No activity in the last 7 days: the newest is from/);
+    expect(quiet).toHaveTextContent(formatDay(NOW - 20 * 86_400 - 1));
+    await userEvent.click(
+      screen.getByRole('button', { name: 'Show activity in the last 30 days' }),
+    );
+    await waitFor(() => expect(router.state.location.search).toBe('?window=30d'));
+    await waitFor(() => expect(statusText()).toContain('by events in the last 30 days'));
+    expect(screen.queryByText(/^No activity/)).toBeNull();
+  });
+
+  it('leaves flagged sales out of the ranking with its switch, in the URL and the request', async () => {
+    const { rankingRequests } = installRankingApi();
+    const { router } = renderAt('/contracts');
+    await screen.findByRole('table');
+    const toggle = screen.getByRole('switch', { name: 'Leave flagged sales out' });
+    await waitFor(() => expect(toggle).toHaveAccessibleDescription(/^4 sales flagged/));
+    await userEvent.click(toggle);
+    await waitFor(() => expect(router.state.location.search).toBe('?wash=exclude'));
+    await waitFor(() => expect(rankingRequests().at(-1)).toContain('wash=exclude'));
+    expect(toggle).toBeChecked();
   });
 });

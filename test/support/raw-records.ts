@@ -68,3 +68,34 @@ export const ETH_ADDRESS = '0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b15
 
 /** The currency a sale counts in: the one it names, or ETH when it names none. */
 export const countedCurrency = (named: string | undefined) => named ?? ETH_ADDRESS;
+/** A change of hands as the records say it: its transfer record, and its sale's when sold. */
+export interface RawChange {
+  token: string;
+  from: string;
+  to: string;
+  ts: number;
+  transfer: RawRecord;
+  sale: RawRecord | undefined;
+}
+
+/**
+ * The changes of hands of the deployed profile's records: each is a transfer record, and
+ * a sale's twin (same transaction and token) names its price. Who sold and who bought is
+ * the transfer's from and to.
+ */
+export function changesOfHands(records: RawRecord[]): RawChange[] {
+  const twin = (r: RawRecord) => `${r.transaction_hash}|${r.token_id}`;
+  const sales = new Map(
+    records.filter((r) => String(r.event_type) === 'sale').map((r) => [twin(r), r]),
+  );
+  return records
+    .filter((r) => String(r.event_type) !== 'sale')
+    .map((r) => ({
+      token: r.token_id!,
+      from: r.from_address!,
+      to: r.to_address!,
+      ts: Number(r.timestamp),
+      transfer: r,
+      sale: sales.get(twin(r)),
+    }));
+}

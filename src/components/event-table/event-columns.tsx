@@ -19,11 +19,16 @@ import styles from './event-columns.module.css';
  * To are not sortable: the index orders by time, price, token and kind.
  */
 /** The time column's width for each way of showing times: exact times are longer. */
-const TIME_WIDTHS: Record<TimeDisplay, { time: number }> = {
-  relative: { time: 9 },
-  absolute: { time: 13.5 },
-};
-export const eventColumnWidths = (display: TimeDisplay) => TIME_WIDTHS[display];
+const TIME_WIDTHS: Record<TimeDisplay, number> = { relative: 9, absolute: 13.5 };
+/** The price column's: a flagged sale's badge ("wash?") follows its price on the line. */
+const PRICE_WIDTH = 9.4;
+const FLAGGED_PRICE_WIDTH = 13;
+
+/** The widths that depend on what is shown: the times' form, and whether a row is flagged. */
+export const eventColumnWidths = (display: TimeDisplay, flagged: boolean) => ({
+  time: TIME_WIDTHS[display],
+  price: flagged ? FLAGGED_PRICE_WIDTH : PRICE_WIDTH,
+});
 
 /** The sender or the receiver: not sortable, sharing the width the others leave. */
 function partyColumn(
@@ -61,7 +66,7 @@ const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
     header: TimeHeader,
     accessorFn: (row) => row.timestamp,
     sortDescFirst: true,
-    meta: { className: styles.time, width: TIME_WIDTHS.relative.time, cardLabel: false },
+    meta: { className: styles.time, width: TIME_WIDTHS.relative, cardLabel: false },
     cell: EventTimeCell,
   },
   {
@@ -69,7 +74,7 @@ const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
     header: 'Price',
     accessorFn: (row) => row.price ?? '',
     sortDescFirst: true,
-    meta: { className: styles.price, width: 9.4, priority: 3 },
+    meta: { className: styles.price, width: PRICE_WIDTH, priority: 3 },
     cell: ({ row }) => (
       <>
         <Price event={row.original} />

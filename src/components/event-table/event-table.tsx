@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import type { EventSort } from '../../lib/event-list';
 import { sortEvents } from '../../lib/event-list';
 import type { TokenEvent } from '../../lib/token-event';
@@ -15,6 +16,8 @@ interface EventTableProps {
   /** What the cells show and do: times, filters, tracing (see EventView). */
   view: EventView;
   sort: SortState<EventSort> | null;
+  /** The rows' order when `sort` is null (see DataTable). */
+  defaultSort?: SortState<EventSort>;
   onSortChange: (sort: SortState<EventSort> | null) => void;
   onNearEnd?: () => void;
   onRowOpen?: (event: TokenEvent) => void;
@@ -28,15 +31,17 @@ const eventKey = (event: TokenEvent) => event.key;
 
 /**
  * A table of events, as a contract's page and a token's page show them: sorted as the
- * export sorts, the time column as wide as the times shown, the phone's card layout of
+ * export sorts, the time column as wide as the times shown, the price column wide enough
+ * for a flagged sale's badge when a row has one, the phone's card layout of
  * events, and the view the cells read.
  */
 export function EventTable({ view, serverSorted, ...props }: EventTableProps) {
+  const flagged = useMemo(() => props.rows.some((row) => row.washFlags), [props.rows]);
   return (
     <EventViewContext.Provider value={view}>
       <DataTable
         {...props}
-        widths={eventColumnWidths(view.display)}
+        widths={eventColumnWidths(view.display, flagged)}
         className={eventTableClass}
         getRowKey={eventKey}
         sortRows={serverSorted ? asGiven : sortEvents}

@@ -5,6 +5,7 @@ import {
   collectionEventsQueryOptions,
   collectionQueryOptions,
   collectionSeriesQueryOptions,
+  collectionViewFiguresQueryOptions,
 } from '../../api/collection';
 import { ApiError } from '../../api/api-error';
 import { useServerList } from '../../api/use-server-list';
@@ -28,6 +29,7 @@ import { collectionTitle } from '../../lib/collection-title';
 import {
   canonicalEventSearch,
   isFiltered,
+  NEWEST_FIRST,
   parseEventView,
   viewApiParams,
 } from '../../lib/event-view';
@@ -41,6 +43,7 @@ import { EventsToolbar } from './events-toolbar';
 import { NotACollection } from './not-a-collection';
 import { useIndexRefresh } from './use-index-refresh';
 import { useNewEvents } from './use-new-events';
+import { ViewFiguresLine } from './view-figures';
 import button from '../../components/button.module.css';
 
 /** `/contracts/:address`: validates and canonicalises the URL, then shows the collection. */
@@ -62,7 +65,7 @@ export function ContractEventsPage({ address }: { address: string }) {
   const apiSearch = viewApiParams(view, true).toString();
   const filterSearch = viewApiParams(view, false).toString();
 
-  const collectionQuery = useQuery(collectionQueryOptions(address, view.excludeWash));
+  const collectionQuery = useQuery(collectionQueryOptions(address, view.wash === 'exclude'));
   const collection = collectionQuery.data;
   const eventsQuery = useInfiniteQuery(
     collectionEventsQueryOptions(address, apiSearch, Math.min(pageSize, MAX_PAGE_SIZE)),
@@ -73,6 +76,13 @@ export function ContractEventsPage({ address }: { address: string }) {
     ...collectionSeriesQueryOptions(address, filterSearch, range.interval),
     enabled: collection !== undefined,
   });
+  const filtered = isFiltered(view);
+  const priceSort = view.sort?.id === 'price';
+  // The view's own figures: only a filter or a price sort (its priced sales) needs them.
+  const viewFiguresQuery = useQuery(
+    collectionViewFiguresQueryOptions(address, filterSearch, filtered || priceSort),
+  );
+  const viewCounts = viewFiguresQuery.data?.figures;
   useIndexRefresh(address, collection?.coverage);
   const live = useNewEvents(address, apiSearch, view, collection, nowSeconds);
   const missing = collectionQuery.error;
@@ -119,13 +129,12 @@ export function ContractEventsPage({ address }: { address: string }) {
   }, [list.items]);
   const firstPage = eventsQuery.data?.pages[0];
   const coverage = collection?.coverage ?? firstPage?.coverage ?? undefined;
-  const total = seriesQuery.data
-    ? seriesQuery.data.buckets.reduce(
-        (sum, bucket) => sum + Object.values(bucket.counts).reduce((a, b) => a + b, 0),
-        0,
-      )
-    : null;
-  const filtered = isFiltered(view);
+  // How many rows the whole list holds: a price sort lists the priced sales alone.
+  const total = priceSort
+    ? (viewCounts?.priced ?? null)
+    : filtered
+      ? (viewCounts?.events ?? null)
+      : (collection?.figures?.events ?? null);
 
   if (notACollection) return <NotACollection address={address} message={notACollection.message} />;
   return (
@@ -148,6 +157,7 @@ export function ContractEventsPage({ address }: { address: string }) {
         display={display}
         onDisplayChange={setDisplay}
       />
+      {filtered && <ViewFiguresLine figures={viewCounts} whole={collection?.figures} />}
       <FoldedCharts
         address={address}
         series={seriesQuery.data}
@@ -204,7 +214,7 @@ export function ContractEventsPage({ address }: { address: string }) {
       ) : (
         <>
           <LoadStatus
-            noun="event"
+            noun={priceSort ? 'priced sale' : 'event'}
             list={list}
             total={total}
             order={view.sort && view.sort.id !== 'time' ? (firstPage?.order ?? null) : null}
@@ -214,6 +224,7 @@ export function ContractEventsPage({ address }: { address: string }) {
             rows={list.items}
             columns={contractEventColumns}
             sort={view.sort}
+            defaultSort={NEWEST_FIRST}
             onSortChange={setSort}
             serverSorted
             onNearEnd={list.loadMoreAuto}

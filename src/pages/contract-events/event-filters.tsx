@@ -10,6 +10,7 @@ import type { EventView } from '../../lib/event-view';
 import { formatSpan } from '../../lib/time-span';
 import { EVENT_KIND_NAMES, EVENT_KINDS, type EventKind } from '../../lib/token-event';
 import { formatSort, type TimeDisplay } from '../../lib/view-state';
+import { overviewShares } from '../../lib/wash-share';
 import { kindTones } from '../../components/badge';
 import { DateRange } from '../../components/date-range';
 import { WashSwitch } from '../../components/wash-switch';
@@ -155,9 +156,12 @@ export function EventFilters({ view, onChange, figures, ...props }: EventFilters
         </span>
       )}
       <WashSwitch
-        exclude={view.excludeWash}
+        exclude={view.wash === 'exclude'}
         flagged={figures?.washSales}
+        shares={overviewShares(figures)}
         onChange={(exclude) => onChange({ wash: exclude ? 'exclude' : null })}
+        only={view.wash === 'only'}
+        onOnlyChange={(only) => onChange({ wash: only ? 'only' : null })}
       />
       <TimeDisplayToggle display={props.display} onChange={props.onDisplayChange} />
     </div>

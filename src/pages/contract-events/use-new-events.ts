@@ -31,6 +31,7 @@ export function useNewEvents(
     view.address === null &&
     view.marketplace === null &&
     view.currency === null &&
+    view.wash !== 'only' &&
     (view.span === null || view.span.to > nowSeconds);
   const figures = collection?.figures;
   const kinds: readonly EventKind[] = view.kinds.length ? view.kinds : EVENT_KINDS;

@@ -15,7 +15,7 @@ import {
 } from '../../components/states';
 import { useNow } from '../../components/use-now';
 import { useTitle } from '../../components/use-title';
-import type { RankedContract, RankingSortId, RankingWindow } from '../../lib/answers';
+import type { RankedContract, RankingSortId } from '../../lib/answers';
 import { formatCount } from '../../lib/format';
 import { CURRENCIES } from '../../lib/price';
 import {
@@ -31,6 +31,8 @@ import { RankingCells } from './ranking-cells';
 import { rankingColumns, rankingTableClass } from './ranking-columns';
 import { RankingIntro } from './ranking-intro';
 import { RankingToolbar } from './ranking-toolbar';
+import { QuietWindow, WINDOW_PHRASES } from './quiet-window';
+import { WashSwitch } from '../../components/wash-switch';
 import button from '../../components/button.module.css';
 import status from '../../components/load-status.module.css';
 
@@ -44,14 +46,6 @@ export function ContractsPage() {
 
 const contractKey = (contract: RankedContract) => contract.address;
 // The server sorts: the table shows its order as it comes.
-
-/** The window in the status line's words. */
-const WINDOW_PHRASES: Record<RankingWindow, string> = {
-  '24h': 'in the last 24 hours',
-  '7d': 'in the last 7 days',
-  '30d': 'in the last 30 days',
-  all: 'over their whole history',
-};
 
 /** The words of a sort for the status line. */
 const SORT_NAMES: Record<RankingSortId, string> = {
@@ -128,11 +122,22 @@ function RankingPage() {
     [view.currency, timeDisplay, timeZone, nowMs],
   );
   const count = list.items.length;
+  const firstPage = query.data?.pages[0];
 
   return (
     <section aria-labelledby="contracts-title">
       <RankingIntro assumedEth={view.currency === CURRENCIES[0]} />
       <RankingToolbar view={view} onChange={setView} />
+      <WashSwitch
+        exclude={view.excludeWash}
+        flagged={firstPage?.window.washSales}
+        onChange={(excludeWash) => setView({ excludeWash })}
+      />
+      <QuietWindow
+        window={view.window}
+        answer={updating ? undefined : firstPage?.window}
+        onWindow={(window) => setView({ window })}
+      />
       <RetryingNotice error={query.failureReason} failureCount={query.failureCount} />
       <ServerFaults faults={query.data?.pages.at(-1)?.faults} />
       {query.isPending ? (

@@ -7,7 +7,7 @@ import { shortenHex } from '../../lib/address';
 import type { RankedContract } from '../../lib/answers';
 import { formatCount } from '../../lib/format';
 import { exactAmount, formatAmount, type Currency } from '../../lib/price';
-import { volumeIn } from '../../lib/ranking-view';
+import { notIndexed, volumeIn } from '../../lib/ranking-view';
 import { hrefs } from '../../lib/routes';
 import { formatDay } from '../../lib/time';
 import styles from './ranking-columns.module.css';
@@ -25,9 +25,6 @@ type CellProps = RowCellProps<RankedContract>;
 /** The name a collection goes by: its own, else its short address. */
 export const collectionName = (row: RankedContract) =>
   row.name || `Contract ${shortenHex(row.address)}`;
-
-/** Nothing of the collection is indexed yet: its figures are unknown, not zero. */
-export const notIndexed = (row: RankedContract) => !row.complete && row.indexedBack === null;
 
 /** How much of the collection's history its figures cover, when not the whole of it. */
 export function coverageText(row: RankedContract): string | null {

@@ -17,6 +17,7 @@ import { useNow } from '../../components/use-now';
 import { useTitle } from '../../components/use-title';
 import { useViewSearch } from '../../components/use-view-search';
 import { WashSwitch } from '../../components/wash-switch';
+import { overviewShares } from '../../lib/wash-share';
 import { activeSpan, chartRange, uncoveredNote } from '../../lib/activity';
 import { parseAddress } from '../../lib/address';
 import type { Coverage } from '../../lib/answers';
@@ -121,6 +122,7 @@ export function MarketPage({ address }: { address: string }) {
         <WashSwitch
           exclude={excludeWash}
           flagged={collection?.figures?.washSales}
+          shares={overviewShares(collection?.figures)}
           onChange={(exclude) => set({ wash: exclude ? 'exclude' : null })}
         />
         <TimeDisplayToggle display={display} onChange={setDisplay} />

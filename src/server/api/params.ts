@@ -129,8 +129,12 @@ const freeText = (name: string, what: string, max: number) => {
 
 const cursor = z.string().max(2000, 'cursor is not one this server gave.').optional();
 
-/** Sales flagged as wash trades counted (`include`, the default) or left out (`exclude`). */
-const wash = z.enum(WASH_MODES, { error: `wash must be ${WASH_MODES.join(' or ')}.` });
+/**
+ * Sales flagged as wash trades counted (`include`, the default), left out (`exclude`) or
+ * alone (`only`: a list's filter; figures that count whole hours take the first two).
+ */
+const wash = z.enum(WASH_MODES, { error: 'wash must be include, exclude or only.' });
+const countedWash = z.enum(['include', 'exclude'], { error: 'wash must be include or exclude.' });
 
 export const filterShape = {
   kind: kinds.optional(),
@@ -183,6 +187,7 @@ export const seriesParams = withPriceRule({
     .enum(INTERVALS, { error: `interval must be one of ${INTERVALS.join(', ')}.` })
     .default('day'),
 });
+export const viewFiguresParams = withPriceRule(filterShape);
 export const holdersParams = z.strictObject({
   asOf: time('asOf').optional(),
   owner: address('owner').optional(),
@@ -213,6 +218,7 @@ export const rankingParams = z.strictObject({
     })
     .default({ id: 'events', desc: true }),
   currency: currency.default(CURRENCIES[0]!.address),
+  wash: countedWash.optional(),
   q: freeText('q', 'part of a name, a symbol or an address', 200)
     .transform((value) => value.trim() || undefined)
     .optional(),
@@ -233,10 +239,10 @@ export const walletCollectionParams = z.strictObject({
 export const marketParams = withPriceRule({
   from: filterShape.from,
   to: filterShape.to,
-  wash: filterShape.wash,
+  wash: countedWash.optional(),
 });
 export const emptyParams = z.strictObject({});
-export const overviewParams = z.strictObject({ wash: wash.optional() });
+export const overviewParams = z.strictObject({ wash: countedWash.optional() });
 
 export const lookupParams = z.strictObject({ collection: address('collection').optional() });
 /** What the lookup is asked about: a 0x felt (an address or a hash, maybe a token id) or a decimal token id. */
@@ -271,6 +277,7 @@ export function filtersOf(v: FilterValues): EventFilters {
   if (v.minPrice !== undefined) filters.minPrice = v.minPrice;
   if (v.maxPrice !== undefined) filters.maxPrice = v.maxPrice;
   if (v.wash === 'exclude') filters.excludeWash = true;
+  if (v.wash === 'only') filters.onlyWash = true;
   return filters;
 }
 

@@ -17,8 +17,9 @@ import { overview } from '../index/figures';
 import { everyHolder, holders } from '../index/holders';
 import { market, marketCounted, noMarket } from '../index/market';
 import type { Keyset } from '../index/keyset';
-import { matchingRanking, rankedBy, rankings } from '../index/rankings';
+import { matchingRanking, rankedBy, rankings, windowSummary } from '../index/rankings';
 import { series } from '../index/series';
+import { viewFigures } from '../index/view-figures';
 import { NO_TOKEN, tokenHistory } from '../index/token';
 import { lookupValue as lookupIndex } from '../index/lookup';
 import { transactionEvents } from '../index/transaction';
@@ -47,6 +48,7 @@ import {
   seriesParams,
   tokenParam,
   transactionHash,
+  viewFiguresParams,
   walletAddress,
   walletCollectionParams,
   walletEventsParams,
@@ -179,8 +181,11 @@ export function createQueryApi(options: QueryApiOptions) {
     const reading = readListing();
     // The server's first answers wait a little for the list (a new database has none).
     if (!listedOnce) await settlesWithin(reading, LISTING_WAIT_MS);
-    const all = await rankings(pool, params.window, Math.floor(now() / 1000));
-    const sorted = rankedBy(matchingRanking(all, params.q), params.sort, params.currency);
+    const nowSeconds = Math.floor(now() / 1000);
+    const excludeWash = params.wash === 'exclude';
+    const all = await rankings(pool, params.window, nowSeconds, { excludeWash });
+    const matching = matchingRanking(all, params.q);
+    const sorted = rankedBy(matching, params.sort, params.currency);
     let start = 0;
     if (cursor.after) {
       const address = cursor.after[0];
@@ -193,6 +198,8 @@ export function createQueryApi(options: QueryApiOptions) {
       sort: `${params.sort.desc ? '-' : ''}${params.sort.id}`,
       collections: page,
       next: more ? keyset.encode(key, [page.at(-1)!.address]) : null,
+      ...windowSummary(matching, nowSeconds),
+      washExcluded: excludeWash,
       faults: faults(),
     });
   });
@@ -268,6 +275,16 @@ export function createQueryApi(options: QueryApiOptions) {
         ? []
         : await series(pool, found.id, params.interval, filtersOf(params));
     return c.json({ interval: params.interval, buckets, coverage: found.coverage });
+  });
+
+  // A view's own figures: asked only beside a filter or a price sort (the overview has the
+  // whole history's).
+  app.get('/collections/:address/figures', async (c) => {
+    const found = await collectionRequest(c, viewFiguresParams);
+    if (found.error) return found.error;
+    const filters = filtersOf(found.params);
+    const figures = found.id === undefined ? null : await viewFigures(pool, found.id, filters);
+    return c.json({ figures, coverage: found.coverage });
   });
 
   // The market reads every token minted: identical requests over the same indexed rows
@@ -539,6 +556,7 @@ function exportName(address: string, params: Params<typeof exportParams>): strin
   if (params.to !== undefined)
     parts.push(`to-${new Date(params.to * 1000).toISOString().slice(0, 10)}`);
   if (params.wash === 'exclude') parts.push('without-flagged-sales');
+  if (params.wash === 'only') parts.push('flagged-sales-only');
   return parts.join('_');
 }
 

@@ -30,6 +30,8 @@ export interface EventFilters {
   maxPrice?: string;
   /** Leave out sales flagged as wash trades (see wash-flags.ts). */
   excludeWash?: boolean;
+  /** Only the sales flagged as wash trades. */
+  onlyWash?: boolean;
 }
 
 export interface EventsQuery extends EventFilters {
@@ -121,7 +123,7 @@ export function currencyConditions(sql: Sql, currency: string, alias = ''): stri
 }
 
 /** The query's conditions (on `c`), apart from the address and the keyset. */
-function conditions(sql: Sql, query: EventsQuery): string[] {
+function conditions(sql: Sql, query: EventFilters & { contractId?: number }): string[] {
   const where: string[] = [];
   if (query.contractId !== undefined) where.push(`c.contract_id = ${sql.param(query.contractId)}`);
   if (query.kinds && query.kinds.length > 0) {
@@ -138,7 +140,32 @@ function conditions(sql: Sql, query: EventsQuery): string[] {
   if (query.minPrice !== undefined) where.push(`c.price >= ${sql.param(query.minPrice)}::numeric`);
   if (query.maxPrice !== undefined) where.push(`c.price <= ${sql.param(query.maxPrice)}::numeric`);
   if (query.excludeWash) where.push('c.wash = 0');
+  if (query.onlyWash) where.push('c.wash <> 0');
   return where;
+}
+
+/** The rows a price sort lists: sales with a readable price. */
+const PRICED = ['c.has_sale', 'c.price IS NOT NULL'];
+
+/** Sender or receiver, in one condition (a count's; pages merge two index scans instead). */
+function eitherParty(sql: Sql, address: string): string {
+  const bytes = sql.param(addressBytes(address));
+  return `(c.from_addr = ${bytes} OR c.to_addr = ${bytes})`;
+}
+
+/** How many sales with a price the filters keep: the rows a price sort lists. */
+export async function pricedCount(
+  pool: pg.Pool,
+  query: EventFilters & { contractId: number },
+): Promise<number> {
+  const sql = new Sql();
+  const where = [...conditions(sql, query), ...PRICED];
+  if (query.address !== undefined) where.push(eitherParty(sql, query.address));
+  const { rows } = await pool.query<{ count: string }>(
+    `SELECT count(*) AS count FROM idx_changes c WHERE ${where.join(' AND ')}`,
+    sql.values,
+  );
+  return Number(rows[0]!.count);
 }
 
 const cmp = (desc: boolean) => (desc ? '<' : '>');
@@ -236,7 +263,7 @@ async function fetchRows(
 ): Promise<KeyedRecord[]> {
   const sql = new Sql();
   const where = conditions(sql, query);
-  if (spec.priced) where.push('c.has_sale', 'c.price IS NOT NULL');
+  if (spec.priced) where.push(...PRICED);
   if (group) where.push(...groupEquals(sql, spec, group));
   // A tail of nulls: the start of a group (a page that ended on a group's last row).
   if (tail && tail.every((value) => value !== null)) {
@@ -272,11 +299,8 @@ async function nextGroup(
 ): Promise<KeysetValues | null> {
   const sql = new Sql();
   const where = conditions(sql, query);
-  if (spec.priced) where.push('c.has_sale', 'c.price IS NOT NULL');
-  if (query.address !== undefined) {
-    const address = sql.param(addressBytes(query.address));
-    where.push(`(c.from_addr = ${address} OR c.to_addr = ${address})`);
-  }
+  if (spec.priced) where.push(...PRICED);
+  if (query.address !== undefined) where.push(eitherParty(sql, query.address));
   if (current) {
     // Lexicographic "after" over the group's columns.
     const alternatives: string[] = [];

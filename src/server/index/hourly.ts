@@ -1,3 +1,5 @@
+import type { WashMode } from '../../lib/answers';
+
 /**
  * The hourly rollup (`idx_hourly`) as the rows (`c`, of idx_changes) of `from` make it:
  * per contract, hour, kind, marketplace and currency, the events and their volume, and
@@ -17,6 +19,9 @@ FROM ${from}
 WHERE ${where}
 GROUP BY 1, 2, 3, 4, 5`;
 
-/** An hour's `events` or `volume`, less its flagged part when flagged sales are left out. */
-export const hourlyTotal = (column: 'events' | 'volume', excludeWash = false) =>
-  excludeWash ? `${column} - wash_${column}` : column;
+/**
+ * An hour's `events` or `volume`: all of it, less its flagged part when flagged sales are
+ * left out, or that part alone when they are counted alone.
+ */
+export const hourlyTotal = (column: 'events' | 'volume', wash: WashMode = 'include') =>
+  wash === 'exclude' ? `${column} - wash_${column}` : wash === 'only' ? `wash_${column}` : column;

@@ -163,7 +163,8 @@ async function marketplaceShares(pool: pg.Pool, contractId: number, span: Market
   const sales = saleRows(rowsSql, 'c', span);
   const sql = sales.rollup ? new Sql() : rowsSql;
   const contract = sql.param(contractId);
-  const less = (column: 'events' | 'volume') => hourlyTotal(column, span.excludeWash);
+  const less = (column: 'events' | 'volume') =>
+    hourlyTotal(column, span.excludeWash ? 'exclude' : 'include');
   const text = sales.rollup
     ? `SELECT marketplace, currency, sum(${less('events')})::bigint AS sales,
          sum(${less('volume')})::text AS volume

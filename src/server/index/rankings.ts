@@ -1,26 +1,24 @@
 import type pg from 'pg';
-import {
-  WINDOWS,
-  type RankedContract,
-  type RankingSortId,
-  type RankingWindow,
-} from '../../lib/answers';
+import { type RankedContract, type RankingSortId, type RankingWindow } from '../../lib/answers';
 import { addressMatcher } from '../../lib/address-match';
-import { volumeIn } from '../../lib/ranking-view';
+import { notIndexed, volumeIn, windowHolding, windowStartHour } from '../../lib/ranking-view';
 import { volumesOf } from './figures';
+import { hourlyTotal } from './hourly';
 
 /**
  * Every indexed contract with its activity over a window (events, sales, volume per
- * currency), its holders and last activity, from the hourly rollup and the tokens.
+ * currency, flagged sales), its holders and last activity, from the hourly rollup and the
+ * tokens; with `excludeWash`, the flagged sales left out of the events, sales and volume.
  */
 
 export async function rankings(
   pool: pg.Pool,
   window: RankingWindow,
   nowSeconds: number,
+  { excludeWash = false }: { excludeWash?: boolean } = {},
 ): Promise<RankedContract[]> {
-  const hours = WINDOWS[window];
-  const since = hours === null ? 0 : Math.floor(nowSeconds / 3600) - hours + 1;
+  const since = windowStartHour(window, nowSeconds);
+  const wash = excludeWash ? 'exclude' : 'include';
   const [contracts, activity, holders] = await Promise.all([
     pool.query<{
       id: number;
@@ -42,8 +40,10 @@ export async function rankings(
       currency: Buffer;
       events: string;
       volume: string;
+      wash_events: string;
     }>(
-      `SELECT contract_id, kind, currency, sum(events)::bigint AS events, sum(volume)::text AS volume
+      `SELECT contract_id, kind, currency, sum(${hourlyTotal('events', wash)})::bigint AS events,
+         sum(${hourlyTotal('volume', wash)})::text AS volume, sum(wash_events)::bigint AS wash_events
        FROM idx_hourly WHERE hour >= $1 GROUP BY contract_id, kind, currency`,
       [since],
     ),
@@ -53,14 +53,20 @@ export async function rankings(
   ]);
   const byContract = new Map<
     number,
-    { events: number; sales: number; volume: typeof activity.rows }
+    { events: number; sales: number; washSales: number; volume: typeof activity.rows }
   >();
   for (const row of activity.rows) {
-    const entry = byContract.get(row.contract_id) ?? { events: 0, sales: 0, volume: [] };
+    const entry = byContract.get(row.contract_id) ?? {
+      events: 0,
+      sales: 0,
+      washSales: 0,
+      volume: [],
+    };
     entry.events += Number(row.events);
     if (row.kind === 2) {
       entry.sales += Number(row.events);
-      entry.volume.push(row);
+      entry.washSales += Number(row.wash_events);
+      if (row.events !== '0') entry.volume.push(row);
     }
     byContract.set(row.contract_id, entry);
   }
@@ -86,8 +92,26 @@ export async function rankings(
       lastActivity: row.newest_ts === null ? null : Number(row.newest_ts),
       complete: row.complete,
       indexedBack: row.oldest_ts === null ? null : Number(row.oldest_ts),
+      washSales: entry?.washSales ?? 0,
     };
   });
+}
+
+/**
+ * What a ranking's answer says of its whole window: how many collections were active in
+ * it, their newest activity, and, when none was, the shortest window that holds it (a
+ * quiet window offers it rather than a ranking of zeros); the flagged sales in it.
+ */
+export function windowSummary(rows: readonly RankedContract[], nowSeconds: number) {
+  const active = rows.filter((row) => row.events > 0).length;
+  const times = rows.flatMap((row) => (row.lastActivity === null ? [] : [row.lastActivity]));
+  const newest = times.length > 0 ? Math.max(...times) : null;
+  return {
+    active,
+    newest,
+    nearest: active === 0 && newest !== null ? windowHolding(newest, nowSeconds) : null,
+    washSales: rows.reduce((sum, row) => sum + row.washSales, 0),
+  };
 }
 
 export type RankingSort = { id: RankingSortId; desc: boolean };
@@ -96,7 +120,8 @@ export type RankingSort = { id: RankingSortId; desc: boolean };
  * Contracts in a ranking's order, ties by address. Volume is that of one currency, in its
  * exact base units (never another currency's, never rounded; see volumeIn for ETH). Contracts with no activity
  * in the window come after every active one whichever way a column is sorted: an
- * ascending sort means the least active collections, not the ones with nothing at all.
+ * ascending sort means the least active collections, not the ones with nothing at all;
+ * and contracts not indexed yet (figures unknown, not zero) after every indexed one.
  */
 export function rankedBy(
   rows: readonly RankedContract[],
@@ -120,7 +145,7 @@ export function rankedBy(
     }
   };
   const direction = sort.desc ? -1 : 1;
-  const empty = (row: RankedContract) => (row.events === 0 ? 1 : 0);
+  const empty = (row: RankedContract) => (notIndexed(row) ? 2 : row.events === 0 ? 1 : 0);
   return [...rows].sort((a, b) => {
     const emptiness = empty(a) - empty(b);
     if (emptiness !== 0) return emptiness;

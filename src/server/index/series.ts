@@ -16,12 +16,26 @@ import { addressBytes, Sql } from './sql';
 const bucketOf = (interval: Interval, seconds: string) =>
   `extract(epoch FROM date_trunc('${interval}', to_timestamp(${seconds}) AT TIME ZONE 'UTC'))::bigint`;
 
-export async function series(
-  pool: pg.Pool,
+/** Rows of counts and volumes per bucket, kind and currency, with their flagged part. */
+export interface ActivityRow {
+  start: string;
+  kind: number;
+  currency: Buffer;
+  events: string;
+  volume: string;
+  wash_events: string;
+  wash_volume: string;
+}
+
+/**
+ * The query of the activity under the filters, per bucket of `interval` (all in one
+ * bucket, `start` 0, when null), kind and currency, each with its flagged part.
+ */
+export function activityQuery(
   contractId: number,
-  interval: Interval,
+  interval: Interval | null,
   filters: EventFilters,
-): Promise<SeriesBucket[]> {
+): { text: string; values: unknown[] } {
   const sql = new Sql();
   const fromRows =
     filters.address !== undefined ||
@@ -40,7 +54,7 @@ export async function series(
   }
   if (filters.marketplace !== undefined)
     where.push(`marketplace = ${sql.param(filters.marketplace)}`);
-  let text: string;
+  const bucket = (seconds: string) => (interval ? bucketOf(interval, seconds) : '0');
   if (fromRows) {
     if (filters.from !== undefined) where.push(`ts >= ${sql.param(filters.from)}`);
     if (filters.to !== undefined) where.push(`ts < ${sql.param(filters.to)}`);
@@ -56,32 +70,44 @@ export async function series(
       where.push(`(from_addr = ${address} OR to_addr = ${address})`);
     }
     if (filters.excludeWash) where.push('wash = 0');
-    text = `SELECT ${bucketOf(interval, 'ts')} AS start, kind, coalesce(currency, '\\x'::bytea) AS currency,
-        count(*)::bigint AS events, coalesce(sum(price), 0)::text AS volume
+    if (filters.onlyWash) where.push('wash <> 0');
+    const text = `SELECT ${bucket('ts')} AS start, kind, coalesce(currency, '\\x'::bytea) AS currency,
+        count(*)::bigint AS events, coalesce(sum(price), 0)::text AS volume,
+        count(*) FILTER (WHERE wash <> 0)::bigint AS wash_events,
+        coalesce(sum(price) FILTER (WHERE wash <> 0), 0)::text AS wash_volume
       FROM idx_changes WHERE ${where.join(' AND ')} GROUP BY 1, 2, 3 ORDER BY 1`;
-  } else {
-    // A span on whole hours (any other is read from the rows).
-    if (filters.from !== undefined) where.push(`hour >= ${sql.param(filters.from / 3600)}`);
-    if (filters.to !== undefined) where.push(`hour < ${sql.param(filters.to / 3600)}`);
-    if (filters.currency !== undefined) {
-      where.push(`kind = ${KIND_CODES.sale}`);
-      where.push(`currency = ${sql.param(addressBytes(filters.currency))}`);
-    }
-    // Without flagged sales: each hour's total less its flagged part.
-    const events = hourlyTotal('events', filters.excludeWash);
-    const volume = hourlyTotal('volume', filters.excludeWash);
-    text = `SELECT ${bucketOf(interval, 'hour * 3600')} AS start, kind, currency,
-        sum(${events})::bigint AS events, sum(${volume})::text AS volume
-      FROM idx_hourly WHERE ${where.join(' AND ')} GROUP BY 1, 2, 3
-      HAVING sum(${events}) > 0 ORDER BY 1`;
+    return { text, values: sql.values };
   }
-  const { rows } = await pool.query<{
-    start: string;
-    kind: number;
-    currency: Buffer;
-    events: string;
-    volume: string;
-  }>(text, sql.values);
+  // A span on whole hours (any other is read from the rows).
+  if (filters.from !== undefined) where.push(`hour >= ${sql.param(filters.from / 3600)}`);
+  if (filters.to !== undefined) where.push(`hour < ${sql.param(filters.to / 3600)}`);
+  if (filters.currency !== undefined) {
+    where.push(`kind = ${KIND_CODES.sale}`);
+    // 'none' is read from the rows (above): the hours count those sales as ETH's.
+    where.push(`currency = ${sql.param(addressBytes(filters.currency))}`);
+  }
+  // Without flagged sales: each hour's total less its flagged part; flagged alone: that part.
+  const wash = filters.onlyWash ? 'only' : filters.excludeWash ? 'exclude' : 'include';
+  const events = hourlyTotal('events', wash);
+  const volume = hourlyTotal('volume', wash);
+  const washed = (column: 'events' | 'volume') =>
+    wash === 'exclude' ? '0' : `sum(wash_${column})`;
+  const text = `SELECT ${bucket('hour * 3600')} AS start, kind, currency,
+      sum(${events})::bigint AS events, sum(${volume})::text AS volume,
+      ${washed('events')}::bigint AS wash_events, ${washed('volume')}::text AS wash_volume
+    FROM idx_hourly WHERE ${where.join(' AND ')} GROUP BY 1, 2, 3
+    HAVING sum(${events}) > 0 ORDER BY 1`;
+  return { text, values: sql.values };
+}
+
+export async function series(
+  pool: pg.Pool,
+  contractId: number,
+  interval: Interval,
+  filters: EventFilters,
+): Promise<SeriesBucket[]> {
+  const query = activityQuery(contractId, interval, filters);
+  const { rows } = await pool.query<ActivityRow>(query.text, query.values);
   const buckets = new Map<number, SeriesBucket>();
   for (const row of rows) {
     const start = Number(row.start);

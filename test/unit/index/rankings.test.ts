@@ -29,6 +29,7 @@ const contract = (
   lastActivity: null,
   complete: true,
   indexedBack: null,
+  washSales: 0,
   ...extra,
 });
 
@@ -127,5 +128,24 @@ describe('collections found by text', () => {
   it('keeps every row for blank text', () => {
     expect(found(undefined)).toHaveLength(3);
     expect(found('   ')).toHaveLength(3);
+  });
+});
+
+describe('collections not indexed yet', () => {
+  // Their figures are unknown, not zero: whatever the sort, they come after the indexed.
+  const quiet = { events: 0, sales: 0, lastActivity: 1_700_000_000, indexedBack: 1_600_000_000 };
+  const rows = [
+    contract('0x1', [], 0, { ...quiet, name: 'B', holders: 5 }),
+    contract('0x2', [], 0, { ...quiet, name: 'C', holders: 9 }),
+    contract('0x0', [], 0, { name: 'A', complete: false, indexedBack: null }),
+  ];
+  it.each([
+    ['last', false],
+    ['last', true],
+    ['name', false],
+    ['holders', false],
+    ['events', true],
+  ] as const)('never lead a quiet window, sorted by %s (descending: %s)', (id, desc) => {
+    expect(rankedBy(rows, { id, desc }, USDC).at(-1)!.address).toBe('0x0');
   });
 });

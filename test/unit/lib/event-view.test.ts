@@ -7,9 +7,16 @@ import {
 } from '../../../src/lib/event-view';
 
 describe('a collection view’s wash switch in the URL', () => {
-  it('is wash=exclude or absent, and goes to every API parameter set', () => {
+  it('is wash=exclude, wash=only or absent, and goes to every API parameter set', () => {
+    const only = parseEventView(new URLSearchParams('wash=only'));
+    expect(only.wash).toBe('only');
+    expect(isFiltered(only)).toBe(true);
+    expect(canonicalEventSearch(new URLSearchParams('wash=only&time=abs'))).toBe(
+      '?time=abs&wash=only',
+    );
+    expect(viewApiParams(only, false).get('wash')).toBe('only');
     const view = parseEventView(new URLSearchParams('wash=exclude&kind=sale'));
-    expect(view.excludeWash).toBe(true);
+    expect(view.wash).toBe('exclude');
     expect(isFiltered(view)).toBe(true);
     expect(canonicalEventSearch(new URLSearchParams('wash=exclude&kind=sale'))).toBe(
       '?kind=sale&wash=exclude',
@@ -18,7 +25,7 @@ describe('a collection view’s wash switch in the URL', () => {
     expect(viewApiParams(view, false).get('wash')).toBe('exclude');
     for (const value of ['include', 'EXCLUDE', '1', '']) {
       const other = new URLSearchParams(`wash=${value}`);
-      expect(parseEventView(other).excludeWash).toBe(false);
+      expect(parseEventView(other).wash).toBeNull();
       expect(canonicalEventSearch(other)).toBe('');
     }
   });
