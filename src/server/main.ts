@@ -109,7 +109,11 @@ export function listen(
   ) as Server;
   // Behind proxies of ours every connection comes from one of them: no per-address cap.
   const perAddress = trustedProxyHops === 0;
-  limitConnections(server, config.connections, perAddress ? config.share.inFlightPerClient : undefined);
+  limitConnections(
+    server,
+    config.connections,
+    perAddress ? config.share.inFlightPerClient : undefined,
+  );
   const tracked = trackForShutdown(server);
 
   return {

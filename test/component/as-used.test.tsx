@@ -204,6 +204,8 @@ describe('the activity chart', () => {
     await installIndexed({ indexed: [contract.address] });
     const { router } = renderAt(`/contracts/${contract.address}`);
     await screen.findByRole('table');
+    // The charts are folded at first, so that the table's first rows show.
+    await userEvent.click(screen.getByText('Charts: activity and sale prices'));
     const slider = await screen.findByRole('slider', { name: /^Bars, one per/ });
     act(() => slider.focus());
     await userEvent.keyboard('{Home}{Enter}');

@@ -3,7 +3,12 @@ import { parseBaseUnits } from '../../../src/lib/price';
 import { rankings, windowSummary } from '../../../src/server/index/rankings';
 import { generateDataset } from '../../../src/server/sample-service';
 import { useIndexedSample, type Json } from '../../support/indexed-sample';
-import { changesOfHands, rawRecords, type RawChange } from '../../support/raw-records';
+import {
+  changesOfHands,
+  countedCurrency,
+  rawRecords,
+  type RawChange,
+} from '../../support/raw-records';
 import { washBitsOf } from '../../support/wash-rules';
 
 /**
@@ -30,12 +35,12 @@ async function history(profile: 'deployed' = 'deployed') {
 const keyOf = (change: RawChange) => `${change.transfer.transaction_hash}|${change.token}`;
 const rowKey = (row: Json) => `${row.transactionHash}|${row.tokenId}`;
 
-/** Sales, their volume per currency (`none`: the sale named none) and the flagged part. */
+/** Sales, their volume per currency they count in (ETH when they name none) and the flagged part. */
 function figuresOf(changes: readonly RawChange[], flagged: ReadonlySet<RawChange>) {
   const volume = new Map<string, bigint>();
   const washVolume = new Map<string, bigint>();
   const add = (into: Map<string, bigint>, sale: Json) => {
-    const currency = sale.currency_address ?? 'none';
+    const currency = countedCurrency(sale.currency_address);
     into.set(currency, (into.get(currency) ?? 0n) + parseBaseUnits(String(sale.price))!);
   };
   const sales = changes.filter((change) => change.sale);
@@ -52,8 +57,7 @@ function figuresOf(changes: readonly RawChange[], flagged: ReadonlySet<RawChange
   };
 }
 
-const volumes = (list: Json[]) =>
-  new Map(list.map((v) => [v.currency.address ?? 'none', BigInt(v.volume)]));
+const volumes = (list: Json[]) => new Map(list.map((v) => [v.currency.address, BigInt(v.volume)]));
 
 /** Every row of a list, page after page. */
 async function everyRow(
