@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { parseBaseUnits } from '../../../src/lib/price';
 import { createSampleService, generateDataset } from '../../../src/server/sample-service';
 import { useIndexedSample, type Json } from '../../support/indexed-sample';
-import { countedCurrency, ETH_ADDRESS, rawRecords } from '../../support/raw-records';
+import {
+  changesOfHands,
+  countedCurrency,
+  ETH_ADDRESS,
+  rawRecords,
+} from '../../support/raw-records';
 import { washBitsOf } from '../../support/wash-rules';
 
 /**
@@ -173,26 +178,12 @@ describe('wash=exclude', () => {
     const { proxy, service, get } = await setUp('deployed');
     await proxy.indexer!.whole(busiest.address).done;
     const records = await rawRecords(service, busiest.address);
-    // Each change of hands is a transfer record; a sale's twin names its price. Who sold
-    // and who bought is the transfer's from and to.
-    const twin = (r: Record<string, string>) => `${r.transaction_hash}|${r.token_id}`;
-    const saleRecords = new Map(
-      records.filter((r) => String(r.event_type) === 'sale').map((r) => [twin(r), r]),
-    );
-    const changes = records
-      .filter((r) => String(r.event_type) !== 'sale')
-      .map((r) => ({
-        token: r.token_id!,
-        from: r.from_address!,
-        to: r.to_address!,
-        ts: Number(r.timestamp),
-        sale: saleRecords.get(twin(r)),
-      }));
+    const changes = changesOfHands(records);
     const bits = washBitsOf(changes.filter((change) => change.sale));
     const flagged = [...bits].filter(([, wash]) => wash !== 0).map(([sale]) => sale);
     const flaggedVolume = new Map<string, bigint>();
     for (const { sale } of flagged) {
-      const currency = sale!.currency_address ?? 'none';
+      const currency = countedCurrency(sale!.currency_address);
       flaggedVolume.set(
         currency,
         (flaggedVolume.get(currency) ?? 0n) + parseBaseUnits(String(sale!.price))!,
@@ -247,7 +238,9 @@ describe('wash=exclude', () => {
     } while (cursor);
     expect(seen.size).toBe(changes.length - flagged.length);
     // Without it, a sale is said to be flagged when the rules flag it.
-    const flaggedKeys = new Set(flagged.map((change) => twin(change.sale!)));
+    const flaggedKeys = new Set(
+      flagged.map((change) => `${change.sale!.transaction_hash}|${change.token}`),
+    );
     const sales = await get(`${base}/events?kind=sale&limit=500`);
     for (const row of sales.body.events) {
       const key = `${row.transactionHash}|${row.tokenId}`;

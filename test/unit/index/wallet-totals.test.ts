@@ -5,7 +5,12 @@ import { parseBaseUnits } from '../../../src/lib/price';
 import { walletTotals } from '../../../src/lib/wallet-totals';
 import { generateDataset } from '../../../src/server/sample-service';
 import { useIndexedSample } from '../../support/indexed-sample';
-import { latestTransfers, rawRecords } from '../../support/raw-records';
+import {
+  changesOfHands,
+  countedCurrency,
+  latestTransfers,
+  rawRecords,
+} from '../../support/raw-records';
 import { washBitsOf } from '../../support/wash-rules';
 
 /**
@@ -22,20 +27,13 @@ describe('a wallet’s totals', () => {
     const { proxy, service, get } = await setUp('deployed');
     await proxy.indexer!.whole(busiest.address).done;
     const records = await rawRecords(service, busiest.address);
-    // Each change of hands is a transfer record; a sale's twin names its price. Who sold
-    // and who bought is the transfer's from and to.
-    const twin = (r: Record<string, string>) => `${r.transaction_hash}|${r.token_id}`;
-    const saleRecords = new Map(
-      records.filter((r) => String(r.event_type) === 'sale').map((r) => [twin(r), r]),
-    );
-    const sales = records
-      .filter((r) => String(r.event_type) !== 'sale' && saleRecords.has(twin(r)))
-      .map((r) => ({
-        token: r.token_id!,
-        from: canonicalAddress(r.from_address!)!,
-        to: canonicalAddress(r.to_address!)!,
-        ts: Number(r.timestamp),
-        sale: saleRecords.get(twin(r))!,
+    const sales = changesOfHands(records)
+      .filter((change) => change.sale)
+      .map((change) => ({
+        ...change,
+        from: canonicalAddress(change.from)!,
+        to: canonicalAddress(change.to)!,
+        sale: change.sale!,
       }));
     const bits = washBitsOf(sales);
     // The wallet with the most flagged sales.
@@ -49,9 +47,7 @@ describe('a wallet’s totals', () => {
       const byCurrency = new Map<string, bigint>();
       for (const s of sales) {
         if (s[side] !== wallet || s.from === s.to) continue;
-        const currency = s.sale.currency_address
-          ? canonicalAddress(s.sale.currency_address)!
-          : 'none';
+        const currency = canonicalAddress(countedCurrency(s.sale.currency_address))!;
         byCurrency.set(
           currency,
           (byCurrency.get(currency) ?? 0n) + (parseBaseUnits(String(s.sale.price)) ?? 0n),
@@ -67,7 +63,7 @@ describe('a wallet’s totals', () => {
     expect(status).toBe(200);
     const totals = walletTotals(body.collections);
     const amounts = (list: typeof totals.spent) =>
-      new Map(list.map((t) => [t.currency.address ?? 'none', BigInt(t.amount)]));
+      new Map(list.map((t) => [t.currency.address, BigInt(t.amount)]));
     expect(totals.holds).toBe(held);
     expect(amounts(totals.spent)).toEqual(sum('to'));
     expect(amounts(totals.received)).toEqual(sum('from'));
