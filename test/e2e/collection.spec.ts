@@ -12,7 +12,8 @@ import { chartsOpenFromStart, rowSignatures } from './support/ui';
  */
 const table = (page: Page) => page.getByRole('table', { name: 'Events of this collection' });
 const rows = (page: Page) => table(page).locator('tbody tr:not([aria-hidden="true"])');
-const shownStatus = (page: Page) => page.getByRole('status').filter({ hasText: /events? shown/ });
+const shownStatus = (page: Page) =>
+  page.getByRole('status').filter({ hasText: /(events?|priced sales?) shown/ });
 
 /**
  * Opens the page once the whole history is indexed (the first visit starts the indexer;

@@ -148,7 +148,8 @@ export async function expectRowsFitTheirHeight(page: Page, phone: boolean): Prom
 
 /**
  * Every control in view is at least 44 px each way, as a finger needs; links inside
- * sentences are left out, as WCAG leaves them (their line is their size).
+ * sentences are left out, as WCAG leaves them (their line is their size), and a box or
+ * switch is as large as its label, which a finger presses as well.
  */
 export async function expectTapTargets(page: Page, where: string): Promise<void> {
   const small = await page.evaluate(() =>
@@ -157,6 +158,9 @@ export async function expectTapTargets(page: Page, where: string): Promise<void>
         'a[href], button, input, select, [role="slider"], [tabindex="0"]',
       ),
     ]
+      .map((element) =>
+        element instanceof HTMLInputElement && element.labels?.[0] ? element.labels[0] : element,
+      )
       .filter((element) => {
         const box = element.getBoundingClientRect();
         if (box.width === 0 || box.bottom < 0 || box.top > window.innerHeight) return false;
