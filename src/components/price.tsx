@@ -27,10 +27,11 @@ export function AssumedMark() {
  * A sale's price in its currency ("1.25 STRK", the exact amount in `title`); "ETH*" when
  * the marketplace named no currency (counted as ETH, the mark's note says so); base units
  * and the currency's address when the currency is not one we know (its decimals are
- * unknown); the quantity when more than one copy changed hands (per copy or for all, the
- * service does not say).
+ * unknown; in a table's narrow column, the amount short and the address in a note); the
+ * quantity when more than one copy changed hands (per copy or for all, the service does
+ * not say).
  */
-export function Price({ event }: { event: PricedEvent }) {
+export function Price({ event, narrow = false }: { event: PricedEvent; narrow?: boolean }) {
   const price = readPrice(
     event.price === undefined && event.priceText !== undefined
       ? { ...event, price: event.priceText }
@@ -46,6 +47,16 @@ export function Price({ event }: { event: PricedEvent }) {
         >
           {formatAmount(price.units, price.currency.decimals)} {price.currency.symbol}
           {price.assumed && <AssumedMark />}
+        </span>
+      ) : price.kind === 'unknown' && narrow ? (
+        // A table's column: the amount short, the rest in the note.
+        <span title={`${price.units.toLocaleString('en')} base units of ${price.currencyAddress}`}>
+          {shortUnits(price.units)} units
+          <Hint
+            note={`Base units of ${price.currencyAddress}, a currency this dashboard does not know (nor its decimals).`}
+          >
+            ?
+          </Hint>
         </span>
       ) : price.kind === 'unknown' ? (
         <span>
@@ -63,4 +74,11 @@ export function Price({ event }: { event: PricedEvent }) {
       )}
     </>
   );
+}
+
+/** Base units in a few characters: "12,500", "1.0e18". */
+function shortUnits(units: bigint): string {
+  if (units < 10_000_000n) return units.toLocaleString('en');
+  const digits = units.toString();
+  return `${digits[0]}.${digits[1]}e${digits.length - 1}`;
 }

@@ -1,4 +1,3 @@
-import { readPrice } from '../../lib/price';
 import type { TokenEvent } from '../../lib/token-event';
 import type { TimeDisplay } from '../../lib/view-state';
 import { EventKindBadge } from '../event-kind-badge';
@@ -21,24 +20,14 @@ import styles from './event-columns.module.css';
  */
 /** The time column's width for each way of showing times: exact times are longer. */
 const TIME_WIDTHS: Record<TimeDisplay, number> = { relative: 9, absolute: 13.5 };
-/**
- * The price column's: a flagged sale's badge ("wash?") follows its price on the line; a
- * currency we do not know is said in base units and its address, whole
- * ("1,000,000,000,000,000,000 base units of 0x35e3…fa15").
- */
-const PRICE_WIDTHS = { plain: 9.4, flagged: 13, unknownCurrency: 29 } as const;
-export type PriceWidth = keyof typeof PRICE_WIDTHS;
+/** The price column's: a flagged sale's badge ("wash?") follows its price on the line. */
+const PRICE_WIDTH = 9.4;
+const FLAGGED_PRICE_WIDTH = 13;
 
-/** The widest price among the rows. */
-export function priceWidthOf(rows: readonly TokenEvent[]): PriceWidth {
-  if (rows.some((row) => readPrice(row)?.kind === 'unknown')) return 'unknownCurrency';
-  return rows.some((row) => row.washFlags) ? 'flagged' : 'plain';
-}
-
-/** The widths that depend on what is shown: the times' form, and the widest price's kind. */
-export const eventColumnWidths = (display: TimeDisplay, price: PriceWidth) => ({
+/** The widths that depend on what is shown: the times' form, and whether a row is flagged. */
+export const eventColumnWidths = (display: TimeDisplay, flagged: boolean) => ({
   time: TIME_WIDTHS[display],
-  price: PRICE_WIDTHS[price],
+  price: flagged ? FLAGGED_PRICE_WIDTH : PRICE_WIDTH,
 });
 
 /** The sender or the receiver: not sortable, sharing the width the others leave. */
@@ -51,7 +40,7 @@ function partyColumn(
     header,
     enableSorting: false,
     // An address, its filter button beside it.
-    meta: { minWidth: 9 },
+    meta: { minWidth: 8 },
     cell,
   });
 }
@@ -86,10 +75,10 @@ const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
     header: 'Price',
     accessorFn: (row) => row.price ?? '',
     sortDescFirst: true,
-    meta: { className: styles.price, width: PRICE_WIDTHS.plain, priority: 3 },
+    meta: { className: styles.price, width: PRICE_WIDTH, priority: 3 },
     cell: ({ row }) => (
       <>
-        <Price event={row.original} />
+        <Price event={row.original} narrow />
         {row.original.washFlags && <WashFlag reasons={row.original.washFlags} />}
       </>
     ),

@@ -6,7 +6,7 @@ import type { SortState } from '../../lib/view-state';
 import { DataTable } from '../data-table';
 import type { ListColumn } from '../table-features';
 import { EventViewContext, type EventView } from './event-cells';
-import { eventColumnWidths, eventTableClass, priceWidthOf } from './event-columns';
+import { eventColumnWidths, eventTableClass } from './event-columns';
 
 interface EventTableProps {
   caption: string;
@@ -32,16 +32,16 @@ const eventKey = (event: TokenEvent) => event.key;
 /**
  * A table of events, as a contract's page and a token's page show them: sorted as the
  * export sorts, the time column as wide as the times shown, the price column wide enough
- * for a flagged sale's badge or a currency we do not know when a row has one, the phone's card layout of
+ * for a flagged sale's badge when a row has one, the phone's card layout of
  * events, and the view the cells read.
  */
 export function EventTable({ view, serverSorted, ...props }: EventTableProps) {
-  const priceWidth = useMemo(() => priceWidthOf(props.rows), [props.rows]);
+  const flagged = useMemo(() => props.rows.some((row) => row.washFlags), [props.rows]);
   return (
     <EventViewContext.Provider value={view}>
       <DataTable
         {...props}
-        widths={eventColumnWidths(view.display, priceWidth)}
+        widths={eventColumnWidths(view.display, flagged)}
         className={eventTableClass}
         getRowKey={eventKey}
         sortRows={serverSorted ? asGiven : sortEvents}

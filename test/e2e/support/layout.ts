@@ -159,7 +159,11 @@ export async function expectTapTargets(page: Page, where: string): Promise<void>
       ),
     ]
       .map((element) =>
-        element instanceof HTMLInputElement && element.labels?.[0] ? element.labels[0] : element,
+        element instanceof HTMLInputElement &&
+        (element.type === 'checkbox' || element.type === 'radio') &&
+        element.labels?.[0]
+          ? element.labels[0]
+          : element,
       )
       .filter((element) => {
         const box = element.getBoundingClientRect();

@@ -37,26 +37,28 @@ export const dataRows = (table: Locator): Locator =>
   table.locator('tbody tr:not([aria-hidden="true"])');
 
 /**
- * Everything each of the first rendered rows shows, with the full values its titles,
- * addresses and times hold: to compare two renderings of one view. Only the first few: a
- * virtual table draws as many rows as its place on the screen holds, and that place moves
- * with what stands above the table (a notice, the view's figures).
+ * Everything each of the first `count` rendered rows shows, with the full values its
+ * titles, addresses and times hold: to compare two renderings of one view. By default only
+ * the first few: a virtual table draws as many rows as its place on the screen holds, and
+ * that place moves with what stands above the table (a notice, the view's figures).
  */
-export const rowSignatures = (table: Locator): Promise<string[]> =>
-  dataRows(table).evaluateAll((rows) =>
-    rows.slice(0, 3).map((row) =>
-      [...row.querySelectorAll('td')]
-        .map((cell) => {
-          const full = [...cell.querySelectorAll('[title], [data-address], time')].map(
-            (node) =>
-              node.getAttribute('data-address') ??
-              node.getAttribute('datetime') ??
-              node.getAttribute('title'),
-          );
-          return `${cell.textContent?.trim()}${full.length ? ` [${full.join(' ')}]` : ''}`;
-        })
-        .join(' | '),
-    ),
+export const rowSignatures = (table: Locator, count = 3): Promise<string[]> =>
+  dataRows(table).evaluateAll(
+    (rows, count) =>
+      rows.slice(0, count).map((row) =>
+        [...row.querySelectorAll('td')]
+          .map((cell) => {
+            const full = [...cell.querySelectorAll('[title], [data-address], time')].map(
+              (node) =>
+                node.getAttribute('data-address') ??
+                node.getAttribute('datetime') ??
+                node.getAttribute('title'),
+            );
+            return `${cell.textContent?.trim()}${full.length ? ` [${full.join(' ')}]` : ''}`;
+          })
+          .join(' | '),
+      ),
+    count,
   );
 
 /** Scrolls to the bottom of the document, as a reader reaching the end of the loaded rows. */
