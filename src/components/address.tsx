@@ -96,6 +96,7 @@ function FilterLink({ value, filter }: { value: string; filter: AddressFilter })
   return (
     <a
       className={styles.filter}
+      data-address-filter=""
       href={filter.href(value)}
       aria-label={label}
       title={label}

@@ -40,7 +40,7 @@ function partyColumn(
     header,
     enableSorting: false,
     // An address, its filter button beside it.
-    meta: { minWidth: 8 },
+    meta: { minWidth: 8.5 },
     cell,
   });
 }
