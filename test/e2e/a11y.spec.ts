@@ -49,7 +49,8 @@ test('contracts → contract → token with the keyboard alone; sections named b
   expect(await focusRing(contract)).toBe(true);
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(`/contracts/${busiest.address}`);
-  await expect(dataRows(eventsTable(page)).first()).toBeVisible();
+  // The first visit of a collection starts its reading: its first page may take longer.
+  await expect(dataRows(eventsTable(page)).first()).toBeVisible({ timeout: 20_000 });
 
   // A column header sorts with Enter too.
   const tokenHeader = eventsTable(page).getByRole('columnheader', { name: 'Token' });
