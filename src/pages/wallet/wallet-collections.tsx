@@ -85,7 +85,8 @@ export function WalletCollections(props: WalletCollectionsProps) {
 }
 
 /** One of a card's figures: its name over it. */
-function Figure({ term, children }: { term: string; children: ReactNode }) {
+/** One term and its value in a card's figures. */
+export function Figure({ term, children }: { term: string; children: ReactNode }) {
   return (
     <div>
       <dt>{term}</dt>

@@ -1,7 +1,7 @@
 import type { WalletCollection } from '../../lib/answers';
 import { plural } from '../../lib/format';
 import { walletTotals } from '../../lib/wallet-totals';
-import { Trades } from './wallet-collections';
+import { Figure, Trades } from './wallet-collections';
 import section from '../../components/section.module.css';
 import styles from './wallet-page.module.css';
 
@@ -18,34 +18,22 @@ export function WalletTotals({ collections }: { collections: readonly WalletColl
         Totals
       </h2>
       <dl className={styles.figures}>
-        <div>
-          <dt>Held now</dt>
-          <dd>
-            {plural(totals.holds, 'token')} in {plural(collections.length, 'collection')}
-          </dd>
-        </div>
-        <div>
-          <dt>Spent</dt>
-          <dd>
-            <Trades trades={totals.spent} />
-          </dd>
-        </div>
-        <div>
-          <dt>Received</dt>
-          <dd>
-            <Trades trades={totals.received} />
-          </dd>
-        </div>
-        <div>
-          <dt>Trades flagged</dt>
-          <dd>
-            {totals.flaggedSales === 0 ? (
-              <span className="muted">none</span>
-            ) : (
-              `${plural(totals.flaggedSales, 'possible wash trade')}`
-            )}
-          </dd>
-        </div>
+        <Figure term="Held now">
+          {plural(totals.holds, 'token')} in {plural(collections.length, 'collection')}
+        </Figure>
+        <Figure term="Spent">
+          <Trades trades={totals.spent} />
+        </Figure>
+        <Figure term="Received">
+          <Trades trades={totals.received} />
+        </Figure>
+        <Figure term="Trades flagged">
+          {totals.flaggedSales === 0 ? (
+            <span className="muted">none</span>
+          ) : (
+            plural(totals.flaggedSales, 'possible wash trade')
+          )}
+        </Figure>
       </dl>
     </section>
   );
