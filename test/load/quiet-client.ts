@@ -8,7 +8,8 @@
  * with its biggest collections indexed first: one as shipped (every per-client limit at
  * its default), one without the share of the server's time (COST_BUDGET_MS_PER_SECOND,
  * COSTLY_REQUESTS_AT_ONCE and MAX_REQUESTS_IN_FLIGHT_PER_ADDRESS 0: the count limit
- * alone, as before it). A quiet client (127.0.0.200) reads a 50-row page of events every
+ * alone, as before it). A quiet client (127.0.0.200), in a process of its own so that
+ * the floods' answers do not delay its timings, reads a 50-row page of events every
  * 0.5 s, alone, then while `--flooders` clients send costly requests back to back: whole
  * exports, hourly series over random spans, holders as of random dates, link preview
  * cards of random tokens. Each flood runs from one address (127.0.0.2) and then from as
@@ -17,12 +18,22 @@
  * and p95 are printed with the floods' answers by status, and written to
  * bench/quiet-client.json.
  */
-import type { ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import type { Agent } from 'node:http';
 import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { clientDir, percentile, random, round1, startChildServer, stopChild } from './child-server';
+import {
+  clientDir,
+  percentile,
+  random,
+  reply,
+  round1,
+  startChildServer,
+  stopChild,
+} from './child-server';
+import { agentFrom, get } from './http-get';
 
 const { values: flags } = parseArgs({
   options: {
@@ -36,35 +47,6 @@ const QUIET_EVERY_MS = 500;
 const QUIET_ADDRESS = '127.0.0.200';
 const TARGET = { medianMs: 200, p95Ms: 1000 };
 const INDEX_TIMEOUT_MS = 300_000;
-
-interface Answer {
-  status: number;
-  bytes: number;
-  body: Buffer;
-}
-
-function get(agent: Agent, port: number, path: string): Promise<Answer> {
-  return new Promise((resolvePromise, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      let bytes = 0;
-      res.on('data', (chunk: Buffer) => {
-        bytes += chunk.length;
-        if (bytes < 1_000_000) chunks.push(chunk);
-      });
-      res.on('end', () =>
-        resolvePromise({ status: res.statusCode ?? 0, bytes, body: Buffer.concat(chunks) }),
-      );
-      res.on('error', reject);
-    });
-    req.setTimeout(60_000, () => req.destroy(new Error('client timeout')));
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-const agentFrom = (localAddress: string, sockets = 1) =>
-  new Agent({ keepAlive: true, maxSockets: sockets, localAddress });
 
 async function json<T>(agent: Agent, port: number, path: string): Promise<T> {
   const answer = await get(agent, port, path);
@@ -140,23 +122,18 @@ const FLOODS: Record<string, FloodPath> = {
     `/api/preview/collections/${t.address}/tokens/${t.tokens[Math.floor(next() * t.tokens.length)] ?? '1'}.png`,
 };
 
-/** The quiet client's page, every QUIET_EVERY_MS until `stop`; its latencies. */
-async function quiet(port: number, path: string, stop: Promise<void>) {
-  const agent = agentFrom(QUIET_ADDRESS);
-  const latencies: number[] = [];
-  const statuses = new Map<number, number>();
-  let stopped = false;
-  void stop.then(() => (stopped = true));
-  while (!stopped) {
-    const began = performance.now();
-    const answer = await get(agent, port, path);
-    const took = performance.now() - began;
-    latencies.push(took);
-    statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
-    await new Promise((done) => setTimeout(done, Math.max(0, QUIET_EVERY_MS - took)));
-  }
-  agent.destroy();
-  return { latencies: latencies.sort((a, b) => a - b), statuses };
+/**
+ * The quiet client, in a process of its own (quiet-reader.ts): the floods' answers, read
+ * in this process, would otherwise delay its timings on this event loop, not the
+ * server's. Resolves once it is ready to read.
+ */
+async function quietReader() {
+  const reader = fork(resolve('test/load/quiet-reader.ts'), [], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  await reply(reader, 'ready');
+  return reader;
 }
 
 /** `FLOODERS` clients sending `path()` back to back until `stop`, from `addresses`. */
@@ -183,21 +160,35 @@ async function flood(port: number, addresses: string[], path: () => string, stop
 
 const seconds = (s: number) => new Promise<void>((done) => setTimeout(done, s * 1000));
 
-async function phase(port: number, quietPath: string, floodOf?: () => Promise<unknown>) {
-  const stop = seconds(PHASE_S);
-  const [measured, flooded] = await Promise.all([
-    quiet(port, quietPath, stop),
-    floodOf ? floodOf() : Promise.resolve(undefined),
-  ]);
-  const { latencies, statuses } = measured;
-  return {
-    samples: latencies.length,
-    medianMs: round1(percentile(latencies, 0.5)),
-    p95Ms: round1(percentile(latencies, 0.95)),
-    maxMs: round1(latencies[latencies.length - 1] ?? 0),
-    quietStatuses: Object.fromEntries(statuses),
-    ...(flooded !== undefined && { flood: flooded }),
-  };
+/** The quiet client's page every QUIET_EVERY_MS for the phase, beside `floodOf` if any. */
+async function phase(
+  port: number,
+  quietPath: string,
+  floodOf?: (stop: Promise<void>) => Promise<unknown>,
+) {
+  const reader = await quietReader();
+  try {
+    const stop = seconds(PHASE_S);
+    const ask = { port, path: quietPath, address: QUIET_ADDRESS, everyMs: QUIET_EVERY_MS };
+    const [measured, flooded] = await Promise.all([
+      reply<{ latencies: number[]; statuses: Record<string, number> }>(reader, 'done', {
+        ...ask,
+        seconds: PHASE_S,
+      }),
+      floodOf ? floodOf(stop) : Promise.resolve(undefined),
+    ]);
+    const { latencies, statuses } = measured;
+    return {
+      samples: latencies.length,
+      medianMs: round1(percentile(latencies, 0.5)),
+      p95Ms: round1(percentile(latencies, 0.95)),
+      maxMs: round1(latencies[latencies.length - 1] ?? 0),
+      quietStatuses: statuses,
+      ...(flooded !== undefined && { flood: flooded }),
+    };
+  } finally {
+    await stopChild(reader);
+  }
 }
 
 type Phase = Awaited<ReturnType<typeof phase>>;
@@ -241,11 +232,10 @@ async function main() {
         const quietPath = `/api/collections/${targets[0]!.address}/events?limit=50`;
         const next = random(7);
         const pick = () => pathOf!(targets[Math.floor(next() * targets.length)]!, next);
-        const stop = seconds(PHASE_S);
         (rows[name] ??= {})[server.name] = await phase(
           port,
           quietPath,
-          addresses && (() => flood(port, addresses, pick, stop)),
+          addresses && ((stop) => flood(port, addresses, pick, stop)),
         );
         // The floods' last answers drained, the next phase starts from a quiet server.
         await seconds(2);

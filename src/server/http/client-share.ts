@@ -5,6 +5,7 @@ import { errorResponse } from '../proxy/error-response';
 import { createRateLimiter } from '../proxy/rate-limit';
 import { createFairLane } from './fair-lane';
 import { createRequestCosts, requestKind } from './request-costs';
+import { createLoadMeter } from './server-load';
 
 export interface ClientShareSettings {
   /** Milliseconds of the server's time a client earns a second (0: no budget). */
@@ -42,10 +43,11 @@ interface NodeOutgoing {
  * - At most `inFlightPerClient` requests of one client at once; past it, 429 at once, so
  *   one address cannot hold the server's connections and database with waiting requests.
  * - A budget of server milliseconds per client (a token bucket: `costPerSecondMs` a
- *   second, `costBurstMs` banked): each request is charged the time from its turn to its
- *   last byte sent (a streamed export all of it), and a client in debt is answered 429
- *   with the seconds until it is paid back.
- * - Costly requests (of a kind that lately took `COSTLY_MS` or more) run `costlyAtOnce`
+ *   second, `costBurstMs` banked): each request is charged its share of the server's
+ *   time from its turn to its last byte sent (a streamed export all of it: its duration
+ *   over the requests running meanwhile, server-load.ts), and a client in debt is
+ *   answered 429 with the seconds until it is paid back.
+ * - Costly requests (of a kind whose share lately came to `COSTLY_MS` or more) run `costlyAtOnce`
  *   at a time, the slots shared fairly between clients (fair-lane.ts): many addresses
  *   asking for exports at once cannot take every core, and a client asking for a quick
  *   page never waits behind them.
@@ -67,6 +69,7 @@ export function clientShare(
       ? createFairLane(costlyAtOnce, (client) => budget?.tokens(client) ?? 0)
       : undefined;
   const costs = createRequestCosts(COSTLY_MS);
+  const load = createLoadMeter(now);
   const inFlight = new Map<string, number>();
 
   const middleware: MiddlewareHandler<{ Variables: ClientVariables }> = async (c, next) => {
@@ -117,9 +120,9 @@ export function clientShare(
         });
       }
     }
-    const started = now();
+    const end = load.start();
     const done = () => {
-      const ms = now() - started;
+      const ms = end();
       budget?.charge(client, ms);
       costs.record(kind, ms);
       release?.();
@@ -134,7 +137,11 @@ export function clientShare(
     }
   };
   return Object.assign(middleware, {
-    stats: () => ({ clientsInFlight: inFlight.size, costly: lane?.stats() }),
+    stats: () => ({
+      clientsInFlight: inFlight.size,
+      running: load.running(),
+      costly: lane?.stats(),
+    }),
   });
 
   function leave(client: string) {

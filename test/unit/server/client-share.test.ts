@@ -152,6 +152,27 @@ describe('costly requests at once', { timeout: 20_000 }, () => {
     },
   );
 
+  it('judges a kind by its share of the server, not by how long a busy server took', async () => {
+    const server = await listening({ costlyAtOnce: 1 });
+    // Nine answers streaming all along, from other addresses.
+    const streaming = range(9).map((i) => server.get('/stream', `127.0.0.${30 + i}`));
+    await vi.waitFor(() => expect(server.streams).toHaveLength(9));
+    // A report that takes four times COSTLY_MS beside them: 40 ms of the server's time.
+    const first = server.get('/report/1', '127.0.0.200');
+    await vi.waitFor(() => expect(server.held).toHaveLength(1));
+    server.advance(4 * COSTLY_MS);
+    server.held.shift()!();
+    expect((await first).status).toBe(200);
+    // So the next one is light: it runs without waiting for a costly slot.
+    const second = server.get('/report/2', '127.0.0.200');
+    await vi.waitFor(() => expect(server.held).toHaveLength(1));
+    expect(server.share.stats().costly).toEqual({ running: 0, waiting: 0 });
+    server.held.shift()!();
+    expect((await second).status).toBe(200);
+    for (const stream of server.streams) stream.close();
+    await Promise.all(streaming);
+  });
+
   it('without the bound, the same flood takes the database and the quiet client waits behind it', async () => {
     const server = await listening({});
     const floods = range(16).map((i) => server.get(`/report/${i + 1}`, `127.0.0.${10 + i}`));
