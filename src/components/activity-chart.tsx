@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { barAt, kindTotals, layoutBars, type BarSlot } from '../lib/activity';
+import { barAt, kindTotals, layoutBars, ofKind, type BarSlot } from '../lib/activity';
 import type { Interval, SeriesBucket } from '../lib/answers';
 import {
   currencyOfRef,
@@ -47,8 +47,11 @@ export interface ActivityChartProps {
   partial?: string | null;
   /** True while the series is asked for: the chart's frame, the same size, without bars. */
   loading?: boolean;
-  /** What the bars count, when one kind is asked for ("mints"): its title and axis say so. */
-  noun?: string;
+  /**
+   * The one kind the chart counts, when one is asked for (`mint`): its bars, title, axis
+   * and legend are of that kind alone.
+   */
+  kind?: EventKind;
   /** The sales volume below the bars; left out where the series holds no sales. */
   withVolume?: boolean;
 }
@@ -75,18 +78,21 @@ export function ActivityChart({
   burnsUnlisted = false,
   partial = null,
   loading = false,
-  noun = 'events',
+  kind,
   withVolume = true,
 }: ActivityChartProps) {
   const [areaRef, measured] = useElementWidth();
   const width = measured || FALLBACK_WIDTH;
+  const noun = kind ? `${EVENT_KIND_NAMES[kind].toLowerCase()}s` : 'events';
+  const drawn = kind ? [kind] : EVENT_KINDS;
+  const counted = useMemo(() => (kind ? ofKind(buckets, kind) : buckets), [buckets, kind]);
   const span = useMemo<TimeSpan>(
     () => ({ from: range.from, to: Math.max(range.to, range.from + 1) }),
     [range.from, range.to],
   );
   const bars = useMemo(
-    () => (loading ? [] : layoutBars(buckets, interval, span, width)),
-    [loading, buckets, interval, span, width],
+    () => (loading ? [] : layoutBars(counted, interval, span, width)),
+    [loading, counted, interval, span, width],
   );
   const currencies = useMemo(() => volumeCurrencies(bars), [bars]);
   const [chosenKey, setChosenKey] = useState<string | null>(null);
@@ -157,11 +163,11 @@ export function ActivityChart({
       }
       hint={hintOf(selects)}
       keysHint={keysHintOf(selects)}
-      legend={EVENT_KINDS.map((kind) => (
-        <li key={kind}>
-          <span className={`${styles.swatch} ${kindTones[kind]}`} aria-hidden="true" />{' '}
-          {EVENT_KIND_NAMES[kind]} {loading ? '…' : formatCount(totals[kind])}
-          {kind === 'burn' && burnsUnlisted && (
+      legend={drawn.map((series) => (
+        <li key={series}>
+          <span className={`${styles.swatch} ${kindTones[series]}`} aria-hidden="true" />{' '}
+          {EVENT_KIND_NAMES[series]} {loading ? '…' : formatCount(totals[series])}
+          {series === 'burn' && burnsUnlisted && (
             <span className={chart.muted}> ({BURNS_NOT_LISTED})</span>
           )}
         </li>

@@ -2,6 +2,7 @@ import { useTable, type RowData, type SortingState } from '@tanstack/react-table
 import { useMemo, type ReactNode } from 'react';
 import type { SortState } from '../lib/view-state';
 import { fitColumns } from './column-fit';
+import { Hint } from './hint';
 import { SortHeader } from './sort-header';
 import { PHONE_QUERY, useMediaQuery } from './use-media-query';
 import { listFeatures, type ColumnMeta, type ListColumn } from './table-features';
@@ -153,6 +154,11 @@ export function DataTable<T extends RowData, S extends string>(props: DataTableP
                         direction={direction}
                         onToggle={() => column.toggleSorting()}
                       />
+                    ) : meta?.note ? (
+                      // Not in a sort button: a focusable note there would nest controls.
+                      <Hint note={meta.note}>
+                        <table.FlexRender header={header} />
+                      </Hint>
                     ) : (
                       <table.FlexRender header={header} />
                     )}

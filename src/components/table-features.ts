@@ -33,6 +33,8 @@ export interface ColumnMeta {
   priority?: number;
   /** False: the cell speaks for itself on a phone's card, without its column's name. */
   cardLabel?: boolean;
+  /** What the column's figure means, when its name cannot say it: a note on its heading (not sortable). */
+  note?: string;
 }
 
 /**

@@ -101,6 +101,16 @@ export function bucketTotal(bucket: Pick<SeriesBucket, 'counts'>): number {
   return EVENT_KINDS.reduce((sum, kind) => sum + (bucket.counts[kind] ?? 0), 0);
 }
 
+/** The buckets as counts of one kind alone: those with none of it left out. */
+export function ofKind(buckets: readonly SeriesBucket[], kind: EventKind): SeriesBucket[] {
+  return buckets.flatMap((bucket) => {
+    const count = bucket.counts[kind] ?? 0;
+    if (count === 0) return [];
+    const counts = Object.fromEntries(EVENT_KINDS.map((k) => [k, k === kind ? count : 0]));
+    return [{ ...bucket, counts: counts as SeriesBucket['counts'] }];
+  });
+}
+
 /** One bucket placed on the chart, in pixels across a plot `width` wide. */
 export interface BarSlot {
   bucket: SeriesBucket;

@@ -180,9 +180,16 @@ export interface TokenAnswer {
 export interface Holder {
   owner: string;
   tokens: number;
-  /** When the owner's latest token came to it (unix seconds). */
+  /**
+   * When the owner got the earliest of the tokens it holds (each token's latest change, to
+   * it): it has held at least one without a break since (unix seconds).
+   */
   since: number;
 }
+
+/** What a holder's "since" is, in words: its column's note and the holders answer's. */
+export const HOLDER_SINCE_NOTE =
+  'Since: when the holder got the earliest of the tokens it holds now (a token sold and bought back counts from its return), so it has held at least one without a break from then on.';
 
 /** Sales on one side (bought or sold) in one currency: a count and the sum of their prices. */
 export interface CurrencyTrades {

@@ -53,18 +53,26 @@ afterEach(() => {
 });
 
 describe('ActivityChart', () => {
-  it('a chart of mints is titled so, counts mints, and has no sales panel', () => {
+  it('a chart of mints is titled so, counts, draws and lists mints alone, and has no sales panel', () => {
     const { container } = render(
       <ActivityChart
         buckets={days(5)}
         interval="day"
         range={{ from: JUNE, to: JUNE + 5 * DAY }}
-        noun="mints"
+        kind="mint"
         withVolume={false}
       />,
     );
     expect(screen.getByText('Mints per day')).toBeInTheDocument();
-    expect(screen.getByRole('img').getAttribute('aria-label')).toMatch(/^20 mints per day from/);
+    expect(screen.getByRole('img').getAttribute('aria-label')).toMatch(/^5 mints per day from/);
+    // The legend names only the series drawn: no "Transfer 0", "Sale 0".
+    const legend = container.querySelector(`figure ul.${chart.legend}`)!;
+    expect([...legend.querySelectorAll('li')].map((item) => item.textContent?.trim())).toEqual([
+      'Mint 5',
+    ]);
+    const drawn = bars(container).flatMap((bar) => [...bar.querySelectorAll('rect')]);
+    expect(drawn).toHaveLength(5);
+    for (const rect of drawn) expect(rect).toHaveClass(kindTones.mint!);
     expect(
       [...container.querySelectorAll(`.${chart.unit}`)].map((unit) => unit.textContent),
     ).toEqual(['mints']);

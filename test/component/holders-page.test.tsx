@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { HOLDER_SINCE_NOTE } from '../../src/lib/answers';
 import { busiestContract, renderAt, statusText } from './harness';
 import { indexedApiForTests } from './indexed-api';
 
@@ -60,7 +61,12 @@ describe('the holders page', () => {
       const row = within(spread).getByRole('rowheader', { name: range }).closest('tr')!;
       expect(row).toHaveTextContent(holders.toLocaleString('en'));
     }
-    expect(screen.getByText(/Tokens held, not copies/)).toBeInTheDocument();
+    expect(screen.getByText(/Tokens held, not copies/)).toHaveTextContent(HOLDER_SINCE_NOTE);
+    // "Since" says what it is on its heading too: the earliest token still held.
+    const since = screen.getByRole('columnheader', { name: /^Since/ });
+    expect(
+      within(since).getByText(/^Since/, { selector: '[tabindex="0"]' }),
+    ).toHaveAccessibleDescription(HOLDER_SINCE_NOTE);
     expectOwnersOf(answer);
 
     expect(answer.totalHolders).toBeGreaterThan(100);

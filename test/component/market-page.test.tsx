@@ -71,6 +71,14 @@ describe('the market page', () => {
     }
     expect(screen.getByText(/Tokens held, not copies/)).toBeInTheDocument();
 
+    // The mints chart's legend lists the one series it draws, with its count.
+    const mints = screen.getByText(/^Mints per /).closest('figure')!;
+    await waitFor(() => expect(mints).not.toHaveAttribute('aria-busy'));
+    const legend = within(mints)
+      .getAllByRole('listitem')
+      .map((item) => item.textContent?.trim());
+    expect(legend).toEqual([expect.stringMatching(/^Mint [1-9][\d,]*$/)]);
+
     // A sale's token opens its page.
     const first = answer.topSales[0]!.sales[0]!;
     await userEvent.click(

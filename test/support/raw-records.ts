@@ -46,15 +46,19 @@ export interface ExpectedHolder {
   since: number;
 }
 
-/** Holders from the records alone, in the holders answer's order (largest first). */
+/**
+ * Holders from the records alone, in the holders answer's order (largest first), each
+ * with the earliest moment it got one of the tokens it holds (a token's latest transfer).
+ */
 export function holdersFrom(records: RawRecord[], asOf: number): ExpectedHolder[] {
   const owners = new Map<string, ExpectedHolder>();
   for (const record of latestTransfers(records, asOf).values()) {
     if (isZeroAddress(record.to_address!)) continue;
     const owner = canonicalAddress(record.to_address!)!;
-    const entry = owners.get(owner) ?? { owner, tokens: 0, since: 0 };
+    const entry = owners.get(owner) ?? { owner, tokens: 0, since: Infinity };
     entry.tokens += 1;
-    entry.since = Math.max(entry.since, Number(record.timestamp));
+    // Since when it holds: the earliest of the moments it got a token it still holds.
+    entry.since = Math.min(entry.since, Number(record.timestamp));
     owners.set(owner, entry);
   }
   // Largest first, then by address descending: the holders answer's order.

@@ -2,7 +2,7 @@ import { Address } from '../../components/address';
 import { cellView } from '../../components/cell-view';
 import { rankColumn, type ListColumn, type RowCellProps } from '../../components/table-features';
 import { TimeCell, timeHeading, type TimeView } from '../../components/time-cell';
-import type { Holder } from '../../lib/answers';
+import { HOLDER_SINCE_NOTE, type Holder } from '../../lib/answers';
 import { formatCount, formatShare } from '../../lib/format';
 import type { TimeZoneChoice } from '../../lib/time';
 import type { TimeDisplay } from '../../lib/view-state';
@@ -72,7 +72,12 @@ export function holderColumns(display: TimeDisplay, zone: TimeZoneChoice): ListC
       id: 'since',
       header: timeHeading(display, zone, 'Since'),
       enableSorting: false,
-      meta: { className: styles.since, width: display === 'relative' ? 10 : 13, priority: 2 },
+      meta: {
+        className: styles.since,
+        width: display === 'relative' ? 10 : 13,
+        priority: 2,
+        note: HOLDER_SINCE_NOTE,
+      },
       cell: SinceCell,
     },
   ];

@@ -165,7 +165,7 @@ export function MarketPage({ address }: { address: string }) {
         range={range}
         onSelect={setSpan}
         selects="the market of the bar's time"
-        noun="mints"
+        kind="mint"
         withVolume={false}
         partial={uncoveredNote(coverage)}
         loading={seriesQuery.data === undefined}

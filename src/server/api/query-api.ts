@@ -1,12 +1,13 @@
 import { Hono, type Context } from 'hono';
 import type pg from 'pg';
 import type { z } from 'zod';
-import type {
-  HoldersFigures,
-  LookupAnswer,
-  MarketFigures,
-  TransactionAnswer,
-  WalletInCollectionAnswer,
+import {
+  HOLDER_SINCE_NOTE,
+  type HoldersFigures,
+  type LookupAnswer,
+  type MarketFigures,
+  type TransactionAnswer,
+  type WalletInCollectionAnswer,
 } from '../../lib/answers';
 import { custodyChain } from '../../lib/custody';
 import { csvHeader, csvRows } from '../../lib/export';
@@ -335,8 +336,7 @@ export function createQueryApi(options: QueryApiOptions) {
       ...answer,
       asOf: params.asOf ?? null,
       next: answer.next ? keyset.encode(key, answer.next) : null,
-      counted:
-        'Tokens held, not copies: the records carry no ERC1155 balances. A token burned without the index seeing it (contract lists carry no burns) still counts for its last holder.',
+      counted: `Tokens held, not copies: the records carry no ERC1155 balances. A token burned without the index seeing it (contract lists carry no burns) still counts for its last holder. ${HOLDER_SINCE_NOTE}`,
       coverage: found.coverage,
     });
   });

@@ -143,8 +143,8 @@ export function createServerApp(options: ServerAppOptions) {
     ),
   );
   // Every other GET is a page route of the app: the router in the browser takes it from here.
-  // A collection's, a token's or a wallet's page carries its link preview for chats'
-  // crawlers, which run no script; any other page, or one the index cannot describe in
+  // A collection's (events, holders, market), a token's or a wallet's page carries its link
+  // preview for chats' crawlers, which run no script; any other page, or one the index cannot describe in
   // time, is the plain shell. Pages count against the per-client limit like the API.
   app.get('*', proxy.limitClients, async (c) => {
     if (c.req.path.startsWith('/assets/')) return c.text('Not found', 404);

@@ -6,8 +6,8 @@ import { addressBytes, hexOf, Sql } from './sql';
 
 /**
  * A collection's holders: each owner with how many tokens it holds (ERC1155: tokens, not
- * copies; the records carry no balances), since when, the distribution and the share of
- * the ten largest; now (from `idx_owners`) or as of any moment (every change of hands up
+ * copies; the records carry no balances), since when (`HOLDING_SINCE`), the distribution
+ * and the share of the ten largest; now (from `idx_owners`) or as of any moment (every change of hands up
  * to it, replayed in SQL with the same "latest change" rule as the tokens table).
  * A token whose latest known change is a burn is held by nobody; a burn the index never
  * saw (contract lists carry none) leaves the token with its last holder.
@@ -142,11 +142,20 @@ export async function* everyHolder(
   } while (after);
 }
 
-/** When each of these owners' latest token came to it. */
+/**
+ * A holder's "since", over the tokens it holds (each with `since`, the time of its latest
+ * change, the one that brought it to its holder): when it got the earliest of them. It
+ * has held at least one token without a break from then on, whatever it sold or bought
+ * since; the start of that unbroken stretch may be earlier still, which only a replay of
+ * its every change would tell. Now and as of a moment, page and snapshot, read it here.
+ */
+const HOLDING_SINCE = 'min(since)';
+
+/** When each of these owners' holding began (`HOLDING_SINCE`). */
 async function sinceOf(pool: pg.Pool, contractId: number, owners: Buffer[]) {
   if (owners.length === 0) return new Map<string, number>();
   const { rows } = await pool.query<{ owner: Buffer; since: string }>(
-    `SELECT owner, max(since) AS since FROM idx_tokens
+    `SELECT owner, ${HOLDING_SINCE} AS since FROM idx_tokens
      WHERE contract_id = $1 AND NOT burned AND owner = ANY($2::bytea[]) GROUP BY owner`,
     [contractId, owners],
   );
@@ -167,7 +176,7 @@ async function holdersAsOf(
       SELECT DISTINCT ON (token_id) token_id, to_addr AS owner, ts AS since, kind = 3 AS burned
       FROM idx_changes WHERE contract_id = $1 AND ts <= $2
       ORDER BY token_id, ${LATEST_FIRST})
-    SELECT owner, count(*) AS tokens, max(since) AS since FROM t WHERE NOT burned GROUP BY owner
+    SELECT owner, count(*) AS tokens, ${HOLDING_SINCE} AS since FROM t WHERE NOT burned GROUP BY owner
     UNION ALL SELECT NULL, count(*), NULL FROM t WHERE burned`,
     [contractId, options.asOf],
   );

@@ -1,7 +1,14 @@
 import { shortenHex } from '../../lib/address';
-import type { CurrencyRef, Overview, TokenAnswer, WalletCollection } from '../../lib/answers';
+import type {
+  CurrencyRef,
+  Holder,
+  HoldersFigures,
+  Overview,
+  TokenAnswer,
+  WalletCollection,
+} from '../../lib/answers';
 import { formatCurrencyAmount } from '../../lib/currency-amount';
-import { formatCount } from '../../lib/format';
+import { formatCount, formatShare } from '../../lib/format';
 import { formatPrice, readPrice, type Price } from '../../lib/price';
 import { formatDay } from '../../lib/time';
 
@@ -44,6 +51,10 @@ export function clipName(text: string): string {
 const collectionName = (c: CollectionFacts) =>
   c.name === null ? `Contract ${shortenHex(c.address)}` : clipName(c.name);
 const symbolOf = (c: CollectionFacts) => (c.symbol === null ? null : clipName(c.symbol));
+const collectionSubtitle = (c: CollectionFacts) =>
+  [symbolOf(c), `Collection ${shortenHex(c.address)}`].filter(Boolean).join(' · ');
+/** The one line of a collection the index holds nothing of yet. */
+const notIndexed = (label: string) => [{ label, value: 'not indexed yet' }];
 
 /** A collection: its name (or short address), symbol, events, sales, holders, volumes. */
 export function collectionLayout(
@@ -55,14 +66,58 @@ export function collectionLayout(
         { label: 'Events', value: formatCount(figures.events) },
         { label: 'Sales', value: formatCount(figures.sales) },
         { label: 'Holders', value: formatCount(figures.holders) },
-        ...figures.volume.map((volume) => amountFigure('Volume', volume.volume, volume.currency)),
+        ...volumeFigures(figures),
       ]
-    : [{ label: 'Events', value: 'not indexed yet' }];
+    : notIndexed('Events');
   return {
     title: collectionName(collection),
-    subtitle: [symbolOf(collection), `Collection ${shortenHex(collection.address)}`]
-      .filter(Boolean)
-      .join(' · '),
+    subtitle: collectionSubtitle(collection),
+    figures: lines.slice(0, MAX_FIGURES),
+    seed: collection.address,
+  };
+}
+
+const volumeFigures = (figures: Overview) =>
+  figures.volume.map((volume) => amountFigure('Volume', volume.volume, volume.currency));
+
+/** A collection's holders now: how many, the largest and its share, the ten largest's. */
+export function holdersLayout(
+  collection: CollectionFacts,
+  figures: (HoldersFigures & { top: Holder | null }) | null,
+): PreviewLayout {
+  const top = figures?.top;
+  const lines: PreviewLayout['figures'] = !figures
+    ? notIndexed('Holders')
+    : [
+        { label: 'Holders', value: formatCount(figures.totalHolders) },
+        ...(top && figures.tokensHeld > 0
+          ? [
+              { label: 'Top holder', value: shortenHex(top.owner) },
+              { label: 'Top holder’s share', value: formatShare(top.tokens / figures.tokensHeld) },
+              { label: 'Top 10 hold', value: formatShare(figures.top10Share) },
+            ]
+          : []),
+        { label: 'Tokens held', value: formatCount(figures.tokensHeld) },
+      ];
+  return {
+    title: `Holders of ${collectionName(collection)}`,
+    subtitle: collectionSubtitle(collection),
+    figures: lines.slice(0, MAX_FIGURES),
+    seed: collection.address,
+  };
+}
+
+/**
+ * A collection's market over its whole history, flagged sales counted (the page's own
+ * default): its sales and their volume in each currency.
+ */
+export function marketLayout(collection: CollectionFacts, figures: Overview | null): PreviewLayout {
+  const lines: PreviewLayout['figures'] = figures
+    ? [{ label: 'Sales', value: formatCount(figures.sales) }, ...volumeFigures(figures)]
+    : notIndexed('Sales');
+  return {
+    title: `${collectionName(collection)} market`,
+    subtitle: collectionSubtitle(collection),
     figures: lines.slice(0, MAX_FIGURES),
     seed: collection.address,
   };

@@ -77,7 +77,7 @@ export function createPreviews(options: PreviewOptions) {
         kind: 'bad_request',
         status: 400,
         message:
-          'A preview is /api/preview/collections/0x….png, /api/preview/collections/0x…/tokens/ID.png or /api/preview/wallets/0x….png, with a 0x address of up to 64 hexadecimal digits and a decimal or 0x token id.',
+          'A preview is /api/preview/collections/0x….png (or …/holders.png, …/market.png), /api/preview/collections/0x…/tokens/ID.png or /api/preview/wallets/0x….png, with a 0x address of up to 64 hexadecimal digits and a decimal or 0x token id.',
       });
     }
     const layout = await layoutOf(target);
@@ -112,9 +112,9 @@ export function createPreviews(options: PreviewOptions) {
   });
 
   /**
-   * The `<head>` tags of a page that shows a collection, a token or a wallet, or null
-   * for any other page, a path whose address or id is not one, or an index that does
-   * not answer in time: such a page gets the plain shell.
+   * The `<head>` tags of a page that shows a collection (its events, holders or market), a
+   * token or a wallet, or null for any other page, a path whose address or id is not one,
+   * or an index that does not answer in time: such a page gets the plain shell.
    */
   async function pageHead(path: string, origin: string): Promise<string | null> {
     const target = pageTarget(path);

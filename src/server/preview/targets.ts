@@ -8,6 +8,9 @@ export function imagePath(target: PreviewTarget): string {
   switch (target.kind) {
     case 'collection':
       return `/api/preview/collections/${target.address}.png`;
+    case 'holders':
+    case 'market':
+      return `/api/preview/collections/${target.address}/${target.kind}.png`;
     case 'token':
       return `/api/preview/collections/${target.address}/tokens/${target.tokenId}.png`;
     case 'wallet':
@@ -20,6 +23,10 @@ export function pagePath(target: PreviewTarget): string {
   switch (target.kind) {
     case 'collection':
       return hrefs.contractEvents(target.address);
+    case 'holders':
+      return hrefs.holders(target.address);
+    case 'market':
+      return hrefs.market(target.address);
     case 'token':
       return hrefs.tokenHistory(target.address, target.tokenId);
     case 'wallet':
@@ -29,18 +36,26 @@ export function pagePath(target: PreviewTarget): string {
 
 const PAGES: [RegExp, (parts: string[]) => PreviewTarget | null][] = [
   [/^\/contracts\/([^/]+)$/, ([a]) => collection(a!)],
+  [
+    /^\/contracts\/([^/]+)\/(holders|market)$/,
+    ([a, page]) => collection(a!, page as CollectionPage),
+  ],
   [/^\/contracts\/([^/]+)\/tokens\/([^/]+)$/, ([a, t]) => token(a!, t!)],
   [/^\/addresses\/([^/]+)$/, ([a]) => wallet(a!)],
 ];
 const IMAGES: typeof PAGES = [
   [/^\/collections\/([^/]+)\.png$/, ([a]) => collection(a!)],
+  [
+    /^\/collections\/([^/]+)\/(holders|market)\.png$/,
+    ([a, page]) => collection(a!, page as CollectionPage),
+  ],
   [/^\/collections\/([^/]+)\/tokens\/([^/]+)\.png$/, ([a, t]) => token(a!, t!)],
   [/^\/wallets\/([^/]+)\.png$/, ([a]) => wallet(a!)],
 ];
 
 /**
- * The target of a page's path (`/contracts/0x…`, `…/tokens/12`, `/addresses/0x…`), or
- * null for any other page and for an address or id that is not one.
+ * The target of a page's path (`/contracts/0x…`, `…/holders`, `…/market`, `…/tokens/12`,
+ * `/addresses/0x…`), or null for any other page and for an address or id that is not one.
  */
 export const pageTarget = (path: string) => match(PAGES, path);
 
@@ -55,9 +70,12 @@ function match(table: typeof PAGES, path: string): PreviewTarget | null {
   return null;
 }
 
-function collection(address: string): PreviewTarget | null {
+type CollectionPage = 'collection' | 'holders' | 'market';
+
+/** A collection's page: its events (`collection`), its holders or its market. */
+function collection(address: string, kind: CollectionPage = 'collection'): PreviewTarget | null {
   const canonical = canonicalAddress(address);
-  return canonical ? { kind: 'collection', address: canonical } : null;
+  return canonical ? { kind, address: canonical } : null;
 }
 
 function token(address: string, tokenId: string): PreviewTarget | null {

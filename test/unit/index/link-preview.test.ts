@@ -3,13 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalAddress, isZeroAddress, shortenHex } from '../../../src/lib/address';
-import { formatCount } from '../../../src/lib/format';
-import { formatPrice, readPrice } from '../../../src/lib/price';
+import { formatCurrencyAmount } from '../../../src/lib/currency-amount';
+import { formatCount, formatShare } from '../../../src/lib/format';
+import { CURRENCIES, formatPrice, parseBaseUnits, readPrice } from '../../../src/lib/price';
 import { formatDay } from '../../../src/lib/time';
 import { createServerApp } from '../../../src/server/http/app';
 import { generateDataset } from '../../../src/server/sample-service';
 import { useIndexedSample } from '../../support/indexed-sample';
 import {
+  countedCurrency,
   holdersFrom,
   latestTransfers,
   rawRecords,
@@ -18,8 +20,8 @@ import {
 import { pngSize } from '../preview/png-size';
 
 /**
- * Link previews as a chat's crawler sees them: the HTML of a collection's, a token's and
- * a wallet's page carries Open Graph tags whose figures equal those worked out here from
+ * Link previews as a chat's crawler sees them: the HTML of a collection's (its events, its
+ * holders, its market), a token's and a wallet's page carries Open Graph tags whose figures equal those worked out here from
  * the service's own records, with absolute URLs and a hostile name kept as text; the
  * image they name is a 1200×630 PNG, rendered once and then served from the cache.
  */
@@ -170,6 +172,83 @@ describe('link previews', () => {
     }
   }, 120_000);
 
+  it('a collection’s holders and market pages carry their own title, figures and card', async () => {
+    const { service, get, page } = await setUp();
+    const records = await rawRecords(service, busiest.address);
+
+    // Holders: how many, the largest's share of the tokens held, the ten largest's.
+    const holders = tagsOf(await page(`/contracts/${busiest.address}/holders`));
+    const want = holdersFrom(records, Infinity);
+    const held = want.reduce((sum, h) => sum + h.tokens, 0);
+    const top10 = want.slice(0, 10).reduce((sum, h) => sum + h.tokens, 0);
+    expect(holders.titles).toEqual([`Holders of ${HOSTILE} · Token activity`]);
+    expect(holders.tags.get('og:title')).toBe(`Holders of ${HOSTILE}`);
+    expect(holders.tags.get('og:description')).toContain(
+      [
+        `Holders: ${formatCount(want.length)}`,
+        `Top holder: ${shortenHex(want[0]!.owner)}`,
+        `Top holder’s share: ${formatShare(want[0]!.tokens / held)}`,
+        `Top 10 hold: ${formatShare(top10 / held)}`,
+        `Tokens held: ${formatCount(held)}`,
+      ].join(' · '),
+    );
+    expect(holders.tags.get('og:url')).toBe(`${ORIGIN}/contracts/${busiest.address}/holders`);
+
+    // Market: the sales and their volume in each currency, never added across currencies.
+    const market = tagsOf(await page(`/contracts/${busiest.address}/market`));
+    expect(market.titles).toEqual([`${HOSTILE} market · Token activity`]);
+    expect(market.tags.get('twitter:title')).toBe(`${HOSTILE} market`);
+    const sales = records.filter((r) => r.event_type === 'sale');
+    const volumes = new Map<string, { sales: number; units: bigint }>();
+    for (const sale of sales) {
+      const currency = canonicalAddress(countedCurrency(sale.currency_address))!;
+      const entry = volumes.get(currency) ?? { sales: 0, units: 0n };
+      entry.sales += 1;
+      entry.units += parseBaseUnits(sale.price!) ?? 0n;
+      volumes.set(currency, entry);
+    }
+    const volumeLine = (address: string, units: bigint) => {
+      const known = CURRENCIES.find((c) => c.address === address);
+      const ref = known
+        ? { address, state: 'known' as const, symbol: known.symbol, decimals: known.decimals }
+        : { address, state: 'unknown' as const };
+      return `Volume: ${formatCurrencyAmount(String(units), ref, 2)}`;
+    };
+    const lines = [...volumes]
+      .sort(([, a], [, b]) => b.sales - a.sales)
+      .map(([address, { units }]) => volumeLine(address, units));
+    const [title, figures] = market.tags.get('og:description')!.split(' — ');
+    expect(title).toBe(`${busiest.symbol} · Collection ${shortenHex(busiest.address)}`);
+    const [salesLine, ...shown] = figures!.split(' · ');
+    expect(salesLine).toBe(`Sales: ${formatCount(sales.length)}`);
+    // As many currencies as the card has room for, the most sold first, each its own sum.
+    expect(lines.length).toBeGreaterThan(1);
+    expect(shown).toHaveLength(Math.min(lines.length, 5));
+    expect(shown[0]).toBe(lines[0]);
+    for (const line of shown) expect(lines).toContain(line);
+    expect(market.tags.get('og:url')).toBe(`${ORIGIN}/contracts/${busiest.address}/market`);
+
+    // Each names its own card: a PNG of 1200×630, not the collection's.
+    const images = [holders, market].map((p) => p.tags.get('og:image')!);
+    expect(images).toEqual([
+      `${ORIGIN}/api/preview/collections/${busiest.address}/holders.png`,
+      `${ORIGIN}/api/preview/collections/${busiest.address}/market.png`,
+    ]);
+    const etags = new Set<string | null>();
+    for (const url of images) {
+      const image = await get(new URL(url).pathname);
+      expect(image.status).toBe(200);
+      expect(image.headers.get('content-type')).toBe('image/png');
+      expect(pngSize(new Uint8Array(await image.arrayBuffer()))).toEqual({
+        width: 1200,
+        height: 630,
+      });
+      etags.add(image.headers.get('etag'));
+    }
+    etags.add((await get(`/api/preview/collections/${busiest.address}.png`)).headers.get('etag'));
+    expect(etags.size).toBe(3);
+  }, 120_000);
+
   it('renders an image once: the second request is a cache hit, a new figure a new picture', async () => {
     const { get, proxy, pool } = await setUp();
     const path = `/api/preview/collections/${busiest.address}.png`;
@@ -193,7 +272,8 @@ describe('link previews', () => {
     const { get, page } = await setUp();
     for (const path of [
       '/contracts',
-      `/contracts/${busiest.address}/holders`,
+      `/contracts/${busiest.address}/holders/export`,
+      `/contracts/${busiest.address}/marketplaces`,
       '/contracts/0xnothex',
       `/contracts/${busiest.address}/tokens/-1`,
       '/addresses/0x1234567890123456789012345678901234567890123456789012345678901234567',

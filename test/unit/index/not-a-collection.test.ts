@@ -34,7 +34,7 @@ async function setUp() {
 }
 
 describe('an address that is no collection', () => {
-  it('is a 404 page without a card, for a random address and for a wallet', async () => {
+  it('is a 404 page without a card, for a random address and for a wallet, on each of its pages', async () => {
     const { proxy, service, get } = await setUp();
     await proxy.indexer!.listed();
     await proxy.indexer!.whole(busiest.address).done;
@@ -42,7 +42,13 @@ describe('an address that is no collection', () => {
       (await rawRecords(service, busiest.address)).find((r) => r.event_type === 'sale')!
         .to_address!,
     )!;
-    for (const path of ['/contracts/0x1', `/contracts/${wallet}`, '/contracts/0x1/tokens/5']) {
+    for (const path of [
+      '/contracts/0x1',
+      `/contracts/${wallet}`,
+      '/contracts/0x1/tokens/5',
+      '/contracts/0x1/holders',
+      `/contracts/${wallet}/market`,
+    ]) {
       const response = await get(path);
       expect(response.status, path).toBe(404);
       const html = await response.text();
@@ -50,9 +56,11 @@ describe('an address that is no collection', () => {
       expect(html).not.toContain('og:image');
       expect((await proxy.app.request(`/api/collections/${path.split('/')[2]}`)).status).toBe(404);
     }
-    const collection = await get(`/contracts/${busiest.address}`);
-    expect(collection.status).toBe(200);
-    expect(await collection.text()).toContain('og:image');
+    for (const page of ['', '/holders', '/market']) {
+      const collection = await get(`/contracts/${busiest.address}${page}`);
+      expect(collection.status).toBe(200);
+      expect(await collection.text()).toContain('og:image');
+    }
   });
 
   it('is not called one before the contracts list is known', async () => {

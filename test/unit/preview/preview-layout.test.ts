@@ -11,6 +11,8 @@ import { fitted, previewSvg } from '../../../src/server/preview/image-svg';
 import {
   collectionLayout,
   describeLayout,
+  holdersLayout,
+  marketLayout,
   tokenLayout,
   walletLayout,
 } from '../../../src/server/preview/layout';
@@ -90,6 +92,41 @@ describe('the lines of a preview', () => {
       figures({ volume }),
     );
     expect(layout.figures).toHaveLength(6);
+  });
+
+  it('a collection’s holders: how many, the largest and its share, the ten largest’s', () => {
+    const facts = { address: ADDRESS, name: 'Gallery', symbol: 'GAL' };
+    const answer = {
+      totalHolders: 4_567,
+      tokensHeld: 8_000,
+      knownBurned: 3,
+      distribution: [],
+      top10Share: 0.25,
+      top: { owner: WALLET, tokens: 400, since: 1 },
+    };
+    const layout = holdersLayout(facts, answer);
+    expect(layout.title).toBe('Holders of Gallery');
+    expect(describeLayout(layout)).toBe(
+      'GAL · Collection 0x6058…44b8 — Holders: 4,567 · Top holder: 0xabab…abab · Top holder’s share: 5% · Top 10 hold: 25% · Tokens held: 8,000',
+    );
+    // Nobody holds a token (every one burned), or nothing is indexed yet.
+    const none = holdersLayout(facts, { ...answer, totalHolders: 0, tokensHeld: 0, top: null });
+    expect(describeLayout(none)).toBe('GAL · Collection 0x6058…44b8 — Holders: 0 · Tokens held: 0');
+    expect(holdersLayout(facts, null).figures).toEqual([
+      { label: 'Holders', value: 'not indexed yet' },
+    ]);
+  });
+
+  it('a collection’s market: sales and the volume of each currency, never summed across', () => {
+    const layout = marketLayout({ address: ADDRESS, name: null, symbol: null }, figures());
+    expect(layout.title).toBe('Contract 0x6058…44b8 market');
+    expect(describeLayout(layout)).toBe(
+      'Collection 0x6058…44b8 — Sales: 123,456 · Volume: ≈ 123,456.78 STRK · Volume: 1.5 ETH',
+    );
+    const volume = Array.from({ length: 7 }, () => ({ currency: ETH, sales: 1, volume: '1' }));
+    expect(
+      marketLayout({ address: ADDRESS, name: 'x', symbol: null }, figures({ volume })).figures,
+    ).toHaveLength(6);
   });
 
   it('a token: its id, holder, events and last sale', () => {
@@ -235,7 +272,7 @@ describe('the image', () => {
 });
 
 describe('which pages and images have a preview', () => {
-  it('reads collections, tokens and wallets, canonical; nothing else', () => {
+  it('reads collections (their events, holders and market), tokens and wallets, canonical; nothing else', () => {
     expect(pageTarget(`/contracts/0x6058${'AB'.repeat(26)}44B8`)).toEqual({
       kind: 'collection',
       address: ADDRESS,
@@ -249,10 +286,17 @@ describe('which pages and images have a preview', () => {
       kind: 'wallet',
       address: `0x${'0'.repeat(63)}2`,
     });
+    for (const kind of ['holders', 'market'] as const) {
+      const address = `0x${'0'.repeat(63)}1`;
+      expect(pageTarget(`/contracts/0x01/${kind}`)).toEqual({ kind, address });
+      expect(imageTarget(`/collections/0x01/${kind}.png`)).toEqual({ kind, address });
+    }
     for (const path of [
       '/contracts',
       '/contracts/0xZZ',
-      '/contracts/0x1/holders',
+      '/contracts/0xZZ/holders',
+      '/contracts/0x1/holders/export',
+      '/contracts/0x1/trades',
       '/contracts/0x1/tokens/-1',
       '/addresses/x',
     ]) {
