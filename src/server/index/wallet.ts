@@ -93,13 +93,15 @@ export async function walletCollections(
  * The realised result in every collection, in one query: the wallet's turns that can have
  * one (a token bought, then sold by its next change), summed per collection by the same
  * rule as one collection's figures (`RealisedResults`). Its cost grows with the wallet's
- * purchases (one probe of the token's changes each), not with its collections.
+ * purchases (one probe of the token's changes each), not with its collections. The
+ * purchases are found by `has_sale` (the rows of the receiver's index, checked), not by
+ * `kind`: on `kind` the planner would also scan every contract's sales in idx_changes_kind.
  */
 async function realisedResults(pool: pg.Pool, bytes: Buffer) {
   const { rows } = await pool.query<TurnRecord & { contract_id: number }>(
     `SELECT c.contract_id, ${TURN_COLUMNS}
      FROM idx_changes c JOIN ${NEXT_CHANGE} ON true
-     WHERE c.to_addr = $1 AND c.kind = $2 AND n.kind = $2`,
+     WHERE c.to_addr = $1 AND c.has_sale AND n.kind = $2`,
     [bytes, KIND_CODES.sale],
   );
   const byContract = new Map<number, RealisedResults>();
