@@ -209,6 +209,8 @@ export interface WalletCollection {
   sold: CurrencyTrades[];
   /** Its sales, on either side, that the rules flag as possible wash trades. */
   flaggedSales: number;
+  /** Its realised result per currency, as the wallet-in-collection answer gives it. */
+  results: RealisedResult[];
   lastActivity: number;
 }
 
@@ -219,7 +221,8 @@ export type HeldInterval = (typeof HELD_INTERVALS)[number];
 /**
  * The realised result in one currency: the tokens the wallet bought and later sold, both
  * in this currency (custody's `result`), what they cost, what they brought and the
- * difference (signed base units), and how many were flips (held under a day).
+ * difference (signed base units), how many were flips (held under a day), and how many
+ * were bought or sold by a sale naming no currency (ETH assumed: "ETH*").
  */
 export interface RealisedResult {
   currency: CurrencyRef;
@@ -228,6 +231,7 @@ export interface RealisedResult {
   proceeds: string;
   result: string;
   flips: number;
+  assumed: number;
 }
 
 /** A wallet the wallet traded with: changes of hands between them, by how. */

@@ -46,6 +46,26 @@ function walletAnswer() {
           ],
           sold: [],
           flaggedSales: 2,
+          results: [
+            {
+              currency: known(ETH!),
+              tokens: 2,
+              cost: '1000000000000000000',
+              proceeds: '1500000000000000000',
+              result: '500000000000000000',
+              flips: 1,
+              assumed: 1,
+            },
+            {
+              currency: known(STRK!),
+              tokens: 1,
+              cost: '40000000000000000000',
+              proceeds: '30000000000000000000',
+              result: '-10000000000000000000',
+              flips: 0,
+              assumed: 0,
+            },
+          ],
           lastActivity: 1_751_000_000,
         },
         {
@@ -63,6 +83,17 @@ function walletAnswer() {
             },
           ],
           flaggedSales: 1,
+          results: [
+            {
+              currency: known(ETH!),
+              tokens: 1,
+              cost: '2000000000000000000',
+              proceeds: '1750000000000000000',
+              result: '-250000000000000000',
+              flips: 0,
+              assumed: 0,
+            },
+          ],
           lastActivity: 1_750_000_000,
         },
       ],
@@ -171,6 +202,18 @@ describe('wallet page', () => {
     expect(totals).toHaveTextContent(/Spent2 sales · 1\.5 ETH\s*1 sale · 40 STRK/);
     expect(totals).toHaveTextContent('Received1 sale · 12,500 base units of');
     expect(totals).toHaveTextContent('Trades flagged3 possible wash trades');
+    // Per currency over both collections, ETH marked assumed as one of its sales named none.
+    expect(totals).toHaveTextContent(
+      /Realised result\+0\.25 ETH\*.*ETH is assumed.* · 3 tokens, 1 flip−10 STRK · 1 token, 0 flips/,
+    );
+    expect(within(totals).getByRole('link', { name: 'Per collection' })).toHaveAttribute(
+      'href',
+      '#wallet-collections',
+    );
+    expect(screen.getByRole('heading', { name: 'Collections' })).toHaveAttribute(
+      'id',
+      'wallet-collections',
+    );
 
     const cards = within(await screen.findByRole('list', { name: 'Collections' }))
       .getAllByRole('listitem')
@@ -186,6 +229,8 @@ describe('wallet page', () => {
     expect(busy).toHaveTextContent('2 sales · 1.5 ETH');
     expect(busy).toHaveTextContent('1 sale · 40 STRK');
     expect(busy).toHaveTextContent('Soldnone');
+    expect(busy).toHaveTextContent(/Result\+0\.5 ETH\*.* · 2 tokens, 1 flip/);
+    expect(quiet).toHaveTextContent('Result−0.25 ETH · 1 token, 0 flips');
     // A currency nobody knows: its base units and its short address.
     expect(quiet).toHaveTextContent('1 sale · 12,500 base units of 0xabc0…def1');
     expect(quiet).toHaveTextContent('Held now0 tokens');

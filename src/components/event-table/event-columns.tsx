@@ -106,6 +106,18 @@ const ALL_COLUMNS: ListColumn<TokenEvent>[] = [
   },
 ];
 
+/**
+ * The columns for rows that are all sales (a sale list, flagged sales alone): the Event
+ * column says "Sale" on every row, so on a narrow table it gives way after the
+ * marketplace and the transaction, before the price (a flagged price is wider: at 768 px
+ * it would otherwise leave with its badge).
+ */
+export function salesOnlyColumns(columns: ListColumn<TokenEvent>[]): ListColumn<TokenEvent>[] {
+  return columns.map((column) =>
+    column.id === 'kind' ? { ...column, meta: { ...column.meta, priority: 2.5 } } : column,
+  );
+}
+
 /** The class of an event table: its cards' layout on a phone. */
 export const eventTableClass = styles.cards;
 

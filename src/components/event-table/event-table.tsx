@@ -6,7 +6,7 @@ import type { SortState } from '../../lib/view-state';
 import { DataTable } from '../data-table';
 import type { ListColumn } from '../table-features';
 import { EventViewContext, type EventView } from './event-cells';
-import { eventColumnWidths, eventTableClass } from './event-columns';
+import { eventColumnWidths, eventTableClass, salesOnlyColumns } from './event-columns';
 
 interface EventTableProps {
   caption: string;
@@ -32,15 +32,22 @@ const eventKey = (event: TokenEvent) => event.key;
 /**
  * A table of events, as a contract's page and a token's page show them: sorted as the
  * export sorts, the time column as wide as the times shown, the price column wide enough
- * for a flagged sale's badge when a row has one, the phone's card layout of
- * events, and the view the cells read.
+ * for a flagged sale's badge when a row has one (the Event column giving way before it
+ * when every row is a sale), the phone's card layout of events, and the view the cells
+ * read.
  */
-export function EventTable({ view, serverSorted, ...props }: EventTableProps) {
+export function EventTable({ view, serverSorted, columns, ...props }: EventTableProps) {
   const flagged = useMemo(() => props.rows.some((row) => row.washFlags), [props.rows]);
+  const sales = useMemo(
+    () => props.rows.length > 0 && props.rows.every((row) => row.kind === 'sale'),
+    [props.rows],
+  );
+  const shown = useMemo(() => (sales ? salesOnlyColumns(columns) : columns), [sales, columns]);
   return (
     <EventViewContext.Provider value={view}>
       <DataTable
         {...props}
+        columns={shown}
         widths={eventColumnWidths(view.display, flagged)}
         className={eventTableClass}
         getRowKey={eventKey}

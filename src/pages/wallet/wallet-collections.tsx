@@ -1,10 +1,11 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { SignedAmount } from '../../components/amount';
 import { ContractImage } from '../../components/contract-image';
 import { Price } from '../../components/price';
 import { TimeCell } from '../../components/time-cell';
 import { shortenHex } from '../../lib/address';
-import type { WalletCollection } from '../../lib/answers';
+import type { RealisedResult, WalletCollection } from '../../lib/answers';
 import { formatCount, plural } from '../../lib/format';
 import { hrefs } from '../../lib/routes';
 import type { TimeZoneChoice } from '../../lib/time';
@@ -60,6 +61,9 @@ export function WalletCollections(props: WalletCollectionsProps) {
               <Figure term="Sold">
                 <Trades trades={collection.sold} />
               </Figure>
+              <Figure term="Result">
+                <Results results={collection.results} />
+              </Figure>
               <Figure term="Last activity">
                 <TimeCell
                   seconds={collection.lastActivity}
@@ -84,7 +88,6 @@ export function WalletCollections(props: WalletCollectionsProps) {
   );
 }
 
-/** One of a card's figures: its name over it. */
 /** One term and its value in a card's figures. */
 export function Figure({ term, children }: { term: string; children: ReactNode }) {
   return (
@@ -104,6 +107,31 @@ export function Trades({ trades }: { trades: readonly Trade[] }) {
         <li key={trade.currency.address}>
           <span className="muted">{plural(trade.sales, 'sale')} · </span>
           <Price event={{ price: trade.amount, currencyAddress: trade.currency.address }} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * The realised result, "+0.5 ETH · 3 tokens, 1 flip", one line per currency; "none" when
+ * no token was bought and later sold in one currency.
+ */
+export function Results({ results }: { results: readonly RealisedResult[] }) {
+  if (results.length === 0) return <span className="muted">none</span>;
+  return (
+    <ul className={styles.trades}>
+      {results.map((result) => (
+        <li key={result.currency.address}>
+          <SignedAmount
+            units={result.result}
+            currency={result.currency.address}
+            assumed={result.assumed > 0}
+          />
+          <span className="muted">
+            {' '}
+            · {plural(result.tokens, 'token')}, {plural(result.flips, 'flip')}
+          </span>
         </li>
       ))}
     </ul>

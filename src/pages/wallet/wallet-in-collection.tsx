@@ -172,13 +172,31 @@ function Results({ answer }: { answer: WalletInCollectionAnswer }) {
                   figures={[
                     [
                       'Result',
-                      <SignedAmount key="result" units={result.result} currency={currency} />,
+                      <SignedAmount
+                        key="result"
+                        units={result.result}
+                        currency={currency}
+                        assumed={result.assumed > 0}
+                      />,
                     ],
                     ['Tokens', `${plural(result.tokens, 'token')} bought and sold`],
-                    ['Cost', <Amount key="cost" units={result.cost} currency={currency} />],
+                    [
+                      'Cost',
+                      <Amount
+                        key="cost"
+                        units={result.cost}
+                        currency={currency}
+                        assumed={result.assumed > 0}
+                      />,
+                    ],
                     [
                       'Proceeds',
-                      <Amount key="proceeds" units={result.proceeds} currency={currency} />,
+                      <Amount
+                        key="proceeds"
+                        units={result.proceeds}
+                        currency={currency}
+                        assumed={result.assumed > 0}
+                      />,
                     ],
                     ['Flips', `${formatCount(result.flips)} held under 24 hours`],
                   ]}

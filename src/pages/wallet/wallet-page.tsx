@@ -173,9 +173,14 @@ export function WalletPage({ address }: { address: string }) {
       ) : (
         <>
           {wallet.data && wallet.data.collections.length > 0 && (
-            <WalletTotals collections={wallet.data.collections} />
+            <WalletTotals
+              collections={wallet.data.collections}
+              collectionsId="wallet-collections"
+            />
           )}
-          <h2 className={section.heading}>Collections</h2>
+          <h2 className={section.heading} id="wallet-collections">
+            Collections
+          </h2>
         </>
       )}
       {collection ? null : wallet.isPending ? (

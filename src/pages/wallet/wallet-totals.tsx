@@ -1,16 +1,23 @@
 import type { WalletCollection } from '../../lib/answers';
 import { plural } from '../../lib/format';
 import { walletTotals } from '../../lib/wallet-totals';
-import { Figure, Trades } from './wallet-collections';
+import { Figure, Results, Trades } from './wallet-collections';
 import section from '../../components/section.module.css';
 import styles from './wallet-page.module.css';
 
 /**
  * The wallet at a glance, over every collection the index holds: tokens held now, what
- * it spent and received in each currency (never summed across currencies), and how many
- * of its sales look like wash trades.
+ * it spent and received in each currency (never summed across currencies), how many of
+ * its sales look like wash trades, and its realised result in each currency (each
+ * collection's is on its card, `collectionsId`).
  */
-export function WalletTotals({ collections }: { collections: readonly WalletCollection[] }) {
+export function WalletTotals({
+  collections,
+  collectionsId,
+}: {
+  collections: readonly WalletCollection[];
+  collectionsId: string;
+}) {
   const totals = walletTotals(collections);
   return (
     <section aria-labelledby="wallet-totals-title" className={styles.totals}>
@@ -33,6 +40,12 @@ export function WalletTotals({ collections }: { collections: readonly WalletColl
           ) : (
             plural(totals.flaggedSales, 'possible wash trade')
           )}
+        </Figure>
+        <Figure term="Realised result">
+          <Results results={totals.results} />
+          <a className={styles.totalsLink} href={`#${collectionsId}`}>
+            Per collection
+          </a>
         </Figure>
       </dl>
     </section>

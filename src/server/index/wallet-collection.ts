@@ -6,25 +6,27 @@ import type {
   CurrencyTrades,
   HeldInterval,
   HeldToken,
-  RealisedResult,
   WalletInCollectionAnswer,
 } from '../../lib/answers';
-import { custodyChain, type Custody, type CustodyEvent } from '../../lib/custody';
 import { tokenIdToHex } from '../../lib/token-id';
-import type { EventRecord } from './event-rows';
-import { currencyRef, kindOf } from './figures';
+import { kindOf } from './figures';
 import { addressBytes, hexOf } from './sql';
+import {
+  NEXT_CHANGE,
+  PerCurrency,
+  RealisedResults,
+  TURN_COLUMNS,
+  turnOf,
+  type TurnRecord,
+} from './wallet-turns';
 
 /**
  * One wallet inside one collection, from its changes of hands there: what it held at the
  * end of each day, week or month; what it bought and sold per currency; mints received
  * and transfers in and out; the realised result of each token it bought and later sold
  * (the token page's chain of custody, `custodyChain`, for the wallet's turns as owner);
- * whom it traded with most; and what it holds now.
- *
- * Each change that brought a token to the wallet comes with that token's next change (by
- * the holder rule: time, rank, order stored), whoever made it: that pair is the wallet's
- * turn in the token's chain of custody, as the token page shows it.
+ * whom it traded with most; and what it holds now. Its turns as a token's owner are
+ * wallet-turns.ts's.
  */
 export type WalletFigures = Omit<WalletInCollectionAnswer, 'coverage' | 'collection'>;
 
@@ -34,86 +36,15 @@ export const COUNTED =
 const TOP_COUNTERPARTIES = 10;
 const HELD_TOKENS_SHOWN = 100;
 
-// A change's own columns are read as the event list reads them.
-interface ChangeRecord extends Pick<
-  EventRecord,
-  'token_id' | 'from_addr' | 'to_addr' | 'ts' | 'kind' | 'price' | 'currency'
-> {
-  next_to: Buffer | null;
-  next_ts: string | null;
-  next_kind: number | null;
-  next_price: string | null;
-  next_currency: Buffer | null;
+/** A change to or from the wallet: its turn's columns, and its sender. */
+interface ChangeRecord extends TurnRecord {
+  from_addr: Buffer;
 }
 
-// The token's next change after one to the wallet reads idx_changes_token backwards (oldest
-// first from the given position); a change from the wallet needs none.
 const CHANGES = `
-  SELECT c.token_id::text AS token_id, c.from_addr, c.to_addr, c.ts, c.kind,
-    c.price::text AS price, c.currency, n.to_addr AS next_to, n.ts AS next_ts,
-    n.kind AS next_kind, n.price::text AS next_price, n.currency AS next_currency
-  FROM idx_changes c
-  LEFT JOIN LATERAL (
-    SELECT n.to_addr, n.ts, n.kind, n.price, n.currency FROM idx_changes n
-    WHERE c.to_addr = $1 AND n.contract_id = c.contract_id AND n.token_id = c.token_id
-      AND (n.ts, n.rank, n.id) > (c.ts, c.rank, c.id)
-    ORDER BY n.ts, n.rank, n.id LIMIT 1) n ON true
+  SELECT c.from_addr, ${TURN_COLUMNS}
+  FROM idx_changes c LEFT JOIN ${NEXT_CHANGE} ON true
   WHERE c.contract_id = $2 AND (c.from_addr = $1 OR c.to_addr = $1)`;
-
-/**
- * The custody module's event from a change's columns. No figure here reads a turn's
- * transaction, so it is not read (a busy wallet has thousands of turns).
- */
-function custodyEvent(
-  to: Buffer,
-  ts: string,
-  kind: number,
-  price: string | null,
-  currency: Buffer | null,
-): CustodyEvent {
-  return {
-    kind: kindOf(kind),
-    to: hexOf(to),
-    timestamp: Number(ts),
-    transactionHash: '',
-    ...(price !== null && { price }),
-    ...(currency && currency.length > 0 && { currencyAddress: hexOf(currency) }),
-  };
-}
-
-/** The wallet's turn as the token's owner, from the change that brought it and the next. */
-function turnOf(row: ChangeRecord): Custody | undefined {
-  const acquired = custodyEvent(row.to_addr, row.ts, row.kind, row.price, row.currency);
-  const next =
-    row.next_ts === null
-      ? []
-      : [
-          custodyEvent(
-            row.next_to!,
-            row.next_ts,
-            row.next_kind!,
-            row.next_price,
-            row.next_currency,
-          ),
-        ];
-  return custodyChain([acquired, ...next])[0];
-}
-
-/** Sums per currency key ('' for none named), then as the answer gives them. */
-class PerCurrency<T extends object> {
-  private readonly entries = new Map<string, T>();
-  constructor(private readonly empty: () => T) {}
-  at(currency: string): T {
-    let entry = this.entries.get(currency);
-    if (!entry) this.entries.set(currency, (entry = this.empty()));
-    return entry;
-  }
-  list<R>(map: (entry: T, currency: ReturnType<typeof currencyRef>) => R): R[] {
-    return [...this.entries].map(([key, entry]) =>
-      map(entry, currencyRef(key ? addressBytes(key) : null)),
-    );
-  }
-}
 
 const trades = () => new PerCurrency(() => ({ sales: 0, amount: 0n }));
 const tradesList = (sums: ReturnType<typeof trades>): CurrencyTrades[] =>
@@ -185,13 +116,7 @@ function figuresOf(
     burned: 0,
   };
   const [bought, sold, unknownCost] = [trades(), trades(), trades()];
-  const results = new PerCurrency(() => ({
-    tokens: 0,
-    cost: 0n,
-    proceeds: 0n,
-    result: 0n,
-    flips: 0,
-  }));
+  const results = new RealisedResults();
   const parties = new Map<string, Counterparty>();
   const turns: { from: number; to: number | undefined }[] = [];
   const heldTokens: HeldToken[] = [];
@@ -255,16 +180,8 @@ function figuresOf(
     }
     const paid = turn.acquired.price;
     const got = turn.disposed.how === 'sold' ? turn.disposed.price : undefined;
-    if (turn.result && paid && got) {
-      const entry = results.at(turn.result.currency);
-      entry.tokens += 1;
-      entry.cost += BigInt(paid.units);
-      entry.proceeds += BigInt(got.units);
-      entry.result += BigInt(turn.result.units);
-      if (turn.flip) {
-        entry.flips += 1;
-        flips += 1;
-      }
+    if (results.add(turn)) {
+      if (turn.flip) flips += 1;
     } else if (got && !paid) {
       const entry = unknownCost.at(got.currency);
       entry.sales += 1;
@@ -289,16 +206,7 @@ function figuresOf(
     counts,
     bought: tradesList(bought),
     sold: tradesList(sold),
-    results: results
-      .list((entry, currency): RealisedResult => ({
-        currency,
-        tokens: entry.tokens,
-        cost: entry.cost.toString(),
-        proceeds: entry.proceeds.toString(),
-        result: entry.result.toString(),
-        flips: entry.flips,
-      }))
-      .sort((a, b) => b.tokens - a.tokens),
+    results: results.list(),
     flips,
     unknownCost: tradesList(unknownCost),
     crossCurrency,

@@ -2,12 +2,20 @@ import type pg from 'pg';
 import type { WalletCollection } from '../../lib/answers';
 import { currencyRef } from './figures';
 import { holdings } from './holders';
+import { KIND_CODES } from './schema';
 import { addressBytes } from './sql';
+import {
+  NEXT_CHANGE,
+  RealisedResults,
+  TURN_COLUMNS,
+  turnOf,
+  type TurnRecord,
+} from './wallet-turns';
 
 /**
  * A wallet across the indexed collections: per collection, what it holds now, what it
  * bought and sold (count and amount per currency, never summed across currencies), and
- * how many of its sales the wash rules flag.
+ * how many of its sales the wash rules flag, and its realised result per currency.
  */
 
 export async function walletCollections(
@@ -15,7 +23,7 @@ export async function walletCollections(
   wallet: string,
 ): Promise<WalletCollection[]> {
   const bytes = addressBytes(wallet);
-  const [activity, trades, held, flagged] = await Promise.all([
+  const [activity, trades, held, flagged, results] = await Promise.all([
     pool.query<{
       contract_id: number;
       address: string;
@@ -54,6 +62,7 @@ export async function walletCollections(
        GROUP BY contract_id`,
       [bytes],
     ),
+    realisedResults(pool, bytes),
   ]);
   const flaggedIn = new Map(flagged.rows.map((row) => [row.contract_id, Number(row.flagged)]));
   return activity.rows.map((row) => {
@@ -74,7 +83,34 @@ export async function walletCollections(
       bought: side('bought'),
       sold: side('sold'),
       flaggedSales: flaggedIn.get(row.contract_id) ?? 0,
+      results: results.get(row.contract_id)?.list() ?? [],
       lastActivity: Number(row.last),
     };
   });
+}
+
+/**
+ * The realised result in every collection, in one query: the wallet's turns that can have
+ * one (a token bought, then sold by its next change), summed per collection by the same
+ * rule as one collection's figures (`RealisedResults`). Its cost grows with the wallet's
+ * purchases (one probe of the token's changes each), not with its collections. The
+ * purchases are found by `has_sale` (the rows of the receiver's index, checked), not by
+ * `kind`: on `kind` the planner would also scan every contract's sales in idx_changes_kind.
+ */
+async function realisedResults(pool: pg.Pool, bytes: Buffer) {
+  const { rows } = await pool.query<TurnRecord & { contract_id: number }>(
+    `SELECT c.contract_id, ${TURN_COLUMNS}
+     FROM idx_changes c JOIN ${NEXT_CHANGE} ON true
+     WHERE c.to_addr = $1 AND c.has_sale AND n.kind = $2`,
+    [bytes, KIND_CODES.sale],
+  );
+  const byContract = new Map<number, RealisedResults>();
+  for (const row of rows) {
+    const turn = turnOf(row);
+    if (!turn) continue;
+    let results = byContract.get(row.contract_id);
+    if (!results) byContract.set(row.contract_id, (results = new RealisedResults()));
+    results.add(turn);
+  }
+  return byContract;
 }

@@ -55,7 +55,7 @@ function expected(changes: Change[], wallet: string) {
   // the wallet and the token's next one are a turn.
   const results = new Map<
     string,
-    { tokens: number; cost: bigint; proceeds: bigint; flips: number }
+    { tokens: number; cost: bigint; proceeds: bigint; flips: number; assumed: number }
   >();
   const unknownCost = new Map<string, { sales: number; amount: bigint }>();
   let crossCurrency = 0;
@@ -73,12 +73,14 @@ function expected(changes: Change[], wallet: string) {
         add(
           results,
           keyOf(c),
-          () => ({ tokens: 0, cost: 0n, proceeds: 0n, flips: 0 }),
+          () => ({ tokens: 0, cost: 0n, proceeds: 0n, flips: 0, assumed: 0 }),
           (e) => {
             e.tokens += 1;
             e.cost += c.price!;
             e.proceeds += next.price!;
             if (next.ts - c.ts < DAY) e.flips += 1;
+            // Either sale naming no currency: ETH assumed.
+            if (c.currency === undefined || next.currency === undefined) e.assumed += 1;
           },
         );
       }
@@ -185,6 +187,7 @@ describe('a wallet inside a collection', () => {
                   cost: BigInt(r.cost),
                   proceeds: BigInt(r.proceeds),
                   flips: r.flips,
+                  assumed: r.assumed,
                 },
               ]),
             ),

@@ -176,6 +176,7 @@ describe('the lines of a preview', () => {
       bought,
       sold,
       flaggedSales: 0,
+      results: [],
       lastActivity: 1,
     });
     const layout = walletLayout(WALLET, [
