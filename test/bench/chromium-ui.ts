@@ -13,10 +13,13 @@ import { count, median, ms, percentile, round } from './lib/stats';
  * collection (StarkVerse Gallery):
  * - before anything is timed, the collection is indexed: `GET /api/collections/:address`
  *   starts the whole walk, and it is asked again each second until `coverage.complete`;
- * - first row of a shared URL: for six views (newest first, by price, sales by price,
- *   transfers by token, an address, a date span), time from navigation start to the first
- *   event row (`tbody tr[data-index]`: a MutationObserver installed before the app
- *   records `performance.now()`, which counts from the navigation), every visit in a
+ * - first row of a shared URL: for six views of the collection (newest first, by price,
+ *   sales by price, transfers by token, an address, a date span) and the other pages over
+ *   it (the ranking, a token, the holders, the market, a wallet, a transaction), time from
+ *   navigation start to the first answer row (an events table's `tbody tr[data-index]`,
+ *   the market's top sale, the transaction's first change of hands: a MutationObserver
+ *   installed before the app records `performance.now()`, which counts from the
+ *   navigation), every visit in a
  *   fresh browser context (cold HTTP cache), views taken in turn; p50 and p95 per view;
  * - 10,000 rows read: page size 500 from the Settings (stored in localStorage as the
  *   Settings dialog does; the server serves at most 500 a page), "Load more" clicked until
@@ -59,9 +62,12 @@ declare global {
   }
 }
 
-function recordFirstRow() {
+// An events table's row; other pages name their own first answer (see `viewsOf`).
+const EVENT_ROW = 'tbody tr[data-index]';
+
+function recordFirstRow(selector: string) {
   const check = () => {
-    if (window.__benchFirstRowAt === undefined && document.querySelector('tbody tr[data-index]')) {
+    if (window.__benchFirstRowAt === undefined && document.querySelector(selector)) {
       window.__benchFirstRowAt = performance.now();
       observer.disconnect();
     }
@@ -70,12 +76,16 @@ function recordFirstRow() {
   observer.observe(document, { childList: true, subtree: true });
 }
 
-async function newContext(browser: Browser, pageSize?: number): Promise<BrowserContext> {
+async function newContext(
+  browser: Browser,
+  pageSize?: number,
+  rowSelector = EVENT_ROW,
+): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   // tsx (esbuild keepNames) wraps nested functions in `__name(…)`, which the functions
   // sent to the page then call: give the page a no-op one.
   await context.addInitScript({ content: 'globalThis.__name ??= (fn) => fn;' });
-  await context.addInitScript(recordFirstRow);
+  await context.addInitScript(recordFirstRow, rowSelector);
   if (pageSize !== undefined) {
     await context.addInitScript(
       ([key, size]) => localStorage.setItem(key, JSON.stringify({ pageSize: size })),
@@ -161,12 +171,24 @@ async function indexCollection(context: BenchContext, base: string) {
   return { answer: last, ms: performance.now() - started };
 }
 
-/** The views timed: what shared URLs of the collection ask for. */
-async function viewsOf(base: string, answer: CollectionAnswer) {
-  // The address with the most events among the newest 500: a wallet one would share.
+interface View {
+  name: string;
+  /** Path and search of the shared URL. */
+  url: string;
+  /** What the page's first answer row is (an events table's row unless said). */
+  selector?: string;
+}
+
+/**
+ * The views timed: what shared URLs ask for. The collection's events in six views, then
+ * each other page over it: the ranking, a token's history, the holders, the market, the
+ * busiest wallet among its newest events and a transaction.
+ */
+async function viewsOf(base: string, answer: CollectionAnswer): Promise<View[]> {
   const newest = (await (
     await fetch(`${base}/api/collections/${ADDRESS}/events?limit=500`)
   ).json()) as EventsAnswer;
+  // The address with the most events among the newest 500: a wallet one would share.
   const seen = new Map<string, number>();
   for (const event of newest.events) {
     for (const address of [event.from, event.to]) {
@@ -175,47 +197,57 @@ async function viewsOf(base: string, answer: CollectionAnswer) {
     }
   }
   const wallet = [...seen].sort((a, b) => b[1] - a[1])[0]?.[0];
-  if (!wallet) throw new Error('no address among the newest events');
+  const sale = newest.events.find((event) => event.kind === 'sale') ?? newest.events[0];
+  if (!wallet || !sale) throw new Error('no address among the newest events');
   // Thirty days in the middle of the history.
   const { firstActivity, lastActivity } = answer.figures!;
   const middle = Math.floor(((firstActivity ?? 0) + (lastActivity ?? 0)) / 2 / 86_400) * 86_400;
   const day = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
+  const events = `/contracts/${ADDRESS}`;
   return [
-    { name: 'newest first', search: '' },
-    { name: 'by price, highest first', search: '?sort=-price' },
-    { name: 'sales by price, highest first', search: '?kind=sale&sort=-price' },
-    { name: 'transfers by token', search: '?kind=transfer&sort=token' },
-    { name: 'an address', search: `?address=${wallet}` },
-    { name: 'a 30-day span', search: `?from=${day(middle)}&to=${day(middle + 30 * 86_400)}` },
+    { name: 'newest first', url: events },
+    { name: 'by price, highest first', url: `${events}?sort=-price` },
+    { name: 'sales by price, highest first', url: `${events}?kind=sale&sort=-price` },
+    { name: 'transfers by token', url: `${events}?kind=transfer&sort=token` },
+    { name: 'an address', url: `${events}?address=${wallet}` },
+    {
+      name: 'a 30-day span',
+      url: `${events}?from=${day(middle)}&to=${day(middle + 30 * 86_400)}`,
+    },
+    { name: 'the ranking', url: '/contracts' },
+    { name: "a token's history", url: `${events}/tokens/${sale.tokenId}` },
+    { name: 'the holders', url: `${events}/holders` },
+    { name: 'the market (top sales)', url: `${events}/market`, selector: 'main table tbody tr' },
+    { name: 'a wallet', url: `/addresses/${wallet}` },
+    {
+      name: 'a transaction',
+      url: `/transactions/${sale.transactionHash}`,
+      selector: 'main ol > li',
+    },
   ];
 }
 
-async function firstRows(
-  context: BenchContext,
-  browser: Browser,
-  base: string,
-  views: Array<{ name: string; search: string }>,
-) {
+async function firstRows(context: BenchContext, browser: Browser, base: string, views: View[]) {
   const times = new Map<string, number[]>(views.map((view) => [view.name, []]));
   for (let visit = 0; visit < VISITS && !context.deadline.passed(); visit += 1) {
     for (const view of views) {
-      const browserContext = await newContext(browser);
+      const browserContext = await newContext(browser, undefined, view.selector);
       try {
         const page = await browserContext.newPage();
-        times.get(view.name)!.push(await open(page, `${base}/contracts/${ADDRESS}${view.search}`));
+        times.get(view.name)!.push(await open(page, `${base}${view.url}`));
       } finally {
         await browserContext.close();
       }
     }
   }
-  const figures: Record<string, { search: string; ms: number[] }> = {};
+  const figures: Record<string, { url: string; ms: number[] }> = {};
   for (const view of views) {
     const list = times.get(view.name)!;
     const p95 = percentile(list, 95);
-    figures[view.name] = { search: view.search, ms: list };
+    figures[view.name] = { url: view.url, ms: list };
     context.report.budget(
       BENCH,
-      `first row of a shared URL, fresh context, ${view.name}${view.search ? ` (${view.search.slice(0, 32)})` : ''}: p50 / p95 (max) of ${list.length}`,
+      `first row of a shared URL, fresh context, ${view.name} (${view.url.replace(ADDRESS, '…').slice(0, 40)}): p50 / p95 (max) of ${list.length}`,
       `${ms(median(list), 0)} / ${ms(p95, 0)}`,
       `p95 ≤ ${count(FIRST_ROW_BUDGET_MS)} ms`,
       p95 <= FIRST_ROW_BUDGET_MS,
