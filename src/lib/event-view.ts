@@ -13,7 +13,7 @@ import {
   type Reading,
   type SearchReading,
 } from './param-reading';
-import { CURRENCIES } from './price';
+import { ASSUMED_CURRENCY, CURRENCIES, exactAmount } from './price';
 import { canonicalTokenId, parseTokenId } from './token-id';
 import { formatSpanEnd, parseTimeSpan, spanProblem, type TimeSpan } from './time-span';
 import type { EventKind } from './token-event';
@@ -138,6 +138,33 @@ function readPriceRange(params: URLSearchParams, currency: string | null, reason
     return none;
   }
   return { minPrice: min?.toString() ?? null, maxPrice: max?.toString() ?? null };
+}
+
+/**
+ * The unit a price range is typed in for the view's currency: a known currency's own
+ * (sales naming none count as ETH), base units for a currency whose decimals are unknown;
+ * null without one currency, where no range can be set.
+ */
+export function priceUnit(currency: string | null): { name: string; decimals: number } | null {
+  if (currency === null) return null;
+  if (currency === 'none')
+    return { name: ASSUMED_CURRENCY.symbol, decimals: ASSUMED_CURRENCY.decimals };
+  const known = CURRENCIES.find((c) => c.symbol === currency);
+  return known
+    ? { name: known.symbol, decimals: known.decimals }
+    : { name: 'base units', decimals: 0 };
+}
+
+/** The view's price range in words, "0.5–2 ETH", "from 0.5 ETH", "up to 2 ETH"; null for none. */
+export function formatPriceRange(view: EventView): string | null {
+  const unit = priceUnit(view.currency);
+  if (!unit || (view.minPrice === null && view.maxPrice === null)) return null;
+  const amount = (units: string) => exactAmount(BigInt(units), unit.decimals);
+  if (view.minPrice !== null && view.maxPrice !== null)
+    return `${amount(view.minPrice)}–${amount(view.maxPrice)} ${unit.name}`;
+  return view.minPrice !== null
+    ? `from ${amount(view.minPrice)} ${unit.name}`
+    : `up to ${amount(view.maxPrice!)} ${unit.name}`;
 }
 
 /** The view a link states, and why the values it cannot take were left out. */

@@ -197,6 +197,9 @@ export function ContractEventsPage({ address }: { address: string }) {
                   marketplace: null,
                   currency: null,
                   wash: null,
+                  token: null,
+                  minPrice: null,
+                  maxPrice: null,
                 })
               }
             >
