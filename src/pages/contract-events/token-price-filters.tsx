@@ -43,7 +43,7 @@ export function TokenFilter({ onChange }: { onChange: Change }) {
           aria-describedby={error ? `${id}-token-error` : undefined}
           onChange={(event) => setDraft(event.target.value)}
         />
-        <button type="submit" className={button.button}>
+        <button type="submit" className={button.button} aria-label="Filter by token">
           Filter
         </button>
       </div>
