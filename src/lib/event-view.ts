@@ -234,8 +234,8 @@ export function readEventSearch(params: URLSearchParams): SearchReading {
   return searchReading(params, [...viewEntries(view), ['time', time]], reasons, EVENT_KEYS);
 }
 
-/** Every key the page reads. */
-const EVENT_KEYS = [
+/** The view's filters: every one null is the whole history (`Reset filters`). */
+const FILTER_KEYS = [
   'address',
   'currency',
   'from',
@@ -243,12 +243,16 @@ const EVENT_KEYS = [
   'marketplace',
   'maxPrice',
   'minPrice',
-  'sort',
-  'time',
   'to',
   'token',
   'wash',
 ];
+export const NO_FILTERS: Record<string, null> = Object.fromEntries(
+  FILTER_KEYS.map((key) => [key, null]),
+);
+
+/** Every key the page reads. */
+const EVENT_KEYS = [...FILTER_KEYS, 'sort', 'time'];
 
 /** Whether the view narrows the events (any filter on). */
 export const isFiltered = (view: EventView) => viewEntries({ ...view, sort: null }).length > 0;

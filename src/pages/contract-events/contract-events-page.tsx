@@ -29,6 +29,7 @@ import { collectionTitle } from '../../lib/collection-title';
 import {
   isFiltered,
   NEWEST_FIRST,
+  NO_FILTERS,
   parseEventView,
   readEventSearch,
   viewApiParams,
@@ -185,24 +186,7 @@ export function ContractEventsPage({ address }: { address: string }) {
                 ? 'Over the whole history.'
                 : 'Among the events indexed so far; the indexer is still reading older ones.'}
             </span>
-            <button
-              type="button"
-              className={button.button}
-              onClick={() =>
-                set({
-                  kind: null,
-                  address: null,
-                  from: null,
-                  to: null,
-                  marketplace: null,
-                  currency: null,
-                  wash: null,
-                  token: null,
-                  minPrice: null,
-                  maxPrice: null,
-                })
-              }
-            >
+            <button type="button" className={button.button} onClick={() => set(NO_FILTERS)}>
               Reset filters
             </button>
           </EmptyState>
