@@ -34,7 +34,6 @@ export function TokenFilter({ onChange }: { onChange: Change }) {
           id={`${id}-token`}
           className={styles.token}
           type="text"
-          inputMode="text"
           value={draft}
           placeholder="1234 or 0x4d2"
           spellCheck={false}
