@@ -71,7 +71,7 @@ describe('the price range', () => {
     await eventsTable();
     const range = screen.getByRole('group', { name: /^Price/ });
     expect(range).toBeDisabled();
-    expect(range).toHaveAccessibleDescription(/Choose one currency to set a price range/);
+    expect(range).toHaveAccessibleDescription(/Choose one currency for a price range/);
 
     // The choices are the collection's own currencies, once its figures come.
     await screen.findByRole('option', { name: 'ETH' });

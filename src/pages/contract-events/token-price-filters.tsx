@@ -47,7 +47,11 @@ export function TokenFilter({ onChange }: { onChange: Change }) {
         </button>
       </div>
       {error && (
-        <span id={`${id}-token-error`} className={field.floatingError} role="alert">
+        <span
+          id={`${id}-token-error`}
+          className={`${field.floatingError} ${styles.fieldError}`}
+          role="alert"
+        >
           {error}
         </span>
       )}
@@ -88,7 +92,11 @@ export function PriceRange({ view, onChange }: { view: EventView; onChange: Chan
   const noteId = `${id}-price-note`;
   const errorId = `${id}-price-error`;
   return (
-    <form className={`${field.field} ${field.anchored}`} onSubmit={submit} noValidate>
+    <form
+      className={`${field.field} ${field.anchored} ${styles.priceForm}`}
+      onSubmit={submit}
+      noValidate
+    >
       <fieldset className={styles.range} disabled={!unit} aria-describedby={noteId}>
         <legend>Price{unit ? ` (${unit.name})` : ''}</legend>
         <div className={field.inline}>
@@ -134,11 +142,11 @@ export function PriceRange({ view, onChange }: { view: EventView; onChange: Chan
         </span>
       ) : (
         <span id={noteId} className="muted small">
-          Choose one currency to set a price range: prices in different currencies are not compared.
+          Choose one currency for a price range: prices in different currencies are not compared.
         </span>
       )}
       {error && (
-        <span id={errorId} className={field.floatingError} role="alert">
+        <span id={errorId} className={`${field.floatingError} ${styles.fieldError}`} role="alert">
           {error}
         </span>
       )}
