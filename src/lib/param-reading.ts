@@ -50,17 +50,26 @@ export class Reasons {
   }
 }
 
-/** The keys of the link that the page has no use for, each said once. */
-export function unknownKeys(params: URLSearchParams, known: readonly string[]): string[] {
-  const unknown = new Set([...params.keys()].filter((key) => !known.includes(key)));
-  return [...unknown].map(
-    (key) => `“${key.slice(0, QUOTED_MAX)}” is not a setting of this page: it was left out.`,
+/** The keys of the link that the page has no use for, and those it has more than once. */
+function keyProblems(params: URLSearchParams, known: readonly string[]): string[] {
+  const keys = [...params.keys()];
+  const unknown = new Set(keys.filter((key) => !known.includes(key)));
+  const repeated = new Set(
+    keys.filter((key, index) => known.includes(key) && keys.indexOf(key) !== index),
   );
+  return [
+    ...[...unknown].map(
+      (key) => `“${key.slice(0, QUOTED_MAX)}” is not a setting of this page: it was left out.`,
+    ),
+    ...[...repeated].map(
+      (key) => `“${key}” is in the link more than once: the first “${key}” is read.`,
+    ),
+  ];
 }
 
 /**
  * The reading of a search: the canonical one from the view's entries (null: the default),
- * the reasons of the values left out, and the keys the page does not know.
+ * the reasons of the values left out, and the keys the page does not know or has twice.
  */
 export function searchReading(
   params: URLSearchParams,
@@ -73,7 +82,7 @@ export function searchReading(
   canonical.sort();
   return {
     search: searchText(canonical),
-    reasons: [...reasons.list, ...unknownKeys(params, known)],
+    reasons: [...reasons.list, ...keyProblems(params, known)],
   };
 }
 

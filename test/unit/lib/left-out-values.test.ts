@@ -88,6 +88,7 @@ describe('values of a link left out of its view, and why', () => {
       /“minPrice” \(9\) is above “maxPrice” \(5\): the price range was left out/,
     ],
     ['colour=red', /“colour” is not a setting of this page/],
+    ['kind=sale&kind=mint', /“kind” is in the link more than once: the first “kind” is read/],
   ])('a collection’s %s is left out, saying why', (search, reason) => {
     const { reasons } = read(search);
     expect(reasons).toHaveLength(1);
