@@ -44,6 +44,9 @@ describe('the token filter', () => {
       expect.stringContaining(`token=${token}`),
     );
     expect(await screen.findByLabelText('This view')).toBeInTheDocument();
+    // The charts, once opened, ask for the view's series.
+    await userEvent.click(screen.getByText('Charts: activity and sale prices'));
+    await waitFor(() => expect(lastRequest(api.requests, '/series?')).toContain(`token=${token}`));
 
     await userEvent.click(screen.getByRole('button', { name: `Remove the token filter ${token}` }));
     await waitFor(() => expect(router.state.location.search).toBe(''));
