@@ -1,4 +1,5 @@
-import { Link, useLocation } from 'react-router';
+import { Link, Navigate, useLocation } from 'react-router';
+import type { SearchReading } from '../lib/param-reading';
 import { useTitle } from './use-title';
 import notice from './notice.module.css';
 
@@ -16,14 +17,20 @@ export function BadParam({ title, message }: { title: string; message: string })
   );
 }
 
-/** The navigation state that carries why values of a link were left out of its view. */
-export const leftOutState = (reasons: string[]) =>
-  reasons.length > 0 ? { leftOut: reasons } : undefined;
+/**
+ * To the canonical URL in place of the link's, carrying why values of the link were left
+ * out of its view, for `LeftOut` to say.
+ */
+export function CanonicalRedirect({ to, reading }: { to: string; reading: SearchReading }) {
+  const state = reading.reasons.length > 0 ? { leftOut: reading.reasons } : undefined;
+  return <Navigate replace to={to} state={state} />;
+}
 
 /**
- * Why values of the link were left out of the view (a date that is none, dates that run
- * backwards, a day after today), said where the view's controls are; the rest of the
- * view is shown. Gone once the view changes: the URL then says what is shown.
+ * Why values of the link were left out of the view (a date that is none, a sort or kind
+ * the list has not, an address that is none, a key the page does not read…), said where
+ * the view's controls are; the rest of the view is shown. Gone once the view changes: the
+ * URL then says what is shown.
  */
 export function LeftOut() {
   const state: unknown = useLocation().state;

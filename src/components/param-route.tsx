@@ -1,7 +1,8 @@
 import type { ComponentType } from 'react';
-import { Navigate, useLocation, useParams } from 'react-router';
+import { useLocation, useParams } from 'react-router';
+import type { SearchReading } from '../lib/param-reading';
 import type { Parsed } from '../lib/result';
-import { BadParam, leftOutState } from './bad-param';
+import { BadParam, CanonicalRedirect } from './bad-param';
 import { useNow } from './use-now';
 
 /** A path parameter as the page reads it: its canonical text, or why it cannot be read. */
@@ -10,10 +11,8 @@ export type ParamReader = (raw: string) => Parsed<string>;
 export interface ParamRouteSpec<Name extends string> {
   /** Each path parameter, in order: the title when it cannot be read, and its reader. */
   params: Record<Name, [title: string, read: ParamReader]>;
-  /** The canonical search of the URL's search (some values depend on the time). */
-  search: (params: URLSearchParams, nowMs: number) => string;
-  /** Why values of the URL's search are left out of the canonical one, in words. */
-  problems?: (params: URLSearchParams, nowMs: number) => (string | null)[];
+  /** The URL's search read: the canonical one and why values were left out (some depend on the time). */
+  search: (params: URLSearchParams, nowMs: number) => SearchReading;
   /** The canonical URL of the parameters read, with the canonical search. */
   href: (values: Record<Name, string>, search: string) => string;
   Page: ComponentType<Record<Name, string>>;
@@ -28,7 +27,6 @@ export interface ParamRouteSpec<Name extends string> {
 export function paramRoute<Name extends string>({
   params,
   search,
-  problems,
   href,
   Page,
 }: ParamRouteSpec<Name>) {
@@ -48,11 +46,9 @@ export function paramRoute<Name extends string>({
       values[name] = parsed.value;
       canonical &&= parsed.value === text;
     }
-    const given = new URLSearchParams(location.search);
-    const canonicalSearch = search(given, nowMs);
-    if (!canonical || canonicalSearch !== location.search) {
-      const left = (problems?.(given, nowMs) ?? []).filter((text) => text !== null);
-      return <Navigate replace to={href(values, canonicalSearch)} state={leftOutState(left)} />;
+    const reading = search(new URLSearchParams(location.search), nowMs);
+    if (!canonical || reading.search !== location.search) {
+      return <CanonicalRedirect to={href(values, reading.search)} reading={reading} />;
     }
     return <Page key={Object.values<string>(values).join('/')} {...values} />;
   };

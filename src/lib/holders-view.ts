@@ -1,4 +1,5 @@
-import { formatTimeDisplay, parseTimeDisplay } from './view-state';
+import { readTimeDisplay, Reasons, searchReading, type SearchReading } from './param-reading';
+import { formatTimeDisplay } from './view-state';
 
 /**
  * A collection's holders as its URL states them: now, or as of the end of a UTC day
@@ -55,15 +56,19 @@ export function asOfParamProblem(value: string | null, nowMs: number): string | 
   return null;
 }
 
-/** The canonical search of the holders page: `asOf` and `time`, in that order. */
-export function canonicalHoldersSearch(params: URLSearchParams, nowMs: number): string {
-  const next = new URLSearchParams();
+/** The holders page's search read: `asOf` and `time`, and why values were left out. */
+export function readHoldersSearch(params: URLSearchParams, nowMs: number): SearchReading {
+  const reasons = new Reasons();
+  reasons.add(asOfParamProblem(params.get('asOf'), nowMs));
   const day = parseAsOfDay(params.get('asOf'), nowMs);
-  const time = formatTimeDisplay(parseTimeDisplay(params.get('time')));
-  if (day !== null) next.set('asOf', formatDayParam(day));
-  if (time) next.set('time', time);
-  const text = next.toString();
-  return text ? `?${text}` : '';
+  return searchReading(
+    params,
+    [
+      ['asOf', day === null ? null : formatDayParam(day)],
+      ['time', formatTimeDisplay(reasons.take(readTimeDisplay(params.get('time'))))],
+    ],
+    reasons,
+  );
 }
 
 /**

@@ -1,5 +1,12 @@
+import {
+  quoteParam,
+  readTimeDisplay,
+  Reasons,
+  searchReading,
+  type SearchReading,
+} from './param-reading';
 import { formatSpanEnd, parseTimeSpan, spanProblem, type TimeSpan } from './time-span';
-import { canonicalSearch, formatTimeDisplay, parseTimeDisplay } from './view-state';
+import { formatTimeDisplay } from './view-state';
 
 /**
  * A collection's market as its URL states it: the whole history, or a span (`from`,
@@ -14,19 +21,31 @@ export const parseMarketSpan = (params: URLSearchParams): TimeSpan | null =>
 export const parseMarketWash = (params: URLSearchParams): boolean =>
   params.get('wash') === 'exclude';
 
-/** Why the URL's span is not taken (see `spanProblem`), or null. */
-export const marketSpanProblem = (params: URLSearchParams, nowMs: number) =>
-  spanProblem(params.get('from'), params.get('to'), nowMs / 1000);
-
-/** The canonical search; a span starting after now is the whole history. */
-export function canonicalMarketSearch(params: URLSearchParams, nowMs: number): string {
-  const span = marketSpanProblem(params, nowMs) ? null : parseMarketSpan(params);
-  return canonicalSearch([
-    ['from', span && formatSpanEnd(span.from)],
-    ['time', formatTimeDisplay(parseTimeDisplay(params.get('time')))],
-    ['to', span && formatSpanEnd(span.to)],
-    ['wash', parseMarketWash(params) ? 'exclude' : null],
-  ]);
+/**
+ * The canonical search, and why values were left out: a span starting after now is the
+ * whole history; `wash` is `exclude` or counts flagged sales.
+ */
+export function readMarketSearch(params: URLSearchParams, nowMs: number): SearchReading {
+  const reasons = new Reasons();
+  const problem = spanProblem(params.get('from'), params.get('to'), nowMs / 1000);
+  reasons.add(problem);
+  const span = problem ? null : parseMarketSpan(params);
+  const wash = params.get('wash');
+  if (wash && wash !== 'exclude' && wash !== 'include') {
+    reasons.add(
+      `${quoteParam('wash', wash)} is no choice of this page (exclude leaves flagged sales out): flagged sales are counted with the others.`,
+    );
+  }
+  return searchReading(
+    params,
+    [
+      ['from', span && formatSpanEnd(span.from)],
+      ['time', formatTimeDisplay(reasons.take(readTimeDisplay(params.get('time'))))],
+      ['to', span && formatSpanEnd(span.to)],
+      ['wash', parseMarketWash(params) ? 'exclude' : null],
+    ],
+    reasons,
+  );
 }
 
 /** The query API's parameters of a span (the market's and the mints' series). */

@@ -1,4 +1,5 @@
 import { shortenHex } from './address';
+import { fail, ok, type Parsed } from './result';
 import type { TokenEvent } from './token-event';
 
 /**
@@ -86,6 +87,36 @@ export function exactAmount(units: bigint, decimals: number): string {
   const base = 10n ** BigInt(decimals);
   const fraction = (units % base).toString().padStart(decimals, '0').replace(/0+$/, '');
   return fraction ? `${units / base}.${fraction}` : String(units / base);
+}
+
+// Longer whole parts are no price anyone pays; the bound keeps BigInt's input short.
+const AMOUNT = /^([0-9]{1,40})(?:\.([0-9]*))?$|^\.([0-9]+)$/;
+
+/**
+ * An amount typed in a currency's own units ("0.5", "12", ".25") as exact base units,
+ * never through a float; or why it is not one (a sign, a letter, more fraction digits
+ * than the currency has).
+ */
+export function parseAmount(input: string, decimals: number, unit: string): Parsed<bigint> {
+  const text = input.trim();
+  const match = AMOUNT.exec(text);
+  if (!match) {
+    return fail(
+      /^-/.test(text)
+        ? 'A price is not below 0.'
+        : `Enter an amount in ${unit}, digits with a point for a fraction, like 0.5.`,
+    );
+  }
+  const whole = match[1] ?? '0';
+  const fraction = match[2] ?? match[3] ?? '';
+  if (fraction.length > decimals) {
+    return fail(
+      decimals === 0
+        ? `Enter a whole number of ${unit}.`
+        : `${unit} has ${decimals} decimals: at most ${decimals} digits after the point.`,
+    );
+  }
+  return ok(BigInt(whole + fraction.padEnd(decimals, '0')));
 }
 
 const grouped = new Intl.NumberFormat('en');

@@ -6,14 +6,15 @@ import {
   type RankingWindow,
   type Volume,
 } from './answers';
+import { quoteParam, readSort, Reasons, searchReading, type SearchReading } from './param-reading';
 import { CURRENCIES, type Currency } from './price';
-import { formatSort, parseSort, searchText, type SortState } from './view-state';
+import { formatSort, searchText, type SortState } from './view-state';
 
 /**
  * The collections ranking as a view: its window, its sort, the currency of its volumes and
  * its search text, read from the page's URL and written back to it and to the query API
  * (`GET /api/collections`). Defaults are left out of both, so equal views have equal
- * URLs and share one cache entry; unknown values fall back to the defaults.
+ * URLs and share one cache entry; unknown values fall back to the defaults, saying why.
  */
 export interface RankingView {
   window: RankingWindow;
@@ -37,17 +38,49 @@ export const DEFAULT_RANKING: Omit<RankingView, 'q'> = {
 /** The longest search text sent (the server refuses longer). */
 export const SEARCH_MAX = 200;
 
-export function parseRankingView(params: URLSearchParams): RankingView {
-  const window = RANKING_WINDOWS.find((w) => w === params.get('window')?.toLowerCase());
-  const currency = CURRENCIES.find((c) => c.symbol === params.get('currency')?.toUpperCase());
-  return {
+/** The view a link states, and why the values it cannot take were left out. */
+function readRankingView(params: URLSearchParams): { view: RankingView; reasons: Reasons } {
+  const reasons = new Reasons();
+  const given = (key: string) => params.get(key) || null;
+  const windowText = given('window');
+  const window = RANKING_WINDOWS.find((w) => w === windowText?.toLowerCase());
+  if (windowText && !window) {
+    reasons.add(
+      `${quoteParam('window', windowText)} is no window of the ranking (${RANKING_WINDOWS.join(', ')}): the last 7 days are shown.`,
+    );
+  }
+  const currencyText = given('currency');
+  const currency = CURRENCIES.find((c) => c.symbol === currencyText?.toUpperCase());
+  if (currencyText && !currency) {
+    reasons.add(
+      `${quoteParam('currency', currencyText)} is no currency the ranking counts (${CURRENCIES.map((c) => c.symbol).join(', ')}): volumes in ETH are shown.`,
+    );
+  }
+  const q = (params.get('q') ?? '').trim();
+  if (q.length > SEARCH_MAX) {
+    reasons.add(
+      `The search is longer than ${SEARCH_MAX} characters: its first ${SEARCH_MAX} are searched.`,
+    );
+  }
+  const wash = given('wash');
+  if (wash && wash !== 'exclude' && wash !== 'include') {
+    reasons.add(
+      `${quoteParam('wash', wash)} is no choice of the ranking (exclude leaves flagged sales out): flagged sales are counted with the others.`,
+    );
+  }
+  const sort = readSort(given('sort'), RANKING_SORTS, 'the most events first');
+  const view: RankingView = {
     window: window ?? DEFAULT_RANKING.window,
-    sort: parseSort(params.get('sort'), RANKING_SORTS) ?? DEFAULT_RANKING.sort,
+    sort: reasons.take(sort) ?? DEFAULT_RANKING.sort,
     currency: currency ?? DEFAULT_RANKING.currency,
-    q: (params.get('q') ?? '').trim().slice(0, SEARCH_MAX),
-    excludeWash: params.get('wash') === 'exclude',
+    q: q.slice(0, SEARCH_MAX),
+    excludeWash: wash === 'exclude',
   };
+  return { view, reasons };
 }
+
+export const parseRankingView = (params: URLSearchParams): RankingView =>
+  readRankingView(params).view;
 
 /** The view's parameters, defaults left out, in a fixed order. */
 function rankingParams(view: RankingView): URLSearchParams {
@@ -66,9 +99,11 @@ export function rankingSearch(view: RankingView): string {
   return searchText(rankingParams(view));
 }
 
-/** The canonical search of whatever the URL says: a URL whose search differs is replaced. */
-export function canonicalRankingSearch(params: URLSearchParams): string {
-  return rankingSearch(parseRankingView(params));
+/** Whatever the URL says read: a URL whose search differs is replaced by the canonical one. */
+export function readRankingSearch(params: URLSearchParams): SearchReading {
+  const { view, reasons } = readRankingView(params);
+  const entries = [...rankingParams(view)];
+  return searchReading(params, entries, reasons, ['currency', 'q', 'sort', 'wash', 'window']);
 }
 
 /** Nothing of the collection is indexed yet: its figures are unknown, not zero. */

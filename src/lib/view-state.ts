@@ -1,11 +1,9 @@
-import { canonicalAddress } from './address';
-import { formatSpanEnd, parseTimeSpan } from './time-span';
 import { EVENT_KINDS, type EventKind } from './token-event';
 
 /**
  * View state that lives in the URL, so reload, back/forward and a shared link all
- * reopen the same view. Parsing is forgiving (unknown values fall back to defaults);
- * writing leaves defaults out so canonical URLs stay short.
+ * reopen the same view. Parsing is forgiving (unknown values fall back to defaults, and
+ * `param-reading.ts` says why); writing leaves defaults out so canonical URLs stay short.
  */
 export interface SortState<Id extends string = string> {
   id: Id;
@@ -50,11 +48,6 @@ export function formatTimeDisplay(value: TimeDisplay | null): string | null {
   return value === 'absolute' ? 'abs' : value === 'relative' ? 'rel' : null;
 }
 
-/** An address filter from the URL, canonical, or null when absent or malformed. */
-export function parseAddressFilter(value: string | null): string | null {
-  return value ? canonicalAddress(value) : null;
-}
-
 /**
  * Returns `params` with the given entries set (null removes them), in a fixed key
  * order so equal views always produce equal URLs.
@@ -76,31 +69,4 @@ export function updateSearch(
 export function searchText(params: URLSearchParams): string {
   const text = params.toString();
   return text ? `?${text}` : '';
-}
-
-/**
- * The canonical search string of a view's URL entries, each a key and its canonical value
- * (null: the default): the defaults left out, the rest in key order.
- */
-export function canonicalSearch(entries: readonly (readonly [string, string | null])[]): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of entries) if (value !== null) params.set(key, value);
-  params.sort();
-  return searchText(params);
-}
-
-/**
- * The canonical search string of an events view: known keys only, canonical values,
- * defaults left out, fixed order. A URL whose search differs is replaced by this one.
- */
-export function canonicalEventSearch(params: URLSearchParams, sorts: readonly string[]): string {
-  const span = parseTimeSpan(params.get('from'), params.get('to'));
-  return canonicalSearch([
-    ['address', parseAddressFilter(params.get('address'))],
-    ['from', span && formatSpanEnd(span.from)],
-    ['kind', formatKinds(parseKinds(params.get('kind')))],
-    ['sort', formatSort(parseSort(params.get('sort'), sorts))],
-    ['time', formatTimeDisplay(parseTimeDisplay(params.get('time')))],
-    ['to', span && formatSpanEnd(span.to)],
-  ]);
 }

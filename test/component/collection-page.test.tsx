@@ -213,6 +213,7 @@ describe('the collection page', () => {
   it.each([
     ['a past span', '?from=2024-01-01&to=2024-02-01'],
     ['an address', `?address=0x${'4'.repeat(64)}`],
+    ['a token', '?token=1'],
   ])('offers no new events where they cannot belong: %s', async (_name, search) => {
     const api = await install({ indexed: [contract.address] });
     const real = (await api.answer(`/api/collections/${contract.address}`)) as {

@@ -1,6 +1,6 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { busiestContract, renderAt, statusText } from './harness';
+import { busiestContract, installSampleApi, renderAt, statusText } from './harness';
 import { indexedApiForTests } from './indexed-api';
 
 /**
@@ -45,5 +45,38 @@ describe('values of a link left out of the view', () => {
     );
     expect(router.state.location.search).toBe('?wash=exclude');
     await screen.findByText('The market over the whole history.');
+  });
+
+  it('a collection: a bad sort, kind and address are each said, the good values kept', async () => {
+    const api = await install({ indexed: [contract.address] });
+    const { router } = renderAt(`${base}?sort=banana&kind=sale,foo&address=0xzz&wash=exclude`);
+    const notice = (await leftOut()).parentElement!;
+    expect(notice).toHaveTextContent('“sort=banana” is no sort of this list');
+    expect(notice).toHaveTextContent('“foo” is no kind of event');
+    expect(notice).toHaveTextContent('“address=0xzz” is not an address');
+    expect(router.state.location.search).toBe('?kind=sale&wash=exclude');
+    await waitFor(() => expect(statusText()).toContain('Whole history indexed'));
+    expect(api.requests.some((path) => path.includes('/events?') && path.includes('sort='))).toBe(
+      false,
+    );
+  });
+
+  it('the ranking: a bad window and an unknown key are said, the rest kept', async () => {
+    installSampleApi();
+    const { router } = renderAt('/contracts?window=fortnight&sort=-volume&page=2');
+    const notice = (await leftOut()).parentElement!;
+    expect(notice).toHaveTextContent('“window=fortnight” is no window of the ranking');
+    expect(notice).toHaveTextContent('“page” is not a setting of this page');
+    expect(router.state.location.search).toBe('?sort=-volume');
+  });
+
+  it('a wallet: a collection that is no address is said, every collection shown', async () => {
+    await install({ indexed: [contract.address] });
+    const wallet = `0x${'1'.padStart(64, '0')}`;
+    const { router } = renderAt(`/addresses/${wallet}?collection=nope&time=abs`);
+    expect((await leftOut()).parentElement).toHaveTextContent(
+      '“collection=nope” is not an address (0x and up to 64 hexadecimal digits): every collection of the wallet is shown.',
+    );
+    expect(router.state.location.search).toBe('?time=abs');
   });
 });

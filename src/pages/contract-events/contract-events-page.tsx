@@ -27,14 +27,15 @@ import { parseAddress, shortenHex } from '../../lib/address';
 import { MAX_PAGE_SIZE } from '../../lib/answers';
 import { collectionTitle } from '../../lib/collection-title';
 import {
-  canonicalEventSearch,
   isFiltered,
   NEWEST_FIRST,
+  NO_FILTERS,
   parseEventView,
+  readEventSearch,
   viewApiParams,
 } from '../../lib/event-view';
 import { hrefs } from '../../lib/routes';
-import { formatSpanEnd, spanProblem } from '../../lib/time-span';
+import { formatSpanEnd } from '../../lib/time-span';
 import { updateSearch } from '../../lib/view-state';
 import { FoldedCharts } from './collection-charts';
 import { CollectionHeader } from './collection-header';
@@ -49,8 +50,7 @@ import button from '../../components/button.module.css';
 /** `/contracts/:address`: validates and canonicalises the URL, then shows the collection. */
 export const ContractEventsRoute = paramRoute({
   params: { address: ['This is not a contract address', parseAddress] },
-  search: canonicalEventSearch,
-  problems: (params) => [spanProblem(params.get('from'), params.get('to'))],
+  search: readEventSearch,
   href: ({ address }, search) => hrefs.contractEvents(address, search),
   Page: ContractEventsPage,
 });
@@ -186,21 +186,7 @@ export function ContractEventsPage({ address }: { address: string }) {
                 ? 'Over the whole history.'
                 : 'Among the events indexed so far; the indexer is still reading older ones.'}
             </span>
-            <button
-              type="button"
-              className={button.button}
-              onClick={() =>
-                set({
-                  kind: null,
-                  address: null,
-                  from: null,
-                  to: null,
-                  marketplace: null,
-                  currency: null,
-                  wash: null,
-                })
-              }
-            >
+            <button type="button" className={button.button} onClick={() => set(NO_FILTERS)}>
               Reset filters
             </button>
           </EmptyState>

@@ -6,7 +6,7 @@ import { shortenHex } from '../../lib/address';
 import { resolveAddress } from '../../lib/address-match';
 import type { Overview } from '../../lib/answers';
 import { BURNS_NOT_LISTED } from '../../lib/event-list';
-import type { EventView } from '../../lib/event-view';
+import { formatPriceRange, type EventView } from '../../lib/event-view';
 import { formatSpan } from '../../lib/time-span';
 import { EVENT_KIND_NAMES, EVENT_KINDS, type EventKind } from '../../lib/token-event';
 import { formatSort, type TimeDisplay } from '../../lib/view-state';
@@ -15,6 +15,7 @@ import { kindTones } from '../../components/badge';
 import { DateRange } from '../../components/date-range';
 import { WashSwitch } from '../../components/wash-switch';
 import { SortChoice } from './sort-choice';
+import { PriceRange, TokenFilter } from './token-price-filters';
 import button from '../../components/button.module.css';
 import field from '../../components/field.module.css';
 import toolbar from '../../components/toolbar.module.css';
@@ -33,8 +34,8 @@ interface EventFiltersProps {
 
 /**
  * The view's filters, every one answered by the server over the whole history: kinds,
- * sender or receiver, a date range, marketplace and currency, flagged sales left out or
- * not; the events' order; and the time display.
+ * sender or receiver, a token, a date range, marketplace, currency and a price range in
+ * it, flagged sales left out or not; the events' order; and the time display.
  */
 export function EventFilters({ view, onChange, figures, ...props }: EventFiltersProps) {
   const [draft, setDraft] = useState('');
@@ -56,6 +57,7 @@ export function EventFilters({ view, onChange, figures, ...props }: EventFilters
     setDraft('');
     onChange({ address: parsed.value });
   };
+  const priceRange = formatPriceRange(view);
   const marketplaces = (figures?.marketplaces ?? []).flatMap((m) => (m.name ? [m.name] : []));
   // ETH counts the sales naming no currency; `none` picks those alone.
   const currencies = [
@@ -111,6 +113,7 @@ export function EventFilters({ view, onChange, figures, ...props }: EventFilters
           </span>
         )}
       </form>
+      <TokenFilter onChange={onChange} />
       <SortChoice sort={view.sort} onChange={(sort) => onChange({ sort: formatSort(sort) })} />
       <DateRange span={view.span} onChange={(from, to) => onChange({ from, to })} />
       {/* Both choices are there from the start (Any until the figures name the rest), so
@@ -126,7 +129,13 @@ export function EventFilters({ view, onChange, figures, ...props }: EventFilters
         value={view.currency}
         options={currencies}
         name={(currency) => (currency === 'none' ? 'None named (ETH*)' : shortName(currency))}
-        onChange={(currency) => onChange({ currency })}
+        // A range in one currency's units means nothing in another's.
+        onChange={(currency) => onChange({ currency, minPrice: null, maxPrice: null })}
+      />
+      <PriceRange
+        key={`${view.currency}|${view.minPrice}|${view.maxPrice}`}
+        view={view}
+        onChange={onChange}
       />
       {view.address && (
         <span className={styles.active}>
@@ -141,6 +150,20 @@ export function EventFilters({ view, onChange, figures, ...props }: EventFilters
             ×
           </button>
         </span>
+      )}
+      {view.token && (
+        <ActiveFilter
+          label={`Token ${view.token}`}
+          name={`the token filter ${view.token}`}
+          onRemove={() => onChange({ token: null })}
+        />
+      )}
+      {priceRange && (
+        <ActiveFilter
+          label={`Price ${priceRange}`}
+          name={`the price filter ${priceRange}`}
+          onRemove={() => onChange({ minPrice: null, maxPrice: null })}
+        />
       )}
       {view.span && (
         <span className={styles.active}>
@@ -165,6 +188,33 @@ export function EventFilters({ view, onChange, figures, ...props }: EventFilters
       />
       <TimeDisplayToggle display={props.display} onChange={props.onDisplayChange} />
     </div>
+  );
+}
+
+/** A filter on, as a chip that removes it. */
+function ActiveFilter({
+  label,
+  name,
+  onRemove,
+}: {
+  label: string;
+  name: string;
+  onRemove: () => void;
+}) {
+  return (
+    <span className={styles.active}>
+      <span className={styles.activeLabel} title={label}>
+        {label}
+      </span>
+      <button
+        type="button"
+        className={button.iconButton}
+        aria-label={`Remove ${name}`}
+        onClick={onRemove}
+      >
+        ×
+      </button>
+    </span>
   );
 }
 

@@ -14,7 +14,7 @@ interface Baseline {
 /**
  * New events at the head of the list, where they can belong: a newest-first view that
  * reaches the present and is narrowed by nothing the figures cannot count (no address,
- * marketplace or currency). The collection's figures, polled anyway, tell how many of
+ * token, marketplace or currency, so no price range either). The collection's figures, polled anyway, tell how many of
  * the view's kinds came in since the rows were loaded; they are added only when the reader
  * asks, and then marked new (`freshSince`), so nothing moves under the reader meanwhile.
  */
@@ -29,6 +29,7 @@ export function useNewEvents(
   const applies =
     view.sort === null &&
     view.address === null &&
+    view.token === null &&
     view.marketplace === null &&
     view.currency === null &&
     view.wash !== 'only' &&

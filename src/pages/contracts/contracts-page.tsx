@@ -1,8 +1,9 @@
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, type MouseEvent } from 'react';
-import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { rankingsQueryOptions } from '../../api/rankings';
 import { useServerList, type ServerList } from '../../api/use-server-list';
+import { CanonicalRedirect, LeftOut } from '../../components/bad-param';
 import { isPlainClick } from '../../components/plain-click';
 import { ServerListTable } from '../../components/server-list-table';
 import { useSettings } from '../../components/settings';
@@ -19,10 +20,10 @@ import type { RankedContract, RankingSortId } from '../../lib/answers';
 import { formatCount } from '../../lib/format';
 import { CURRENCIES } from '../../lib/price';
 import {
-  canonicalRankingSearch,
   DEFAULT_RANKING,
   parseRankingView,
   rankingSearch,
+  readRankingSearch,
   type RankingView,
 } from '../../lib/ranking-view';
 import { hrefs } from '../../lib/routes';
@@ -39,8 +40,10 @@ import status from '../../components/load-status.module.css';
 /** `/contracts`: the canonical URL first (known values only, defaults left out). */
 export function ContractsPage() {
   const location = useLocation();
-  const canonical = canonicalRankingSearch(new URLSearchParams(location.search));
-  if (canonical !== location.search) return <Navigate replace to={hrefs.contracts(canonical)} />;
+  const reading = readRankingSearch(new URLSearchParams(location.search));
+  if (reading.search !== location.search) {
+    return <CanonicalRedirect to={hrefs.contracts(reading.search)} reading={reading} />;
+  }
   return <RankingPage />;
 }
 
@@ -127,6 +130,7 @@ function RankingPage() {
   return (
     <section aria-labelledby="contracts-title">
       <RankingIntro assumedEth={view.currency === CURRENCIES[0]} />
+      <LeftOut />
       <RankingToolbar view={view} onChange={setView} />
       <WashSwitch
         exclude={view.excludeWash}

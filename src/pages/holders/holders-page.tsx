@@ -1,11 +1,11 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
-import { Navigate, useLocation, useParams, useSearchParams } from 'react-router';
+import { useLocation, useParams, useSearchParams } from 'react-router';
 import { collectionQueryOptions } from '../../api/collection';
 import { collectionHoldersQueryOptions, holdersExportHref } from '../../api/holders';
 import { useServerList } from '../../api/use-server-list';
 import { useWholeRefresh } from '../../api/use-whole-refresh';
-import { BadParam, LeftOut, leftOutState } from '../../components/bad-param';
+import { BadParam, CanonicalRedirect, LeftOut } from '../../components/bad-param';
 import { CoverageNote } from '../../components/coverage-note';
 import { ServerListTable } from '../../components/server-list-table';
 import { SubpageHeader, subpageTitleId } from '../../components/subpage-header';
@@ -19,11 +19,10 @@ import { parseAddress } from '../../lib/address';
 import type { Holder } from '../../lib/answers';
 import { collectionTitle } from '../../lib/collection-title';
 import {
-  asOfParamProblem,
-  canonicalHoldersSearch,
   formatDayParam,
   holdersApiSearch,
   parseAsOfDay,
+  readHoldersSearch,
 } from '../../lib/holders-view';
 import { hrefs } from '../../lib/routes';
 import { formatDay } from '../../lib/time';
@@ -50,17 +49,9 @@ export function HoldersRoute() {
       />
     );
   }
-  const given = new URLSearchParams(location.search);
-  const search = canonicalHoldersSearch(given, nowMs);
-  if (parsed.value !== raw || search !== location.search) {
-    const problem = asOfParamProblem(given.get('asOf'), nowMs);
-    return (
-      <Navigate
-        replace
-        to={hrefs.holders(parsed.value, search)}
-        state={leftOutState(problem ? [problem] : [])}
-      />
-    );
+  const reading = readHoldersSearch(new URLSearchParams(location.search), nowMs);
+  if (parsed.value !== raw || reading.search !== location.search) {
+    return <CanonicalRedirect to={hrefs.holders(parsed.value, reading.search)} reading={reading} />;
   }
   return <HoldersPage key={parsed.value} address={parsed.value} />;
 }

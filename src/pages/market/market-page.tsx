@@ -23,11 +23,10 @@ import { parseAddress } from '../../lib/address';
 import type { Coverage } from '../../lib/answers';
 import { collectionTitle } from '../../lib/collection-title';
 import {
-  canonicalMarketSearch,
   marketApiSearch,
-  marketSpanProblem,
   parseMarketSpan,
   parseMarketWash,
+  readMarketSearch,
 } from '../../lib/market-view';
 import { hrefs } from '../../lib/routes';
 import { formatSpan, formatSpanEnd, type TimeSpan } from '../../lib/time-span';
@@ -42,8 +41,7 @@ import styles from './market-page.module.css';
 /** `/contracts/:address/market`: validates and canonicalises the URL, then shows the market. */
 export const MarketRoute = paramRoute({
   params: { address: ['This is not a contract address', parseAddress] },
-  search: canonicalMarketSearch,
-  problems: (params, nowMs) => [marketSpanProblem(params, nowMs)],
+  search: readMarketSearch,
   href: ({ address }, search) => hrefs.market(address, search),
   Page: MarketPage,
 });

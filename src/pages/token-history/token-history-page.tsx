@@ -4,6 +4,7 @@ import { eventOfRow, tokenQueryOptions } from '../../api/token';
 import type { AddressFilter } from '../../components/address';
 import { tokenEventColumns } from '../../components/event-table/event-columns';
 import { EventTable } from '../../components/event-table/event-table';
+import { LeftOut } from '../../components/bad-param';
 import { ExportButtons } from '../../components/export-buttons';
 import { paramRoute } from '../../components/param-route';
 import { useSettings } from '../../components/settings';
@@ -21,7 +22,8 @@ import { EVENT_SORTS, sortEvents } from '../../lib/event-list';
 import { ok, type Parsed } from '../../lib/result';
 import { hrefs } from '../../lib/routes';
 import { parseTokenId, tokenIdToDecimal } from '../../lib/token-id';
-import { canonicalEventSearch, parseSort } from '../../lib/view-state';
+import { readSort, readTimeDisplay, Reasons, searchReading } from '../../lib/param-reading';
+import { formatSort, formatTimeDisplay, parseSort } from '../../lib/view-state';
 import { CustodyChain } from './custody-chain';
 import { TokenCoverage } from './token-coverage';
 import { shortTokenId, TokenHeader } from './token-header';
@@ -36,13 +38,27 @@ const readTokenId = (raw: string): Parsed<string> => {
   return id.ok ? ok(tokenIdToDecimal(id.value)) : id;
 };
 
+/** The history's sort (the browser sorts it) and the time display. */
+function readTokenSearch(params: URLSearchParams) {
+  const reasons = new Reasons();
+  const sort = readSort(params.get('sort'), EVENT_SORTS, 'the history oldest first');
+  return searchReading(
+    params,
+    [
+      ['sort', formatSort(reasons.take(sort))],
+      ['time', formatTimeDisplay(reasons.take(readTimeDisplay(params.get('time'))))],
+    ],
+    reasons,
+  );
+}
+
 /** `/contracts/:address/tokens/:tokenId`: decimal or hex ids; the canonical URL is decimal. */
 export const TokenHistoryRoute = paramRoute({
   params: {
     address: ['This is not a contract address', parseAddress],
     tokenId: ['This is not a token id', readTokenId],
   },
-  search: (params) => canonicalEventSearch(params, EVENT_SORTS),
+  search: readTokenSearch,
   href: ({ address, tokenId }, search) => hrefs.tokenHistory(address, tokenId, search),
   Page: TokenHistoryPage,
 });
@@ -61,6 +77,7 @@ export function TokenHistoryPage({ address, tokenId }: { address: string; tokenI
   return (
     <section aria-labelledby="token-title">
       <TokenHeader address={address} contract={contract} tokenId={tokenId} type={type} />
+      <LeftOut />
       <RetryingNotice error={query.failureReason} failureCount={query.failureCount} />
       {answer ? (
         <>

@@ -3,6 +3,7 @@ import { Link, useNavigate } from 'react-router';
 import { transactionQueryOptions } from '../../api/lookup';
 import { eventOfRow } from '../../api/token';
 import { Address } from '../../components/address';
+import { LeftOut } from '../../components/bad-param';
 import { CopyButton } from '../../components/copy-button';
 import { EventKindBadge } from '../../components/event-kind-badge';
 import { ExplorerLink } from '../../components/explorer-link';
@@ -18,13 +19,14 @@ import { WashFlag } from '../../components/wash-flag';
 import { parseAddress, shortenHex } from '../../lib/address';
 import type { TransactionAnswer } from '../../lib/answers';
 import { formatCount } from '../../lib/format';
+import { Reasons, searchReading } from '../../lib/param-reading';
 import { hrefs } from '../../lib/routes';
 import styles from './transaction-page.module.css';
 
 /** `/transactions/:hash`: a hash in any case; the canonical URL is lowercase, padded. */
 export const TransactionRoute = paramRoute({
   params: { hash: ['This is not a transaction hash', parseAddress] },
-  search: () => '',
+  search: (params) => searchReading(params, [], new Reasons()),
   href: ({ hash }) => hrefs.transaction(hash),
   Page: TransactionPage,
 });
@@ -52,6 +54,7 @@ export function TransactionPage({ hash }: { hash: string }) {
           <ExplorerLink page="tx" value={hash} />
         </p>
       </header>
+      <LeftOut />
       {answer.isPending ? (
         <SkeletonRows columns={4} rows={2} />
       ) : answer.isError ? (

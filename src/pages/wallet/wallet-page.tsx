@@ -5,6 +5,7 @@ import { useServerList } from '../../api/use-server-list';
 import { walletEventsQueryOptions, walletQueryOptions } from '../../api/wallets';
 import { contractEventColumns } from '../../components/event-table/event-columns';
 import { EventTable } from '../../components/event-table/event-table';
+import { LeftOut } from '../../components/bad-param';
 import { isPlainClick } from '../../components/plain-click';
 import { ListFooter } from '../../components/list-footer';
 import { paramRoute } from '../../components/param-route';
@@ -28,13 +29,13 @@ import { formatCount } from '../../lib/format';
 import { hrefs } from '../../lib/routes';
 import type { TokenEvent } from '../../lib/token-event';
 import {
-  canonicalSearch,
-  formatSort,
-  formatTimeDisplay,
-  parseSort,
-  parseTimeDisplay,
-  updateSearch,
-} from '../../lib/view-state';
+  readAddress,
+  readSort,
+  readTimeDisplay,
+  Reasons,
+  searchReading,
+} from '../../lib/param-reading';
+import { formatSort, formatTimeDisplay, parseSort, updateSearch } from '../../lib/view-state';
 import { collectionName, WalletCollections } from './wallet-collections';
 import { WalletHeader } from './wallet-header';
 import { WalletInCollection } from './wallet-in-collection';
@@ -45,19 +46,30 @@ import section from '../../components/section.module.css';
 import toolbar from '../../components/toolbar.module.css';
 import styles from './wallet-page.module.css';
 
-/** The canonical search of the wallet's view: its collection filter, sort and time display. */
-export function canonicalWalletSearch(params: URLSearchParams): string {
-  return canonicalSearch([
-    ['collection', canonicalAddress(params.get('collection') ?? '')],
-    ['sort', formatSort(parseSort(params.get('sort'), EVENT_SORTS))],
-    ['time', formatTimeDisplay(parseTimeDisplay(params.get('time')))],
-  ]);
+/** The wallet's view read: its collection filter, sort and time display. */
+export function readWalletSearch(params: URLSearchParams) {
+  const reasons = new Reasons();
+  const collection = readAddress(
+    'collection',
+    params.get('collection'),
+    'every collection of the wallet is shown',
+  );
+  const sort = readSort(params.get('sort'), EVENT_SORTS, 'newest first');
+  return searchReading(
+    params,
+    [
+      ['collection', reasons.take(collection)],
+      ['sort', formatSort(reasons.take(sort))],
+      ['time', formatTimeDisplay(reasons.take(readTimeDisplay(params.get('time'))))],
+    ],
+    reasons,
+  );
 }
 
 /** `/addresses/:address`: any address in any case; the canonical URL is lowercase, padded. */
 export const WalletRoute = paramRoute({
   params: { address: ['This is not a wallet address', parseAddress] },
-  search: canonicalWalletSearch,
+  search: readWalletSearch,
   href: ({ address }, search) => hrefs.wallet(address, search),
   Page: WalletPage,
 });
@@ -157,6 +169,7 @@ export function WalletPage({ address }: { address: string }) {
   return (
     <section aria-labelledby="wallet-title">
       <WalletHeader address={address} />
+      <LeftOut />
       <RetryingNotice error={wallet.failureReason} failureCount={wallet.failureCount} />
       {collection ? (
         <WalletInCollection

@@ -4,9 +4,12 @@ import { parseAddress } from '../../../src/lib/address';
 import { parseLookup } from '../../../src/lib/lookup';
 import { repairPercentEncoding } from '../../../src/lib/routes';
 import { parseTokenId } from '../../../src/lib/token-id';
-import { canonicalEventSearch, parseKinds, parseSort } from '../../../src/lib/view-state';
+import { readEventSearch } from '../../../src/lib/event-view';
+import { readHoldersSearch } from '../../../src/lib/holders-view';
+import { readMarketSearch } from '../../../src/lib/market-view';
+import type { SearchReading } from '../../../src/lib/param-reading';
+import { readRankingSearch } from '../../../src/lib/ranking-view';
 
-const SORTS = ['kind', 'token', 'from', 'to', 'time', 'price'];
 // Arbitrary text, plus the characters that matter in URLs and hex.
 const text = fc.oneof(
   fc.string({ maxLength: 120 }),
@@ -26,25 +29,32 @@ describe('browser route inputs', () => {
     );
   });
 
-  it('search strings: canonicalising never throws and is idempotent', () => {
-    const params = fc.array(
-      fc.tuple(fc.constantFrom('sort', 'kind', 'address', 'time', 'q', 'x'), text),
-      {
-        maxLength: 6,
-      },
-    );
-    fc.assert(
-      fc.property(params, (entries) => {
-        const search = canonicalEventSearch(new URLSearchParams(entries), SORTS);
-        expect(search === '' || search.startsWith('?')).toBe(true);
-        expect(canonicalEventSearch(new URLSearchParams(search), SORTS)).toBe(search);
-        const canonical = new URLSearchParams(search);
-        for (const key of canonical.keys())
-          expect(['sort', 'kind', 'address', 'time']).toContain(key);
-        parseSort(canonical.get('sort'), SORTS);
-        parseKinds(canonical.get('kind'));
-      }),
-    );
+  it('search strings: every page reads any search without throwing, idempotently, and its canonical one says nothing left out', () => {
+    const NOW_MS = Date.UTC(2026, 10, 27, 15);
+    const readers: [keys: string[], read: (params: URLSearchParams) => SearchReading][] = [
+      [
+        ['sort', 'kind', 'address', 'time', 'currency', 'wash', 'token', 'minPrice', 'maxPrice'],
+        readEventSearch,
+      ],
+      [['window', 'sort', 'currency', 'q', 'wash'], readRankingSearch],
+      [['asOf', 'time'], (params) => readHoldersSearch(params, NOW_MS)],
+      [['from', 'to', 'wash', 'time'], (params) => readMarketSearch(params, NOW_MS)],
+    ];
+    for (const [keys, read] of readers) {
+      const values = fc.oneof(
+        text,
+        fc.constantFrom('ETH', '-time', 'exclude', 'abs', '12', 'sale'),
+      );
+      const params = fc.array(fc.tuple(fc.constantFrom(...keys, 'x'), values), { maxLength: 6 });
+      fc.assert(
+        fc.property(params, (entries) => {
+          const { search } = read(new URLSearchParams(entries));
+          expect(search === '' || search.startsWith('?')).toBe(true);
+          expect(read(new URLSearchParams(search))).toEqual({ search, reasons: [] });
+          for (const key of new URLSearchParams(search).keys()) expect(keys).toContain(key);
+        }),
+      );
+    }
   });
 
   it('the lookup box: a target with canonical values, or a message', () => {

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { eventExportRow, type ExportedEvent } from '../../../src/lib/event-export';
 import { sortEvents } from '../../../src/lib/event-list';
 import { toCsv } from '../../../src/lib/export';
 import {
   CURRENCIES,
+  exactAmount,
   formatAmount,
   formatPrice,
+  parseAmount,
   parseBaseUnits,
   priceExport,
   readPrice,
@@ -173,6 +176,39 @@ describe('sorting by price', () => {
     }));
     expect(sortEvents(rows, { id: 'price', desc: false }).map(label)).toEqual(
       sortByPrice(events, false).map(label),
+    );
+  });
+});
+
+describe('an amount typed in a currency’s units', () => {
+  it('is exact base units, or says why not', () => {
+    expect(parseAmount('0.5', 18, 'ETH')).toEqual({ ok: true, value: 500_000_000_000_000_000n });
+    expect(parseAmount(' 12 ', 6, 'USDC')).toEqual({ ok: true, value: 12_000_000n });
+    expect(parseAmount('.25', 6, 'USDC')).toEqual({ ok: true, value: 250_000n });
+    expect(parseAmount('7.', 0, 'base units')).toEqual({ ok: true, value: 7n });
+    expect(parseAmount('0.0000001', 6, 'USDC')).toEqual({
+      ok: false,
+      error: 'USDC has 6 decimals: at most 6 digits after the point.',
+    });
+    expect(parseAmount('1.5', 0, 'base units')).toEqual({
+      ok: false,
+      error: 'Enter a whole number of base units.',
+    });
+    expect(parseAmount('-1', 18, 'ETH')).toEqual({ ok: false, error: 'A price is not below 0.' });
+    for (const text of ['', 'two', '1,000', '1e3', '0x10', '1.2.3', '9'.repeat(41)]) {
+      expect(parseAmount(text, 18, 'ETH').ok).toBe(false);
+    }
+  });
+
+  it('reads back any amount as written exactly', () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 0n, max: 10n ** 39n }),
+        fc.constantFrom(0, 6, 18),
+        (units, d) => {
+          expect(parseAmount(exactAmount(units, d), d, 'X')).toEqual({ ok: true, value: units });
+        },
+      ),
     );
   });
 });
