@@ -72,7 +72,7 @@ describe('the price range', () => {
     const api = await install({ indexed: [contract.address] });
     const { router } = renderAt(page);
     await eventsTable();
-    const range = screen.getByRole('group', { name: /^Price/ });
+    const range = screen.getByRole('group', { name: /^Price$/ });
     expect(range).toBeDisabled();
     expect(range).toHaveAccessibleDescription(/Choose one currency for a price range/);
 

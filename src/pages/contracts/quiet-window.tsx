@@ -25,7 +25,8 @@ export function QuietWindow({
   answer: RankingPage['window'] | undefined;
   onWindow: (window: RankingWindow) => void;
 }) {
-  if (window === 'all' || !answer || answer.active > 0 || answer.newest === null) return null;
+  if (window === 'all' || !answer || answer.active > 0 || typeof answer.newest !== 'number')
+    return null;
   const offers = [...new Set([answer.nearest ?? 'all', 'all' as const])];
   return (
     <div className={notice.notice} role="status">
