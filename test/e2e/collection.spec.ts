@@ -75,9 +75,11 @@ test('scrolling reads the next page from the server, and filters narrow the whol
       cursorPages.push(request.url());
     }
   });
+  // Scrolled again while the next page is still on its way, a slow machine may read
+  // more than one: any count past the first page's will do.
   await expect(async () => {
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-    await expect(shownStatus(page)).toHaveText(/^200 of/, { timeout: 1000 });
+    await expect(shownStatus(page)).toHaveText(/^(?!100 of)[\d,]+00 of/, { timeout: 1000 });
   }).toPass({ timeout: 15_000 });
   expect(cursorPages.length).toBeGreaterThan(0);
   await page.evaluate(() => window.scrollTo(0, 0));

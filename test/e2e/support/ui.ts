@@ -42,7 +42,7 @@ export const dataRows = (table: Locator): Locator =>
  * the first few: a virtual table draws as many rows as its place on the screen holds, and
  * that place moves with what stands above the table (a notice, the view's figures).
  */
-export const rowSignatures = (table: Locator, count = 3): Promise<string[]> =>
+export const rowSignatures = (table: Locator, count = 2): Promise<string[]> =>
   dataRows(table).evaluateAll(
     (rows, count) =>
       rows.slice(0, count).map((row) =>
