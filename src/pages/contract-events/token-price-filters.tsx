@@ -100,36 +100,24 @@ export function PriceRange({ view, onChange }: { view: EventView; onChange: Chan
       <fieldset className={styles.range} disabled={!unit} aria-describedby={noteId}>
         <legend>Price{unit ? ` (${unit.name})` : ''}</legend>
         <div className={field.inline}>
-          <label htmlFor={`${id}-min`} className="visually-hidden">
-            From (included)
-          </label>
-          <input
+          <PriceEnd
             id={`${id}-min`}
-            className={styles.price}
-            type="text"
-            inputMode="decimal"
-            value={min}
+            label="From (included)"
             placeholder="from"
-            autoComplete="off"
-            aria-invalid={error?.startsWith('From') ? true : undefined}
-            aria-describedby={error ? errorId : undefined}
-            onChange={(event) => setMin(event.target.value)}
+            value={min}
+            onChange={setMin}
+            errorId={error ? errorId : undefined}
+            invalid={error?.startsWith('From') ?? false}
           />
           <span aria-hidden="true">–</span>
-          <label htmlFor={`${id}-max`} className="visually-hidden">
-            Up to (included)
-          </label>
-          <input
+          <PriceEnd
             id={`${id}-max`}
-            className={styles.price}
-            type="text"
-            inputMode="decimal"
-            value={max}
+            label="Up to (included)"
             placeholder="up to"
-            autoComplete="off"
-            aria-invalid={error?.startsWith('Up to') ? true : undefined}
-            aria-describedby={error ? errorId : undefined}
-            onChange={(event) => setMax(event.target.value)}
+            value={max}
+            onChange={setMax}
+            errorId={error ? errorId : undefined}
+            invalid={error?.startsWith('Up to') ?? false}
           />
           <button type="submit" className={button.button}>
             Set
@@ -151,5 +139,37 @@ export function PriceRange({ view, onChange }: { view: EventView; onChange: Chan
         </span>
       )}
     </form>
+  );
+}
+
+/** One end of the price range: a decimal amount, labelled for screen readers. */
+function PriceEnd(props: {
+  id: string;
+  label: string;
+  placeholder: string;
+  value: string;
+  onChange: (value: string) => void;
+  /** The range's error message, when there is one. */
+  errorId: string | undefined;
+  invalid: boolean;
+}) {
+  return (
+    <>
+      <label htmlFor={props.id} className="visually-hidden">
+        {props.label}
+      </label>
+      <input
+        id={props.id}
+        className={styles.price}
+        type="text"
+        inputMode="decimal"
+        value={props.value}
+        placeholder={props.placeholder}
+        autoComplete="off"
+        aria-invalid={props.invalid ? true : undefined}
+        aria-describedby={props.errorId}
+        onChange={(event) => props.onChange(event.target.value)}
+      />
+    </>
   );
 }
