@@ -5,6 +5,7 @@ import { generateDataset } from '../../../src/server/sample-service';
 import { walletInCollection } from '../../../src/server/index/wallet-collection';
 import { useIndexedSample } from '../../support/indexed-sample';
 import { countedCurrency } from '../../support/raw-records';
+import { resultsByCurrency } from '../../support/realised-results';
 import { CONTRACT, history, ingestPages, recordsOf, WALLETS, ZERO, type Change } from './history';
 
 /**
@@ -178,22 +179,7 @@ describe('a wallet inside a collection', () => {
           expect(sums(got.sold)).toEqual(want.sold);
           expect(sums(got.unknownCost)).toEqual(want.unknownCost);
           expect(got.crossCurrency).toBe(want.crossCurrency);
-          expect(
-            new Map(
-              got.results.map((r) => [
-                r.currency.address,
-                {
-                  tokens: r.tokens,
-                  cost: BigInt(r.cost),
-                  proceeds: BigInt(r.proceeds),
-                  flips: r.flips,
-                  assumed: r.assumed,
-                },
-              ]),
-            ),
-          ).toEqual(want.results);
-          for (const r of got.results)
-            expect(BigInt(r.result)).toBe(BigInt(r.proceeds) - BigInt(r.cost));
+          expect(resultsByCurrency(got.results)).toEqual(want.results);
           expect(got.flips).toBe([...want.results.values()].reduce((n, e) => n + e.flips, 0));
           const parties = [...want.parties].sort(
             ([a, x], [b, y]) => y[0]! - x[0]! || (a < b ? -1 : 1),

@@ -12,6 +12,7 @@ import {
   rawRecords,
   type RawChange,
 } from '../../support/raw-records';
+import { resultsByCurrency } from '../../support/realised-results';
 import { washBitsOf } from '../../support/wash-rules';
 
 /**
@@ -150,23 +151,6 @@ function summed(collections: Map<number, Map<string, ExpectedResult>>) {
   return total;
 }
 
-const resultsOf = (list: WalletAnswer['collections'][number]['results']) =>
-  new Map(
-    list.map((r) => {
-      expect(BigInt(r.result)).toBe(BigInt(r.proceeds) - BigInt(r.cost));
-      return [
-        r.currency.address,
-        {
-          tokens: r.tokens,
-          cost: BigInt(r.cost),
-          proceeds: BigInt(r.proceeds),
-          flips: r.flips,
-          assumed: r.assumed,
-        },
-      ];
-    }),
-  );
-
 describe('a wallet’s realised result across collections', () => {
   it('equals that of the raw records, per currency, and each collection’s its own page’s', async () => {
     const { proxy, service, get } = await setUp('deployed');
@@ -193,14 +177,14 @@ describe('a wallet’s realised result across collections', () => {
 
     const { body } = await get<WalletAnswer>(`/api/wallets/${wallet}`);
     const totals = walletTotals(body.collections);
-    expect(resultsOf(totals.results)).toEqual(want);
+    expect(resultsByCurrency(totals.results)).toEqual(want);
 
     // Each collection's part is what the wallet's page in that collection says.
     for (const collection of body.collections) {
       const inside = await get<WalletInCollectionAnswer>(
         `/api/wallets/${wallet}/collections/${collection.address}`,
       );
-      expect(resultsOf(collection.results)).toEqual(resultsOf(inside.body.results));
+      expect(resultsByCurrency(collection.results)).toEqual(resultsByCurrency(inside.body.results));
     }
   });
 });
