@@ -2,7 +2,7 @@ import type { ComponentType } from 'react';
 import { createBrowserRouter, Link, Navigate, type RouteObject } from 'react-router';
 import { SkeletonRows } from '../components/states';
 import { useTitle } from '../components/use-title';
-import { repairPercentEncoding, routePatterns } from '../lib/routes';
+import { pageModules, repairPercentEncoding, routePatterns } from '../lib/routes';
 import { Layout } from './layout';
 import { loadPage } from './load-page';
 import { PageError } from './page-error';
@@ -25,12 +25,24 @@ function PageLoading() {
   return <SkeletonRows columns={5} />;
 }
 
+// Every page module, each loaded on demand as a chunk of its own.
+const pageLoaders = import.meta.glob<Record<string, ComponentType>>('../pages/*/*-page.tsx');
+
 /**
- * A route whose page's code loads when it is first opened: `load` imports the page's
- * module (a literal `import()`, so the page is a chunk of its own) and picks its component.
+ * A route whose page's code loads when it is first opened: the module `pageModules` names
+ * for it, and the component it exports as `component`.
  */
-function lazyPage(path: string, load: () => Promise<ComponentType>): RouteObject {
-  return { path, lazy: async () => ({ Component: await loadPage(load) }) };
+function lazyPage(name: keyof typeof pageModules, component: string): RouteObject {
+  const load = pageLoaders[`../pages/${pageModules[name]}.tsx`];
+  if (!load) throw new Error(`No page module for the route ${name}`);
+  return {
+    path: routePatterns[name],
+    lazy: async () => {
+      const Component = (await loadPage(load))[component];
+      if (!Component) throw new Error(`The page module of ${name} exports no ${component}`);
+      return { Component };
+    },
+  };
 }
 
 export const routes: RouteObject[] = [
@@ -46,36 +58,13 @@ export const routes: RouteObject[] = [
         ErrorBoundary: PageError,
         children: [
           { path: routePatterns.home, element: <Navigate replace to="/contracts" /> },
-          lazyPage(
-            routePatterns.contracts,
-            async () => (await import('../pages/contracts/contracts-page')).ContractsPage,
-          ),
-          lazyPage(
-            routePatterns.contractEvents,
-            async () =>
-              (await import('../pages/contract-events/contract-events-page')).ContractEventsRoute,
-          ),
-          lazyPage(
-            routePatterns.tokenHistory,
-            async () =>
-              (await import('../pages/token-history/token-history-page')).TokenHistoryRoute,
-          ),
-          lazyPage(
-            routePatterns.holders,
-            async () => (await import('../pages/holders/holders-page')).HoldersRoute,
-          ),
-          lazyPage(
-            routePatterns.market,
-            async () => (await import('../pages/market/market-page')).MarketRoute,
-          ),
-          lazyPage(
-            routePatterns.wallet,
-            async () => (await import('../pages/wallet/wallet-page')).WalletRoute,
-          ),
-          lazyPage(
-            routePatterns.transaction,
-            async () => (await import('../pages/transaction/transaction-page')).TransactionRoute,
-          ),
+          lazyPage('contracts', 'ContractsPage'),
+          lazyPage('contractEvents', 'ContractEventsRoute'),
+          lazyPage('tokenHistory', 'TokenHistoryRoute'),
+          lazyPage('holders', 'HoldersRoute'),
+          lazyPage('market', 'MarketRoute'),
+          lazyPage('wallet', 'WalletRoute'),
+          lazyPage('transaction', 'TransactionRoute'),
           { path: '*', element: <NotFound /> },
         ],
       },

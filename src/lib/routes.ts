@@ -13,6 +13,44 @@ export const routePatterns = {
   transaction: '/transactions/:hash',
 } as const;
 
+export type RouteName = keyof typeof routePatterns;
+
+/**
+ * Each page's module under `src/pages`: the router loads it on demand (a chunk of its own)
+ * and the server names its code in the page it sends, so the browser fetches it beside the
+ * entry's instead of after it (src/server/http/page-code.ts).
+ */
+export const pageModules = {
+  contracts: 'contracts/contracts-page',
+  contractEvents: 'contract-events/contract-events-page',
+  tokenHistory: 'token-history/token-history-page',
+  holders: 'holders/holders-page',
+  market: 'market/market-page',
+  wallet: 'wallet/wallet-page',
+  transaction: 'transaction/transaction-page',
+} as const satisfies Partial<Record<RouteName, string>>;
+
+/** The route a path is, matched as the router does (`:name` is any one segment; case and a
+ * trailing slash do not matter), or null. */
+export function matchRoute(path: string): RouteName | null {
+  const segments = pathSegments(path);
+  for (const [name, pattern] of Object.entries(routePatterns)) {
+    const parts = pathSegments(pattern);
+    if (
+      parts.length === segments.length &&
+      parts.every((part, i) => {
+        const segment = segments[i] ?? '';
+        return part.startsWith(':') ? segment !== '' : part === segment.toLowerCase();
+      })
+    ) {
+      return name as RouteName;
+    }
+  }
+  return null;
+}
+
+const pathSegments = (path: string) => path.replace(/^\//, '').replace(/\/+$/, '').split('/');
+
 export const hrefs = {
   contracts: (search = '') => `/contracts${search}`,
   contractEvents: (address: string, search = '') => `/contracts/${address}${search}`,

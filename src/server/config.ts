@@ -222,6 +222,7 @@ const envSchema = z.object({
     0,
     10_000,
   ),
+  REQUESTS_AT_ONCE: whole('REQUESTS_AT_ONCE', DEFAULT_CLIENT_SHARE.atOnce, 0, 10_000),
   MAX_REQUESTS_IN_FLIGHT_PER_ADDRESS: optionalWhole('MAX_REQUESTS_IN_FLIGHT_PER_ADDRESS', 0, 1e6),
   TRUST_PROXY: trustProxy,
   EXPORTS_PER_CLIENT: whole('EXPORTS_PER_CLIENT', DEFAULT_DOWNLOAD_LIMITS.perClient, 1, 1000),
@@ -371,6 +372,7 @@ export function loadConfig(env: Env): ServerConfig {
         (clientsLimited ? DEFAULT_CLIENT_SHARE.costPerSecondMs : 0),
       costBurstMs: vars.COST_BUDGET_BURST_MS,
       costlyAtOnce: vars.COSTLY_REQUESTS_AT_ONCE,
+      atOnce: vars.REQUESTS_AT_ONCE,
       inFlightPerClient:
         vars.MAX_REQUESTS_IN_FLIGHT_PER_ADDRESS ??
         (clientsLimited ? DEFAULT_CLIENT_SHARE.inFlightPerClient : 0),

@@ -6,6 +6,7 @@ import {
   type HoldersFigures,
   type LookupAnswer,
   type MarketFigures,
+  type Interval,
   type TransactionAnswer,
   type WalletInCollectionAnswer,
 } from '../../lib/answers';
@@ -72,7 +73,18 @@ export interface QueryApiOptions {
   downloads: Downloads;
 }
 
-const EXPORT_BATCH = 500;
+// Rows an export reads and writes a step: each step holds the event loop, and steps of
+// 500 beside two exports held every other answer past its budget (npm run loadtest:quiet).
+const EXPORT_BATCH = 100;
+// A series answer's buckets at most: hourly over 83 days, daily over five years.
+const MAX_SERIES_BUCKETS = 2_000;
+// The shortest each interval can be (a month of 28 days), so a span's count is never short.
+const INTERVAL_SECONDS: Record<Interval, number> = {
+  hour: 3_600,
+  day: 86_400,
+  week: 7 * 86_400,
+  month: 28 * 86_400,
+};
 const NO_HOLDERS: HoldersFigures = {
   totalHolders: 0,
   tokensHeld: 0,
@@ -270,12 +282,22 @@ export function createQueryApi(options: QueryApiOptions) {
   app.get('/collections/:address/series', async (c) => {
     const found = await collectionRequest(c, seriesParams);
     if (found.error) return found.error;
-    const { params } = found;
+    const { params, coverage } = found;
+    // What one answer may cost: a span of buckets at most (the app asks about a hundred).
+    const from = params.from ?? coverage.indexedBack;
+    const to = params.to ?? coverage.newest;
     const buckets =
+      from !== null && to !== null ? (to - from) / INTERVAL_SECONDS[params.interval] : 0;
+    if (buckets > MAX_SERIES_BUCKETS) {
+      return badRequest(
+        `interval=${params.interval} over this span would be ${Math.ceil(buckets).toLocaleString('en-US')} buckets; an answer holds at most ${MAX_SERIES_BUCKETS.toLocaleString('en-US')}: ask a coarser interval, or a shorter span with from and to.`,
+      );
+    }
+    const rows =
       found.id === undefined
         ? []
         : await series(pool, found.id, params.interval, filtersOf(params));
-    return c.json({ interval: params.interval, buckets, coverage: found.coverage });
+    return c.json({ interval: params.interval, buckets: rows, coverage });
   });
 
   // A view's own figures: asked only beside a filter or a price sort (the overview has the

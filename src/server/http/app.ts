@@ -12,6 +12,7 @@ import { withHeadTags } from '../preview/page-head';
 import { pageOrigin, type OriginRule } from '../preview/request-origin';
 import { warnForwardedFromOutside } from './forwarded-warning';
 import { clientShare, type ClientShareSettings } from './client-share';
+import { pageShells } from './page-code';
 import { securityHeaders } from './security-headers';
 
 export interface ServerAppOptions {
@@ -52,8 +53,9 @@ export function createServerApp(options: ServerAppOptions) {
     listen: options.listen ?? { host: '127.0.0.1', port: 4173 },
   };
   const app = new Hono<{ Variables: ClientVariables }>();
-  // Read once: the shell of the single-page app, served for every page route.
-  const indexHtml = readFileSync(join(clientDir, 'index.html'), 'utf8');
+  // Read once: the shell of the single-page app, served for every page route, naming the
+  // code of the page it is for.
+  const shellFor = pageShells(clientDir, readFileSync(join(clientDir, 'index.html'), 'utf8'));
 
   app.onError(internalErrorHandler(log !== undefined));
   app.use('*', securityHeaders(trustedProxyHops));
@@ -150,6 +152,7 @@ export function createServerApp(options: ServerAppOptions) {
     if (c.req.path.startsWith('/assets/')) return c.text('Not found', 404);
     c.set('route', 'page');
     c.header('cache-control', 'no-cache');
+    const indexHtml = shellFor(c.req.path);
     // An address that is no collection: the app says so, the status too, and no card.
     if (await proxy.notACollection?.(c.req.path)) return c.html(indexHtml, 404);
     const { pageHead } = proxy;

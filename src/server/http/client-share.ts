@@ -1,9 +1,11 @@
+import { availableParallelism } from 'node:os';
 import type { MiddlewareHandler } from 'hono';
 import { clientAddress } from '../proxy/client-address';
 import type { ClientVariables } from '../proxy/client-rate-limit';
 import { errorResponse } from '../proxy/error-response';
 import { createRateLimiter } from '../proxy/rate-limit';
-import { createFairLane } from './fair-lane';
+import { createFairLane, type FairLane } from './fair-lane';
+import { createRecentUse } from './recent-use';
 import { createRequestCosts, requestKind } from './request-costs';
 import { createLoadMeter } from './server-load';
 
@@ -14,6 +16,8 @@ export interface ClientShareSettings {
   costBurstMs: number;
   /** Costly requests served at once, from every client together (0: no bound). */
   costlyAtOnce: number;
+  /** Requests of any kind answered at once, from every client together (0: no bound). */
+  atOnce: number;
   /** Requests one client may have in flight at once (0: no bound). */
   inFlightPerClient: number;
 }
@@ -22,11 +26,15 @@ export const DEFAULT_CLIENT_SHARE: ClientShareSettings = {
   costPerSecondMs: 1_000,
   costBurstMs: 30_000,
   costlyAtOnce: 2,
+  // As many as the machine has cores: sixteen series at once made each wait for all.
+  atOnce: Math.max(2, availableParallelism()),
   inFlightPerClient: 12,
 };
 
 /** A kind of request whose answers lately took this long is costly (see request-costs.ts). */
 export const COSTLY_MS = 100;
+/** How fast a client's use of the server is forgotten, for the order of turns. */
+const RECENT_USE_HALF_LIFE_MS = 5_000;
 /** How long a costly request may wait for its turn before it is answered 503. */
 const TURN_TIMEOUT_MS = 30_000;
 
@@ -51,6 +59,13 @@ interface NodeOutgoing {
  *   at a time, the slots shared fairly between clients (fair-lane.ts): many addresses
  *   asking for exports at once cannot take every core, and a client asking for a quick
  *   page never waits behind them.
+ * - Every request (files of the app aside) is answered `atOnce` at a time, the turns
+ *   shared the same way: sixteen clients asking for series back to back, each under the
+ *   costly mark, would otherwise hold every database connection, and a quiet client's
+ *   page would wait in the pool's line behind all of them. Here it takes the next turn
+ *   that frees, ahead of every client with a request running. A turn is held until the
+ *   handler returns (a streamed export's reading goes on under the costly bound and the
+ *   export limits), so readers that never read hold no turn.
  *
  * Requests without a socket (the app called in-process) have no client and no share.
  */
@@ -59,15 +74,15 @@ export function clientShare(
   trustedProxyHops: number,
   now: () => number = () => performance.now(),
 ) {
-  const { costPerSecondMs, costBurstMs, costlyAtOnce, inFlightPerClient } = settings;
+  const { costPerSecondMs, costBurstMs, costlyAtOnce, atOnce, inFlightPerClient } = settings;
   const budget =
     costPerSecondMs > 0
       ? createRateLimiter({ perMinute: costPerSecondMs * 60, burst: costBurstMs }, now)
       : undefined;
-  const lane =
-    costlyAtOnce > 0
-      ? createFairLane(costlyAtOnce, (client) => budget?.tokens(client) ?? 0)
-      : undefined;
+  const recent = createRecentUse(RECENT_USE_HALF_LIFE_MS);
+  const used = (client: string) => recent.of(client, now());
+  const lane = costlyAtOnce > 0 ? createFairLane(costlyAtOnce, used) : undefined;
+  const turns = atOnce > 0 ? createFairLane(atOnce, used) : undefined;
   const costs = createRequestCosts(COSTLY_MS);
   const load = createLoadMeter(now);
   const inFlight = new Map<string, number>();
@@ -101,36 +116,37 @@ export function clientShare(
     const outgoing = (c.env as { outgoing?: NodeOutgoing } | undefined)?.outgoing;
     const gone = new AbortController();
     outgoing?.once('close', () => gone.abort());
-    let release: (() => void) | undefined;
     const kind = requestKind(c.req.path);
-    if (lane && costs.costly(kind)) {
-      release = await lane.turn(
-        client,
-        AbortSignal.any([gone.signal, AbortSignal.timeout(TURN_TIMEOUT_MS)]),
-      );
-      if (!release) {
-        leave(client);
-        c.set('route', 'busy');
-        return errorResponse({
-          kind: 'busy',
-          status: 503,
-          message:
-            'The server is busy with costly requests (exports, long series). Try again shortly.',
-          retryAfterSeconds: 1,
-        });
-      }
+    const waitFor = (which: FairLane) =>
+      which.turn(client, AbortSignal.any([gone.signal, AbortSignal.timeout(TURN_TIMEOUT_MS)]));
+    const release = lane && costs.costly(kind) ? await waitFor(lane) : noTurn;
+    const turn =
+      release && turns && !c.req.path.startsWith('/assets/') ? await waitFor(turns) : noTurn;
+    if (!release || !turn) {
+      release?.();
+      leave(client);
+      c.set('route', 'busy');
+      return errorResponse({
+        kind: 'busy',
+        status: 503,
+        message:
+          'The server is busy with other requests (exports, long series). Try again shortly.',
+        retryAfterSeconds: 1,
+      });
     }
     const end = load.start();
     const done = () => {
       const ms = end();
       budget?.charge(client, ms);
+      recent.charge(client, ms, now());
       costs.record(kind, ms);
-      release?.();
+      release();
       leave(client);
     };
     try {
       await next();
     } finally {
+      turn();
       // The answer is sent after the handler returns (a stream long after): counted to its end.
       if (!outgoing || gone.signal.aborted) done();
       else outgoing.once('close', done);
@@ -141,8 +157,11 @@ export function clientShare(
       clientsInFlight: inFlight.size,
       running: load.running(),
       costly: lane?.stats(),
+      turns: turns?.stats(),
     }),
   });
+
+  function noTurn() {}
 
   function leave(client: string) {
     const left = (inFlight.get(client) ?? 1) - 1;

@@ -1,10 +1,11 @@
 /**
  * At most `slots` requests at once, from every client together. A freed slot goes to the
- * waiting client with the fewest requests running, then to the one with the most
- * `standing` (its budget left), then to the first come: a client with one request waits
- * for one slot to free, never behind another client's queue of them.
+ * waiting client with the fewest requests running, then to the one that `used` least of
+ * the server lately (recent-use.ts), then to the first come: a client with one request
+ * waits for one slot to free, never behind another client's queue of them, nor behind
+ * clients that keep the server busier than it does.
  */
-export function createFairLane(slots: number, standing: (client: string) => number) {
+export function createFairLane(slots: number, used: (client: string) => number) {
   interface Waiter {
     client: string;
     grant: () => void;
@@ -27,17 +28,17 @@ export function createFairLane(slots: number, standing: (client: string) => numb
   };
   const grantNext = () => {
     while (running < slots && waiting.size > 0) {
-      let best: { waiter: Waiter; running: number; standing: number } | undefined;
+      let best: { waiter: Waiter; running: number; used: number } | undefined;
       for (const waiter of waiting) {
         const candidate = {
           waiter,
           running: runningOf.get(waiter.client) ?? 0,
-          standing: standing(waiter.client),
+          used: used(waiter.client),
         };
         if (
           !best ||
           candidate.running < best.running ||
-          (candidate.running === best.running && candidate.standing > best.standing)
+          (candidate.running === best.running && candidate.used < best.used)
         ) {
           best = candidate;
         }

@@ -378,6 +378,15 @@ describe('the query API’s answers to bad requests', () => {
       [`${base}/market?from=2025-03-01&to=2025-02-01`, /from must be before to/],
       [`${base}/market?kind=sale`, /Unknown parameter: kind/],
       [`${base}/market?wash=maybe`, /wash must be include or exclude/],
+      // What one answer may cost: hourly over a year would be 8,760 buckets.
+      [
+        `${base}/series?interval=hour&from=2025-01-01&to=2026-01-01`,
+        /8,760 buckets; an answer holds at most 2,000/,
+      ],
+      [
+        `${base}/series?interval=day&from=2015-01-01&to=2026-01-01`,
+        /at most 2,000: ask a coarser interval/,
+      ],
     ];
     for (const [path, message] of cases) {
       const { status, body } = await get(path);
@@ -385,6 +394,10 @@ describe('the query API’s answers to bad requests', () => {
       expect(body.error.kind).toBe('bad_request');
       expect(body.error.message).toMatch(message);
     }
+    // Within the bound, the same interval is answered.
+    expect((await get(`${base}/series?interval=hour&from=2025-01-01&to=2025-03-01`)).status).toBe(
+      200,
+    );
     // A cursor of one query is refused by another.
     const first = await get(`${base}/events?limit=1`);
     const other = await get(`${base}/events?limit=1&kind=sale&cursor=${first.body.next}`);

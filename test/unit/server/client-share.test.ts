@@ -14,6 +14,7 @@ const OFF: ClientShareSettings = {
   costPerSecondMs: 0,
   costBurstMs: 1,
   costlyAtOnce: 0,
+  atOnce: 0,
   inFlightPerClient: 0,
 };
 
@@ -129,6 +130,45 @@ function answer(port: number, path: string, from: string): Promise<Answer> {
 }
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
+
+describe('requests at once', { timeout: 20_000 }, () => {
+  it('gives a quiet client the next turn, ahead of 16 clients asking back to back', async () => {
+    // Not costly (never learned): without the bound each would take a connection at once.
+    const server = await listening({ atOnce: 2 });
+    const flood = () => range(16).map((i) => server.get(`/report/${i + 1}`, `127.0.0.${10 + i}`));
+    // A first round: each of the 16 clients uses 10 ms of the server.
+    const first = flood();
+    for (let answered = 0; answered < 16; answered += 1) {
+      await vi.waitFor(() => expect(server.held.length).toBeGreaterThan(0));
+      server.advance(10);
+      server.held.shift()!();
+    }
+    await Promise.all(first);
+    // They ask again at once: two run, fourteen wait, each client with one request waiting.
+    const second = flood();
+    await vi.waitFor(() => expect(server.share.stats().turns).toEqual({ running: 2, waiting: 14 }));
+    const quiet = server.get('/page', '127.0.0.200');
+    await vi.waitFor(() => expect(server.share.stats().turns).toEqual({ running: 2, waiting: 15 }));
+    // One report ends: its turn goes to the quiet client, who used nothing lately. Its
+    // page is answered while the other fourteen still wait, who would be ahead of it in
+    // the database's line.
+    await vi.waitFor(() => expect(server.held).toHaveLength(2));
+    server.held.shift()!();
+    expect(await quiet).toMatchObject({ status: 200, body: 'page' });
+    expect(server.share.stats().turns!.waiting).toBeGreaterThanOrEqual(13);
+    const answers = await server.finish(second);
+    expect(answers.map((a) => a.status)).toEqual(range(16).map(() => 200));
+  });
+
+  it('gives the turn back when the handler returns: a reader that never reads holds none', async () => {
+    const server = await listening({ atOnce: 1 });
+    const stalled = server.get('/stream', '127.0.0.10');
+    await vi.waitFor(() => expect(server.streams).toHaveLength(1));
+    expect(await server.get('/page', '127.0.0.11')).toMatchObject({ status: 200 });
+    server.streams[0]!.close();
+    await stalled;
+  });
+});
 
 describe('costly requests at once', { timeout: 20_000 }, () => {
   it.each([

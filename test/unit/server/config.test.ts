@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/server/config';
+import { DEFAULT_CLIENT_SHARE } from '../../../src/server/http/client-share';
 
 const real = { TOKEN_EVENTS_API_URL: 'https://api.example.test/v0/', TOKEN_EVENTS_API_KEY: 'k' };
 
@@ -45,6 +46,7 @@ describe('server configuration', () => {
         costPerSecondMs: 1_000,
         costBurstMs: 30_000,
         costlyAtOnce: 2,
+        atOnce: DEFAULT_CLIENT_SHARE.atOnce,
         inFlightPerClient: 12,
       },
       warnings: [],
@@ -93,6 +95,7 @@ describe('server configuration', () => {
       COST_BUDGET_MS_PER_SECOND: '0',
       COST_BUDGET_BURST_MS: '5000',
       COSTLY_REQUESTS_AT_ONCE: '4',
+      REQUESTS_AT_ONCE: '3',
       MAX_REQUESTS_IN_FLIGHT_PER_ADDRESS: '6',
     });
     expect(config).toMatchObject({
@@ -130,7 +133,13 @@ describe('server configuration', () => {
         keepAliveTimeoutMs: 2000,
         headersTimeoutMs: 3000,
       },
-      share: { costPerSecondMs: 0, costBurstMs: 5000, costlyAtOnce: 4, inFlightPerClient: 6 },
+      share: {
+        costPerSecondMs: 0,
+        costBurstMs: 5000,
+        costlyAtOnce: 4,
+        atOnce: 3,
+        inFlightPerClient: 6,
+      },
       warnings: [],
     });
   });
@@ -140,6 +149,7 @@ describe('server configuration', () => {
       costPerSecondMs: 0,
       costBurstMs: 30_000,
       costlyAtOnce: 2,
+      atOnce: DEFAULT_CLIENT_SHARE.atOnce,
       inFlightPerClient: 0,
     });
     expect(

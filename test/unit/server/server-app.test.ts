@@ -236,7 +236,13 @@ describe('production server', () => {
     const { proxy, lines } = await server();
     const log = (line: RequestLog) => lines.push(line);
     // 1 ms of server time a second, 1 ms banked: any request leaves the client in debt.
-    const share = { costPerSecondMs: 1, costBurstMs: 1, costlyAtOnce: 0, inFlightPerClient: 0 };
+    const share = {
+      costPerSecondMs: 1,
+      costBurstMs: 1,
+      costlyAtOnce: 0,
+      atOnce: 0,
+      inFlightPerClient: 0,
+    };
     const app = createServerApp({ proxy, clientDir, log, share });
     const env = fromSocket('1.2.3.4');
     expect((await app.request('/api/meta', {}, env)).status).toBe(200);
