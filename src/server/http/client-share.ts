@@ -6,6 +6,7 @@ import { errorResponse } from '../proxy/error-response';
 import { createRateLimiter } from '../proxy/rate-limit';
 import { createFairLane, type FairLane } from './fair-lane';
 import { createRecentUse } from './recent-use';
+import { withTurn, type HeldTurn } from './turn-context';
 import { createRequestCosts, requestKind } from './request-costs';
 import { createLoadMeter } from './server-load';
 
@@ -120,8 +121,8 @@ export function clientShare(
     const waitFor = (which: FairLane) =>
       which.turn(client, AbortSignal.any([gone.signal, AbortSignal.timeout(TURN_TIMEOUT_MS)]));
     const release = lane && costs.costly(kind) ? await waitFor(lane) : noTurn;
-    const turn =
-      release && turns && !c.req.path.startsWith('/assets/') ? await waitFor(turns) : noTurn;
+    const takesTurn = turns !== undefined && !c.req.path.startsWith('/assets/');
+    let turn = release && takesTurn ? await waitFor(turns) : noTurn;
     if (!release || !turn) {
       release?.();
       leave(client);
@@ -143,10 +144,20 @@ export function clientShare(
       release();
       leave(client);
     };
+    // While the request waits on the service, its turn is another's (turn-context.ts).
+    const heldTurn: HeldTurn = {
+      leave() {
+        turn?.();
+        turn = noTurn;
+      },
+      async back() {
+        if (takesTurn) turn = (await waitFor(turns)) ?? noTurn;
+      },
+    };
     try {
-      await next();
+      await withTurn(heldTurn, next);
     } finally {
-      turn();
+      turn?.();
       // The answer is sent after the handler returns (a stream long after): counted to its end.
       if (!outgoing || gone.signal.aborted) done();
       else outgoing.once('close', done);

@@ -9,6 +9,7 @@ import {
   COSTLY_MS,
   type ClientShareSettings,
 } from '../../../src/server/http/client-share';
+import { awayFromTurn } from '../../../src/server/http/turn-context';
 
 const OFF: ClientShareSettings = {
   costPerSecondMs: 0,
@@ -50,6 +51,13 @@ async function listening(settings: Partial<ClientShareSettings>) {
     (await database.take())();
     return c.text('page');
   });
+  // A read of the service: the test says when it answers.
+  const service: Array<() => void> = [];
+  app.get('/service', async (c) => {
+    await awayFromTurn(() => new Promise<void>((resolve) => service.push(resolve)));
+    (await database.take())();
+    return c.text('served');
+  });
   app.get('/stream', () => {
     const body = new ReadableStream<Uint8Array>({ start: (c) => void streams.push(c) });
     return new Response(body);
@@ -64,6 +72,7 @@ async function listening(settings: Partial<ClientShareSettings>) {
     database,
     held,
     streams,
+    service,
     advance: (ms: number) => (clock += ms),
     /** Lets every held report go, as they come, until `requests` are all answered. */
     async finish<T>(requests: Promise<T>[]) {
@@ -158,6 +167,24 @@ describe('requests at once', { timeout: 20_000 }, () => {
     expect(server.share.stats().turns!.waiting).toBeGreaterThanOrEqual(13);
     const answers = await server.finish(second);
     expect(answers.map((a) => a.status)).toEqual(range(16).map(() => 200));
+  });
+
+  it('gives the turn to others while a request waits on the service, and takes one back after', async () => {
+    const server = await listening({ atOnce: 1 });
+    const waiting = server.get('/service', '127.0.0.10');
+    await vi.waitFor(() => expect(server.service).toHaveLength(1));
+    expect(server.share.stats().turns).toEqual({ running: 0, waiting: 0 });
+    // Its turn is free: another client's page is answered meanwhile.
+    expect(await server.get('/page', '127.0.0.11')).toMatchObject({ status: 200 });
+    // The service answers while a report holds the only turn: the request waits for it.
+    const report = server.get('/report/1', '127.0.0.12');
+    await vi.waitFor(() => expect(server.held).toHaveLength(1));
+    server.service[0]!();
+    await vi.waitFor(() => expect(server.share.stats().turns).toEqual({ running: 1, waiting: 1 }));
+    server.held.shift()!();
+    expect(await report).toMatchObject({ status: 200 });
+    expect(await waiting).toMatchObject({ status: 200, body: 'served' });
+    expect(server.share.stats().turns).toEqual({ running: 0, waiting: 0 });
   });
 
   it('gives the turn back when the handler returns: a reader that never reads holds none', async () => {
