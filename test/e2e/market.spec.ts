@@ -97,6 +97,9 @@ test('keyboard: the span’s dates, the flagged sales switch, Whole history and 
   await wash.focus();
   await page.keyboard.press('Space');
   await expect(page).toHaveURL(/wash=exclude/);
+  // The switch shows its new state before it is pressed again, as a reader sees it.
+  await expect(wash).toBeChecked();
+  await expect(wash).toBeFocused();
   await page.keyboard.press('Space');
   await expect(page).not.toHaveURL(/wash=/);
   await page.keyboard.press('Shift+Tab');

@@ -11,7 +11,6 @@ import {
   type WalletInCollectionAnswer,
 } from '../../lib/answers';
 import { custodyChain } from '../../lib/custody';
-import { awayFromTurn } from '../http/turn-context';
 import { csvHeader, csvRows } from '../../lib/export';
 import { CURRENCIES } from '../../lib/price';
 import { eventExportColumns, eventExportRow } from '../../lib/event-export';
@@ -147,7 +146,7 @@ export function createQueryApi(options: QueryApiOptions) {
   async function collection(c: Context, whole: boolean, param = 'address') {
     const address = contractAddress.safeParse(c.req.param(param));
     if (!address.success) return { error: badRequest(problemOf(address.error)) };
-    const listing = await awayFromTurn(() => indexer.listingOf(address.data));
+    const listing = await indexer.listingOf(address.data);
     if (listing === 'listed') {
       void indexer.head(address.data, clientOf(c));
       if (whole) indexer.whole(address.data);
@@ -194,7 +193,7 @@ export function createQueryApi(options: QueryApiOptions) {
     if (cursor.error) return cursor.error;
     const reading = readListing();
     // The server's first answers wait a little for the list (a new database has none).
-    if (!listedOnce) await awayFromTurn(() => settlesWithin(reading, LISTING_WAIT_MS));
+    if (!listedOnce) await settlesWithin(reading, LISTING_WAIT_MS);
     const nowSeconds = Math.floor(now() / 1000);
     const excludeWash = params.wash === 'exclude';
     const all = await rankings(pool, params.window, nowSeconds, { excludeWash });
@@ -224,7 +223,7 @@ export function createQueryApi(options: QueryApiOptions) {
     // Its name, symbol and image come with the contracts list: a server that has not read
     // it yet waits for it a little once, as the ranking does.
     const reading = readListing();
-    if (!listedOnce) await awayFromTurn(() => settlesWithin(reading, LISTING_WAIT_MS));
+    if (!listedOnce) await settlesWithin(reading, LISTING_WAIT_MS);
     const excludeWash = found.params.wash === 'exclude';
     const figures = found.id === undefined ? null : await overview(pool, found.id, { excludeWash });
     const { rows } = await pool.query(
@@ -265,7 +264,7 @@ export function createQueryApi(options: QueryApiOptions) {
       if (page.next !== null || page.rows.length >= params.limit) break;
       const known = await coverageOf(pool, found.address, undefined);
       if (known.coverage.complete) break;
-      await awayFromTurn(() => indexer.deeper(found.address));
+      await indexer.deeper(found.address);
       page = await read((await coverageOf(pool, found.address, undefined)).id);
     }
     const { coverage } = await coverageNow(found.address);
@@ -397,7 +396,7 @@ export function createQueryApi(options: QueryApiOptions) {
     if (found.error) return found.error;
     const failure =
       found.listing === 'listed'
-        ? await awayFromTurn(() => indexer.token(found.address, token.data, clientOf(c)))
+        ? await indexer.token(found.address, token.data, clientOf(c))
         : 'the service cannot be asked now';
     const { id, coverage } = await coverageNow(found.address);
     const history = id === undefined ? null : await tokenHistory(pool, id, token.data);

@@ -145,18 +145,30 @@ export function clientShare(
       leave(client);
     };
     // While the request waits on the service, its turn is another's (turn-context.ts).
+    // Work it started and left running (a head read) keeps this context after it is
+    // answered: by then there is no turn to give back or take again.
+    // Reads run side by side (a walk reads ahead): the turn is given back by the first to
+    // wait and taken again by the last, and never held twice.
+    let answered = false;
+    let away = 0;
     const heldTurn: HeldTurn = {
       leave() {
+        away += 1;
         turn?.();
         turn = noTurn;
       },
       async back() {
-        if (takesTurn) turn = (await waitFor(turns)) ?? noTurn;
+        away -= 1;
+        if (!takesTurn || answered || away > 0) return;
+        const again = await waitFor(turns);
+        if (answered || away > 0 || turn !== noTurn) again?.();
+        else turn = again ?? noTurn;
       },
     };
     try {
       await withTurn(heldTurn, next);
     } finally {
+      answered = true;
       turn?.();
       // The answer is sent after the handler returns (a stream long after): counted to its end.
       if (!outgoing || gone.signal.aborted) done();

@@ -2,6 +2,7 @@ import { readPageEnvelope, type PageEnvelope } from '../../lib/page';
 import type { UpstreamGate } from './gate';
 import { parseJsonBody } from './json-body';
 import { parseRetryAfter } from './retry-after';
+import { awayFromTurn } from '../http/turn-context';
 import { fetchUpstream, type Upstream } from './service-client';
 
 /** Why no page could be had; `pageFailureError` says each in our words. */
@@ -51,16 +52,21 @@ export function createPageReader(options: PageReaderOptions) {
     client: string,
     signal?: AbortSignal,
   ): Promise<UpstreamPage> {
-    const entry = await gate.enter(client, signal);
-    if (entry.kind !== 'admitted') return { kind: 'failed', failure: entry };
-    const started = performance.now();
-    let result;
-    try {
-      result = await fetchUpstream(upstream, path, timeoutMs, signal);
-    } finally {
-      entry.release();
-    }
-    const durationMs = performance.now() - started;
+    // The wait for the service's answer is not the server's work: a request that waits
+    // gives its turn to another meanwhile (http/turn-context.ts).
+    const read = await awayFromTurn(async () => {
+      const entry = await gate.enter(client, signal);
+      if (entry.kind !== 'admitted') return entry;
+      const started = performance.now();
+      try {
+        const result = await fetchUpstream(upstream, path, timeoutMs, signal);
+        return { kind: 'read' as const, result, durationMs: performance.now() - started };
+      } finally {
+        entry.release();
+      }
+    });
+    if (read.kind !== 'read') return { kind: 'failed', failure: read };
+    const { result, durationMs } = read;
     if (result.kind !== 'ok') {
       onRequest?.({ status: result.kind, durationMs });
       return { kind: 'failed', failure: { kind: result.kind }, upstreamStatus: result.kind };

@@ -58,6 +58,16 @@ async function listening(settings: Partial<ClientShareSettings>) {
     (await database.take())();
     return c.text('served');
   });
+  app.get('/service-twice', async (c) => {
+    const read = () => awayFromTurn(() => new Promise<void>((resolve) => service.push(resolve)));
+    await Promise.all([read(), read()]);
+    return c.text('served twice');
+  });
+  // Work left running past the answer (as a head read is) keeps the request's context.
+  app.get('/leaves-work', (c) => {
+    void awayFromTurn(() => new Promise<void>((resolve) => service.push(resolve)));
+    return c.text('answered');
+  });
   app.get('/stream', () => {
     const body = new ReadableStream<Uint8Array>({ start: (c) => void streams.push(c) });
     return new Response(body);
@@ -185,6 +195,24 @@ describe('requests at once', { timeout: 20_000 }, () => {
     expect(await report).toMatchObject({ status: 200 });
     expect(await waiting).toMatchObject({ status: 200, body: 'served' });
     expect(server.share.stats().turns).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('never holds two turns for reads side by side, nor one for work left running after the answer', async () => {
+    const server = await listening({ atOnce: 1 });
+    const twice = server.get('/service-twice', '127.0.0.10');
+    await vi.waitFor(() => expect(server.service).toHaveLength(2));
+    expect(server.share.stats().turns).toEqual({ running: 0, waiting: 0 });
+    server.service.shift()!();
+    server.service.shift()!();
+    expect(await twice).toMatchObject({ status: 200, body: 'served twice' });
+    expect(server.share.stats().turns).toEqual({ running: 0, waiting: 0 });
+
+    expect(await server.get('/leaves-work', '127.0.0.11')).toMatchObject({ body: 'answered' });
+    await vi.waitFor(() => expect(server.service).toHaveLength(1));
+    server.service.shift()!();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(server.share.stats().turns).toEqual({ running: 0, waiting: 0 });
+    expect(await server.get('/page', '127.0.0.12')).toMatchObject({ status: 200 });
   });
 
   it('gives the turn back when the handler returns: a reader that never reads holds none', async () => {
