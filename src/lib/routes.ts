@@ -30,26 +30,31 @@ export const pageModules = {
   transaction: 'transaction/transaction-page',
 } as const satisfies Partial<Record<RouteName, string>>;
 
-/** The route a path is, matched as the router does (`:name` is any one segment; case and a
- * trailing slash do not matter), or null. */
+/**
+ * The route a path is, matched as the router does (`:name` is any one segment; case and a
+ * trailing slash do not matter), or null.
+ */
 export function matchRoute(path: string): RouteName | null {
   const segments = pathSegments(path);
-  for (const [name, pattern] of Object.entries(routePatterns)) {
-    const parts = pathSegments(pattern);
-    if (
+  const found = routeSegments.find(
+    ([, parts]) =>
       parts.length === segments.length &&
       parts.every((part, i) => {
         const segment = segments[i] ?? '';
         return part.startsWith(':') ? segment !== '' : part === segment.toLowerCase();
-      })
-    ) {
-      return name as RouteName;
-    }
-  }
-  return null;
+      }),
+  );
+  return found?.[0] ?? null;
 }
 
-const pathSegments = (path: string) => path.replace(/^\//, '').replace(/\/+$/, '').split('/');
+function pathSegments(path: string): string[] {
+  return path.replace(/^\//, '').replace(/\/+$/, '').split('/');
+}
+
+// Each route's pattern in segments, split once.
+const routeSegments = (Object.entries(routePatterns) as [RouteName, string][]).map(
+  ([name, pattern]) => [name, pathSegments(pattern)] as const,
+);
 
 export const hrefs = {
   contracts: (search = '') => `/contracts${search}`,

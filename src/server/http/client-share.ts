@@ -145,10 +145,9 @@ export function clientShare(
       leave(client);
     };
     // While the request waits on the service, its turn is another's (turn-context.ts).
-    // Work it started and left running (a head read) keeps this context after it is
-    // answered: by then there is no turn to give back or take again.
-    // Reads run side by side (a walk reads ahead): the turn is given back by the first to
-    // wait and taken again by the last, and never held twice.
+    // Reads run side by side (a walk reads ahead): the first to wait gives the turn back,
+    // the last to end takes one again, and it is never held twice. Work left running
+    // after the answer (a head read) keeps this context, but has no turn to give or take.
     let answered = false;
     let away = 0;
     const heldTurn: HeldTurn = {

@@ -23,12 +23,12 @@ export function pageShells(clientDir: string, shell: string): (path: string) => 
   const shells = new Map<string, string>();
   for (const [name, module] of Object.entries(pageModules)) {
     const tags = linksOf(manifest, `src/pages/${module}.tsx`);
+    if (!tags) continue;
     // A function, not a string: `$&` in a file name must stay text.
-    if (tags)
-      shells.set(
-        name,
-        shell.replace(/<\/head>/i, () => `  ${tags}\n  </head>`),
-      );
+    shells.set(
+      name,
+      shell.replace(/<\/head>/i, () => `  ${tags}\n  </head>`),
+    );
   }
   return (path) => {
     const route = matchRoute(path);
@@ -49,8 +49,8 @@ function linksOf(manifest: Record<string, ManifestChunk>, key: string): string {
   visit(key);
   return [
     ...[...scripts].map((src) => `<link rel="modulepreload" crossorigin href="/${src}">`),
-    // Preloaded, not applied: the router's loader adds each as a stylesheet when the
-    // page's code runs, and a stylesheet here would hold the entry script back.
+    // Preloaded, not applied: Vite's loader adds each as a stylesheet when the page's
+    // code is imported, and a stylesheet here would hold the entry script back.
     ...[...styles].map((href) => `<link rel="preload" as="style" crossorigin href="/${href}">`),
   ].join('\n    ');
 }

@@ -64,12 +64,6 @@ export function createRateLimiter(settings: RateLimitSettings, now: () => number
       const bucket = refilled(client, now());
       bucket.tokens = Math.max(-burst, bucket.tokens - points);
     },
-    /** The client's tokens now, the burst for a client not tracked. */
-    tokens(client: string): number {
-      const bucket = buckets.get(client);
-      if (!bucket) return burst;
-      return Math.min(burst, bucket.tokens + (now() - bucket.updatedAt) * perMs);
-    },
     clients: () => buckets.size,
   };
 }
