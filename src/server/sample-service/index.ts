@@ -1,15 +1,15 @@
 export { createSampleService, DATA_ROUTES } from './service';
 export type { SampleService, SampleServiceOptions } from './service';
 export { generateDataset, DEFAULT_DATASET_SIZE, startAnchor } from './dataset';
+export type { Dataset, DatasetOptions } from './dataset';
 export type {
   Contract,
-  Dataset,
-  DatasetOptions,
   EventKind,
+  EventSource,
   Sale,
   Token,
   TokenEvent,
-} from './dataset';
+} from './event-source';
 export {
   BROKEN_IMAGE_URL,
   CURRENCIES,
