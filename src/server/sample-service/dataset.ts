@@ -1,4 +1,10 @@
-import { TIMELINE, draftContracts, type ContractDraft, type ContractType } from './catalogue';
+import {
+  TIMELINE,
+  draftContracts,
+  rankedByRole,
+  type ContractDraft,
+  type ContractType,
+} from './catalogue';
 import {
   NOBODY,
   SALT,
@@ -69,6 +75,25 @@ export interface Dataset extends EventSource {
   addMove(token: Token, kind: 'transfer' | 'sale', to: number, timestamp: number): void;
 }
 
+/** Options with their defaults, checked: non-negative integers, an anchor in its range. */
+export function checkedSize(
+  options: DatasetOptions,
+  defaults: { seed: number; contracts: number; events: number },
+): Required<DatasetOptions> {
+  const size = { ...defaults, anchor: TIMELINE.end, ...options };
+  for (const [name, value] of Object.entries(size)) {
+    if (!Number.isSafeInteger(value) || value < 0) {
+      throw new RangeError(`${name} must be a non-negative integer`);
+    }
+  }
+  if (size.anchor < ANCHOR_RANGE.min || size.anchor > ANCHOR_RANGE.max) {
+    throw new RangeError(
+      `anchor must be unix seconds from ${ANCHOR_RANGE.min} to ${ANCHOR_RANGE.max}`,
+    );
+  }
+  return size;
+}
+
 const KINDS: readonly EventKind[] = ['mint', 'transfer', 'sale', 'burn'];
 const [MINT, TRANSFER, SALE, BURN] = [0, 1, 2, 3] as const;
 /** Shares of all events for the busiest three contracts; the rest follow a 1/rank tail. */
@@ -76,20 +101,12 @@ const TOP_SHARES = [0.35, 0.315, 0.3125];
 const TAIL_SHARE = 1 - TOP_SHARES.reduce((sum, share) => sum + share, 0);
 
 export function generateDataset(options: DatasetOptions = {}): Dataset {
-  const seed = options.seed ?? DEFAULT_DATASET_SIZE.seed;
-  const contractCount = options.contracts ?? DEFAULT_DATASET_SIZE.contracts;
-  const events = options.events ?? DEFAULT_DATASET_SIZE.events;
-  const anchor = options.anchor ?? TIMELINE.end;
-  for (const [name, value] of Object.entries({ seed, contracts: contractCount, events })) {
-    if (!Number.isSafeInteger(value) || value < 0) {
-      throw new RangeError(`${name} must be a non-negative integer`);
-    }
-  }
-  if (!Number.isSafeInteger(anchor) || anchor < ANCHOR_RANGE.min || anchor > ANCHOR_RANGE.max) {
-    throw new RangeError(
-      `anchor must be unix seconds from ${ANCHOR_RANGE.min} to ${ANCHOR_RANGE.max}`,
-    );
-  }
+  const {
+    seed,
+    contracts: contractCount,
+    events,
+    anchor,
+  } = checkedSize(options, DEFAULT_DATASET_SIZE);
   // Tokens record their contract in 16 bits.
   if (contractCount > 0xffff) throw new RangeError('contracts must be at most 65535');
   const shift = anchor - TIMELINE.end;
@@ -276,14 +293,7 @@ function createAddedEvents(contractCount: number) {
 /** Power-law activity: three contracts take most events, idle ones get none. */
 function eventCounts(seed: number, drafts: readonly ContractDraft[], total: number): number[] {
   const random = createRandom(seed, 0x5ca1e);
-  const place = (role: ContractDraft['role']): number[] =>
-    drafts.flatMap((draft, index) => (draft.role === role ? [index] : []));
-  const others = place('any');
-  for (let n = others.length - 1; n > 0; n -= 1) {
-    const m = random.int(n + 1);
-    [others[n], others[m]] = [others[m] ?? 0, others[n] ?? 0];
-  }
-  const ranked = [...place('busiest'), ...place('second'), ...others];
+  const ranked = rankedByRole(random, drafts);
   const tailWeight = (rank: number): number => 1 / (rank - TOP_SHARES.length + 1);
   let tailSum = 0;
   for (let rank = TOP_SHARES.length; rank < ranked.length; rank += 1) tailSum += tailWeight(rank);

@@ -1,4 +1,4 @@
-import type { ContractDraft, ContractType } from './catalogue';
+import { rankedByRole, type ContractDraft, type ContractType } from './catalogue';
 import { createRandom, type Random } from './random';
 
 /**
@@ -22,14 +22,7 @@ const TAIL = { exponent: 1.5, offset: 10 } as const;
 /** Events per contract (in the drafts' order): heavy-tailed, idle contracts none. */
 export function scaleEventCounts(seed: number, drafts: readonly ContractDraft[], total: number) {
   const random = createRandom(seed, 0x5ca1e, 2);
-  const place = (role: ContractDraft['role']): number[] =>
-    drafts.flatMap((draft, index) => (draft.role === role ? [index] : []));
-  const others = place('any');
-  for (let n = others.length - 1; n > 0; n -= 1) {
-    const m = random.int(n + 1);
-    [others[n], others[m]] = [others[m] ?? 0, others[n] ?? 0];
-  }
-  const ranked = [...place('busiest'), ...place('second'), ...others];
+  const ranked = rankedByRole(random, drafts);
   const tail = ranked.length - HEAD_SHARES.length;
   const tailWeight = (rank: number) =>
     (rank - HEAD_SHARES.length + 1 + TAIL.offset) ** -TAIL.exponent;

@@ -1,5 +1,5 @@
 import { TIMELINE, draftContracts } from './catalogue';
-import { ANCHOR_RANGE } from './dataset';
+import { checkedSize } from './dataset';
 import {
   NOBODY,
   eventIdOf,
@@ -72,20 +72,12 @@ interface Placed {
 }
 
 export function generateScaleData(options: ScaleOptions = {}): ScaleData {
-  const seed = options.seed ?? DEFAULT_SCALE_SIZE.seed;
-  const contractCount = options.contracts ?? DEFAULT_SCALE_SIZE.contracts;
-  const events = options.events ?? DEFAULT_SCALE_SIZE.events;
-  const anchor = options.anchor ?? TIMELINE.end;
-  for (const [name, value] of Object.entries({ seed, contracts: contractCount, events })) {
-    if (!Number.isSafeInteger(value) || value < 0) {
-      throw new RangeError(`${name} must be a non-negative integer`);
-    }
-  }
-  if (!Number.isSafeInteger(anchor) || anchor < ANCHOR_RANGE.min || anchor > ANCHOR_RANGE.max) {
-    throw new RangeError(
-      `anchor must be unix seconds from ${ANCHOR_RANGE.min} to ${ANCHOR_RANGE.max}`,
-    );
-  }
+  const {
+    seed,
+    contracts: contractCount,
+    events,
+    anchor,
+  } = checkedSize(options, DEFAULT_SCALE_SIZE);
   if (contractCount > MAX_CONTRACTS)
     throw new RangeError(`contracts must be at most ${MAX_CONTRACTS}`);
   // A cursor names an event's record as 2·number + part in 32 bits.
