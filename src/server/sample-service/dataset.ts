@@ -80,7 +80,13 @@ export function checkedSize(
   options: DatasetOptions,
   defaults: { seed: number; contracts: number; events: number },
 ): Required<DatasetOptions> {
-  const size = { ...defaults, anchor: TIMELINE.end, ...options };
+  // An option given as undefined takes its default too.
+  const size = {
+    seed: options.seed ?? defaults.seed,
+    contracts: options.contracts ?? defaults.contracts,
+    events: options.events ?? defaults.events,
+    anchor: options.anchor ?? TIMELINE.end,
+  };
   for (const [name, value] of Object.entries(size)) {
     if (!Number.isSafeInteger(value) || value < 0) {
       throw new RangeError(`${name} must be a non-negative integer`);
