@@ -110,11 +110,15 @@ export function createQueryApi(options: QueryApiOptions) {
   const clientOf = (c: Context) => (c.get('client') as string | undefined) ?? 'local';
   const downloadRequest = (c: Context) => ({ client: clientOf(c), request: c.req.raw });
   // The request log names the route as matched (`/api/collections/:address/events`). This
-  // runs for every request under /api/: one the proxy's catch-all (`/api/*`) answered
-  // keeps the name it gave (`contracts`, `meta`, `unmatched`).
+  // runs for every request under /api/: one whose handler named it (`meta`, `openapi`), or
+  // the proxy's catch-all (`/api/*`) answered, keeps the name it gave (`contracts`,
+  // `unmatched`).
   app.use('*', async (c, next) => {
+    const named = c.get('route');
     await next();
-    if (!c.req.routePath.endsWith('*')) c.set('route', c.req.routePath);
+    if (c.get('route') === named && !c.req.routePath.endsWith('*')) {
+      c.set('route', c.req.routePath);
+    }
   });
 
   const badRequest = (message: string) =>

@@ -67,7 +67,10 @@ describe('the API document', () => {
     }
     for (const wildcard of wildcards) {
       const prefix = wildcard.slice(0, -1);
-      expect(documented.some((path) => path.startsWith(prefix)), wildcard).toBe(true);
+      expect(
+        documented.some((path) => path.startsWith(prefix)),
+        wildcard,
+      ).toBe(true);
     }
     // Whatever is documented is answered: a route of its own, the pictures' wildcard, or
     // the service's lists (the catch-all's allow-list).
@@ -168,7 +171,9 @@ describe('CORS', () => {
   it('lets any origin read answers, errors too, without credentials', async () => {
     const { app } = await openProxy();
     for (const path of ['/api/meta', `/api/collections/${A}?wash=maybe`, '/api/nothing']) {
-      const response = await app.request(path, { headers: { origin: 'https://elsewhere.example' } });
+      const response = await app.request(path, {
+        headers: { origin: 'https://elsewhere.example' },
+      });
       expect(response.headers.get('access-control-allow-origin'), path).toBe('*');
       expect(response.headers.get('access-control-allow-credentials')).toBeNull();
       expect(response.headers.get('access-control-expose-headers')).toContain('ETag');
