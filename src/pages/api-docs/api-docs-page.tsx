@@ -105,7 +105,9 @@ function RouteDoc({ route }: { route: ApiRouteDoc }) {
       </div>
       <p>{route.summary}.</p>
       {route.responses['200']?.description && (
-        <p className={styles.answer}>Answer: {route.responses['200'].description}</p>
+        <p className={styles.answer}>
+          Answer: <Words text={route.responses['200'].description} />
+        </p>
       )}
       {route.parameters.length > 0 && <Parameters parameters={route.parameters} />}
       <p className={styles.errors}>
@@ -143,7 +145,7 @@ function Parameters({ parameters }: { parameters: ApiParameter[] }) {
             </span>
           </dt>
           <dd>
-            {parameter.description}
+            {parameter.description && <Words text={parameter.description} />}
             {parameter.schema.enum && <> One of {parameter.schema.enum.join(', ')}.</>}
             {parameter.schema.default !== undefined && (
               <> Default {String(parameter.schema.default)}.</>
@@ -186,6 +188,13 @@ function SampleAnswer({ url, path }: { url: string; path: string }) {
       </pre>
     </figure>
   );
+}
+
+/** The document's words, with its `backquoted` names shown as code. */
+function Words({ text }: { text: string }) {
+  return text
+    .split('`')
+    .map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : part || null));
 }
 
 /** JSON indented for reading; anything else as sent. */
