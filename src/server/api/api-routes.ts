@@ -60,6 +60,12 @@ const FROM_THE_SERVICE = [400, ...SERVER, 502, 504] as const;
 const previewPage = z.enum(['holders', 'market']).describe('holders or market');
 
 const json = (description: string): AnswerSpec => ({ kind: 'json', description });
+// A link preview's picture (src/server/preview): drawn from the index alone, never the service.
+const PREVIEW_CARD = {
+  group: 'Pictures',
+  answer: { kind: 'file', types: ['image/png'], description: '1200×630, cached.' },
+  errors: [400, 429, 503],
+} as const;
 
 export const API_ROUTES = {
   collections: {
@@ -244,38 +250,30 @@ export const API_ROUTES = {
   },
   collectionPreview: {
     path: '/api/preview/collections/{address}.png',
-    group: 'Pictures',
     summary: "A collection's link preview card",
     pathParams: { address: collection },
-    answer: { kind: 'file', types: ['image/png'], description: '1200×630, cached.' },
-    errors: [400, 429, 503],
+    ...PREVIEW_CARD,
   },
   collectionPagePreview: {
     path: '/api/preview/collections/{address}/{page}.png',
-    group: 'Pictures',
     summary: "The link preview card of a collection's holders or market",
     pathParams: {
       address: collection,
       page: { schema: previewPage, sample: 'preview-page' },
     },
-    answer: { kind: 'file', types: ['image/png'], description: '1200×630, cached.' },
-    errors: [400, 429, 503],
+    ...PREVIEW_CARD,
   },
   tokenPreview: {
     path: '/api/preview/collections/{address}/tokens/{tokenId}.png',
-    group: 'Pictures',
     summary: "A token's link preview card",
     pathParams: { address: collection, tokenId: token },
-    answer: { kind: 'file', types: ['image/png'], description: '1200×630, cached.' },
-    errors: [400, 429, 503],
+    ...PREVIEW_CARD,
   },
   walletPreview: {
     path: '/api/preview/wallets/{address}.png',
-    group: 'Pictures',
     summary: "A wallet's link preview card",
     pathParams: { address: wallet },
-    answer: { kind: 'file', types: ['image/png'], description: '1200×630, cached.' },
-    errors: [400, 429, 503],
+    ...PREVIEW_CARD,
   },
   collectionImage: {
     path: '/api/images/contracts/{address}',
