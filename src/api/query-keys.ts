@@ -6,6 +6,10 @@
  */
 export const queryKeys = {
   meta: () => ['meta'] as const,
+  /** The server's API document, the examples filled into it, one example's answer. */
+  apiDocument: () => ['api-document'] as const,
+  apiSamples: () => ['api-document', 'samples'] as const,
+  apiSampleAnswer: (url: string) => ['api-document', 'answer', url] as const,
   /** Collections ranked: the ranking's search string (window, sort, currency). */
   rankings: (search: string) => ['collections', 'ranking', search] as const,
   /** One collection's identity, figures and coverage, with or without flagged sales. */

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet, ScrollRestoration } from 'react-router';
 import { metaQueryOptions } from '../api/meta';
 import { LookupBox } from '../components/lookup-box';
+import { hrefs } from '../lib/routes';
 import { KeyboardShortcuts } from './keyboard-shortcuts';
 import { useOnline } from './use-online';
 import { SettingsPanel } from './settings-panel';
@@ -45,7 +46,7 @@ export function Layout() {
         ) : (
           <span>&nbsp;</span>
         )}{' '}
-        · Press <kbd>?</kbd> for keyboard shortcuts.
+        · <Link to={hrefs.apiDocs()}>API</Link> · Press <kbd>?</kbd> for keyboard shortcuts.
       </footer>
       {/* Back, forward and reload give the scroll position back; a new page starts at the top. */}
       <ScrollRestoration />

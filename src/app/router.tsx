@@ -65,6 +65,7 @@ export const routes: RouteObject[] = [
           lazyPage('market', 'MarketRoute'),
           lazyPage('wallet', 'WalletRoute'),
           lazyPage('transaction', 'TransactionRoute'),
+          lazyPage('apiDocs', 'ApiDocsPage'),
           { path: '*', element: <NotFound /> },
         ],
       },

@@ -11,6 +11,7 @@ export const routePatterns = {
   market: '/contracts/:address/market',
   wallet: '/addresses/:address',
   transaction: '/transactions/:hash',
+  apiDocs: '/api-docs',
 } as const;
 
 export type RouteName = keyof typeof routePatterns;
@@ -28,6 +29,7 @@ export const pageModules = {
   market: 'market/market-page',
   wallet: 'wallet/wallet-page',
   transaction: 'transaction/transaction-page',
+  apiDocs: 'api-docs/api-docs-page',
 } as const satisfies Partial<Record<RouteName, string>>;
 
 /**
@@ -65,6 +67,7 @@ export const hrefs = {
   market: (address: string, search = '') => `/contracts/${address}/market${search}`,
   wallet: (address: string, search = '') => `/addresses/${address}${search}`,
   transaction: (hash: string) => `/transactions/${hash}`,
+  apiDocs: (route = '') => `/api-docs${route ? `#${route}` : ''}`,
 };
 
 /**

@@ -189,7 +189,7 @@ export function createFeeds(options: FeedOptions) {
     }
     // The visitor who asks is the one the query API counts (its reads of the service).
     const env = { ...(c.env as object | undefined), client: c.get('client') };
-    const answer = await api.request(source.api, {}, env);
+    const answer = await api.request(`/api${source.api}`, {}, env);
     if (!answer.ok) return answer;
     const body = (await answer.json()) as EventsAnswer | (TokenAnswer & { coverage?: Coverage });
     const rows = 'next' in body ? body.events : [...body.events].reverse().slice(0, FEED_ENTRIES);

@@ -17,94 +17,118 @@ import type { EventFilters } from '../index/events-query';
 
 /**
  * The query API's parameters, each checked with a message that says what it accepts.
- * Unknown parameters are refused too, so a mistyped one is never silently ignored.
+ * Unknown parameters are refused too, so a mistyped one is never silently ignored. Each
+ * says what it is (`describe`): the API document (openapi.ts) is made from these schemas.
  */
 const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2}))?Z)?$/;
 
 /** Unix seconds, or a UTC date (`2025-06-29`) or minute (`2025-06-29T14:00Z`). */
 function time(name: string) {
-  return z.string().transform((value, ctx) => {
-    if (/^[0-9]{1,11}$/.test(value)) return Number(value);
-    const match = DATE.exec(value);
-    if (match) {
-      const [, y, mo, d, h = '0', mi = '0', s = '0'] = match;
-      const ms = Date.UTC(+y!, +mo! - 1, +d!, +h, +mi, +s);
-      const date = new Date(ms);
-      if (date.getUTCDate() === +d! && +h < 24 && +mi < 60 && +s < 60) return ms / 1000;
-    }
-    ctx.addIssue({
-      code: 'custom',
-      message: `${name} must be unix seconds or a UTC date like 2025-06-29 or 2025-06-29T14:00Z.`,
-    });
-    return z.NEVER;
-  });
+  return z
+    .string()
+    .transform((value, ctx) => {
+      if (/^[0-9]{1,11}$/.test(value)) return Number(value);
+      const match = DATE.exec(value);
+      if (match) {
+        const [, y, mo, d, h = '0', mi = '0', s = '0'] = match;
+        const ms = Date.UTC(+y!, +mo! - 1, +d!, +h, +mi, +s);
+        const date = new Date(ms);
+        if (date.getUTCDate() === +d! && +h < 24 && +mi < 60 && +s < 60) return ms / 1000;
+      }
+      ctx.addIssue({
+        code: 'custom',
+        message: `${name} must be unix seconds or a UTC date like 2025-06-29 or 2025-06-29T14:00Z.`,
+      });
+      return z.NEVER;
+    })
+    .describe('Unix seconds, or a UTC date (2025-06-29) or minute (2025-06-29T14:00Z).');
 }
 
 const address = (name: string) =>
-  z.string().transform((value, ctx) => {
+  z
+    .string()
+    .transform((value, ctx) => {
+      const canonical = canonicalAddress(value);
+      if (canonical) return canonical;
+      ctx.addIssue({
+        code: 'custom',
+        message: `${name} must be a Starknet address (0x and up to 64 hex digits).`,
+      });
+      return z.NEVER;
+    })
+    .describe('A Starknet address: 0x and up to 64 hex digits.');
+
+const units = (name: string) =>
+  z
+    .string()
+    .regex(/^[0-9]{1,78}$/, `${name} must be a whole number of base units (digits only).`)
+    .describe('Base units of the currency named (digits only); only with currency.');
+
+const kinds = z
+  .string()
+  .transform((value, ctx): EventKind[] => {
+    const parts = value
+      .split(',')
+      .map((part) => part.trim().toLowerCase())
+      .filter(Boolean);
+    const unknown = parts.filter((part) => !(EVENT_KINDS as readonly string[]).includes(part));
+    if (unknown.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `kind must be among ${EVENT_KINDS.join(', ')}; not ${unknown.join(', ')}.`,
+      });
+      return z.NEVER;
+    }
+    return parts as EventKind[];
+  })
+  .describe(`Comma-separated kinds among ${EVENT_KINDS.join(', ')}.`);
+
+const currency = z
+  .string()
+  .transform((value, ctx) => {
+    const lower = value.toLowerCase();
+    if (lower === 'none') return 'none';
+    const known = CURRENCIES.find((c) => c.symbol.toLowerCase() === lower);
+    if (known) return known.address;
     const canonical = canonicalAddress(value);
     if (canonical) return canonical;
     ctx.addIssue({
       code: 'custom',
-      message: `${name} must be a Starknet address (0x and up to 64 hex digits).`,
+      message:
+        'currency must be ETH, STRK, USDC, none (no currency named) or a currency contract address.',
     });
     return z.NEVER;
-  });
+  })
+  .describe(
+    'ETH, STRK, USDC, none (sales naming no currency) or a currency contract address; ETH includes sales naming none.',
+  );
 
-const units = (name: string) =>
-  z.string().regex(/^[0-9]{1,78}$/, `${name} must be a whole number of base units (digits only).`);
-
-const kinds = z.string().transform((value, ctx): EventKind[] => {
-  const parts = value
-    .split(',')
-    .map((part) => part.trim().toLowerCase())
-    .filter(Boolean);
-  const unknown = parts.filter((part) => !(EVENT_KINDS as readonly string[]).includes(part));
-  if (unknown.length > 0) {
+const tokenId = z
+  .string()
+  .transform((value, ctx) => {
+    const canonical = canonicalTokenId(value);
+    if (canonical !== null) return canonical;
     ctx.addIssue({
       code: 'custom',
-      message: `kind must be among ${EVENT_KINDS.join(', ')}; not ${unknown.join(', ')}.`,
+      message: 'token must be a token id: a decimal number or 0x hex, below 2^256.',
     });
     return z.NEVER;
-  }
-  return parts as EventKind[];
-});
+  })
+  .describe('A token id: a decimal number or 0x hex, below 2^256.');
 
-const currency = z.string().transform((value, ctx) => {
-  const lower = value.toLowerCase();
-  if (lower === 'none') return 'none';
-  const known = CURRENCIES.find((c) => c.symbol.toLowerCase() === lower);
-  if (known) return known.address;
-  const canonical = canonicalAddress(value);
-  if (canonical) return canonical;
-  ctx.addIssue({
-    code: 'custom',
-    message:
-      'currency must be ETH, STRK, USDC, none (no currency named) or a currency contract address.',
-  });
-  return z.NEVER;
-});
-
-const tokenId = z.string().transform((value, ctx) => {
-  const canonical = canonicalTokenId(value);
-  if (canonical !== null) return canonical;
-  ctx.addIssue({
-    code: 'custom',
-    message: 'token must be a token id: a decimal number or 0x hex, below 2^256.',
-  });
-  return z.NEVER;
-});
-
-const sort = z.string().transform((value, ctx) => {
-  const desc = value.startsWith('-');
-  const id = desc ? value.slice(1) : value;
-  if ((EVENT_SORTS as readonly string[]).includes(id)) return { id: id as EventSortId, desc };
-  ctx.addIssue({
-    code: 'custom',
-    message: `sort must be one of ${EVENT_SORTS.flatMap((s) => [s, `-${s}`]).join(', ')}.`,
-  });
-  return z.NEVER;
-});
+const sort = z
+  .string()
+  .transform((value, ctx) => {
+    const desc = value.startsWith('-');
+    const id = desc ? value.slice(1) : value;
+    if ((EVENT_SORTS as readonly string[]).includes(id)) return { id: id as EventSortId, desc };
+    ctx.addIssue({
+      code: 'custom',
+      message: `sort must be one of ${EVENT_SORTS.flatMap((s) => [s, `-${s}`]).join(', ')}.`,
+    });
+    return z.NEVER;
+  })
+  .describe(`One of ${EVENT_SORTS.join(', ')}; - first for descending (default -time).`);
 
 const limit = (max: number, fallback: number) =>
   z
@@ -112,7 +136,8 @@ const limit = (max: number, fallback: number) =>
     .regex(/^[0-9]{1,6}$/, `limit must be a whole number from 1 to ${max}.`)
     .transform(Number)
     .refine((n) => n >= 1 && n <= max, `limit must be a whole number from 1 to ${max}.`)
-    .default(fallback);
+    .default(fallback)
+    .describe(`Rows a page, 1 to ${max} (default ${fallback}).`);
 
 /**
  * Free text (a marketplace's name, a search) of up to `max` characters. Control characters
@@ -127,23 +152,32 @@ const freeText = (name: string, what: string, max: number) => {
     .regex(/^\P{Cc}*$/u, message);
 };
 
-const cursor = z.string().max(2000, 'cursor is not one this server gave.').optional();
+const cursor = z
+  .string()
+  .max(2000, 'cursor is not one this server gave.')
+  .describe("The previous page's next, passed back unchanged with the same parameters.")
+  .optional();
 
 /**
  * Sales flagged as wash trades counted (`include`, the default), left out (`exclude`) or
  * alone (`only`: a list's filter; figures that count whole hours take the first two).
  */
-const wash = z.enum(WASH_MODES, { error: 'wash must be include, exclude or only.' });
-const countedWash = z.enum(['include', 'exclude'], { error: 'wash must be include or exclude.' });
+const wash = z
+  .enum(WASH_MODES, { error: 'wash must be include, exclude or only.' })
+  .describe('Sales flagged as wash trades: include (default), exclude, or only them.');
+const countedWash = z
+  .enum(['include', 'exclude'], { error: 'wash must be include or exclude.' })
+  .describe('Sales flagged as wash trades: include (default) or exclude.');
 
 export const filterShape = {
   kind: kinds.optional(),
-  address: address('address').optional(),
+  address: address('address').describe('Sender or receiver: a Starknet address.').optional(),
   from: time('from').optional(),
-  to: time('to').optional(),
+  to: time('to').describe('Exclusive end: unix seconds, or a UTC date or minute.').optional(),
   token: tokenId.optional(),
   marketplace: freeText('marketplace', "a marketplace's name", 100)
     .min(1, "marketplace must be a marketplace's name, not empty.")
+    .describe("A marketplace's name.")
     .optional(),
   currency: currency.optional(),
   minPrice: units('minPrice').optional(),
@@ -179,30 +213,35 @@ export const eventsParams = withPriceRule({
 export const exportParams = withPriceRule({
   ...filterShape,
   sort: sort.default({ id: 'time', desc: true }),
-  format: z.enum(['csv', 'json'], { error: 'format must be csv or json.' }).default('csv'),
+  format: z
+    .enum(['csv', 'json'], { error: 'format must be csv or json.' })
+    .default('csv')
+    .describe('The file: csv (default) or json.'),
 });
 export const seriesParams = withPriceRule({
   ...filterShape,
   interval: z
     .enum(INTERVALS, { error: `interval must be one of ${INTERVALS.join(', ')}.` })
-    .default('day'),
+    .default('day')
+    .describe('Bucket size, UTC, weeks from Monday; at most 2,000 buckets over the span.'),
 });
 export const viewFiguresParams = withPriceRule(filterShape);
 export const holdersParams = z.strictObject({
-  asOf: time('asOf').optional(),
-  owner: address('owner').optional(),
+  asOf: time('asOf').describe('Holders as of this time (unix seconds or a UTC date).').optional(),
+  owner: address('owner').describe('One holder: a Starknet address.').optional(),
   limit: limit(MAX_PAGE_SIZE, 50),
   cursor,
 });
 export const holdersExportParams = z.strictObject({
-  asOf: time('asOf').optional(),
+  asOf: time('asOf').describe('Holders as of this time (unix seconds or a UTC date).').optional(),
 });
 export const rankingParams = z.strictObject({
   window: z
     .enum(Object.keys(WINDOWS) as [keyof typeof WINDOWS], {
       error: 'window must be 24h, 7d, 30d or all.',
     })
-    .default('7d'),
+    .default('7d')
+    .describe('The span activity is ranked over.'),
   sort: z
     .string()
     .transform((value, ctx) => {
@@ -216,17 +255,21 @@ export const rankingParams = z.strictObject({
       });
       return z.NEVER;
     })
-    .default({ id: 'events', desc: true }),
-  currency: currency.default(CURRENCIES[0]!.address),
+    .default({ id: 'events', desc: true })
+    .describe(`One of ${RANKING_SORTS.join(', ')}; - first for descending (default -events).`),
+  currency: currency
+    .default(CURRENCIES[0]!.address)
+    .describe('The currency volume is ranked in (default ETH).'),
   wash: countedWash.optional(),
   q: freeText('q', 'part of a name, a symbol or an address', 200)
     .transform((value) => value.trim() || undefined)
+    .describe('Part of a name, a symbol or an address.')
     .optional(),
   limit: limit(MAX_PAGE_SIZE, 100),
   cursor,
 });
 export const walletEventsParams = z.strictObject({
-  collection: address('collection').optional(),
+  collection: address('collection').describe('One collection: its address.').optional(),
   kind: kinds.optional(),
   limit: limit(MAX_PAGE_SIZE, 50),
   cursor,
@@ -234,6 +277,9 @@ export const walletEventsParams = z.strictObject({
 export const walletCollectionParams = z.strictObject({
   interval: z
     .enum(HELD_INTERVALS, { error: `interval must be one of ${HELD_INTERVALS.join(', ')}.` })
+    .describe(
+      'Bucket size of held (default: days up to three months, weeks up to two years, then months).',
+    )
     .optional(),
 });
 export const marketParams = withPriceRule({
@@ -244,19 +290,26 @@ export const marketParams = withPriceRule({
 export const emptyParams = z.strictObject({});
 export const overviewParams = z.strictObject({ wash: countedWash.optional() });
 
-export const lookupParams = z.strictObject({ collection: address('collection').optional() });
-/** What the lookup is asked about: a 0x felt (an address or a hash, maybe a token id) or a decimal token id. */
-export const lookupValue = z.string().transform((value, ctx) => {
-  const tokenId = canonicalTokenId(value) ?? undefined;
-  const hex = /^0x/i.test(value) ? (canonicalAddress(value) ?? undefined) : undefined;
-  if (hex !== undefined || tokenId !== undefined) return { address: hex, tokenId };
-  ctx.addIssue({
-    code: 'custom',
-    message:
-      'The value looked up must be 0x and up to 64 hex digits (an address or a transaction hash), or a decimal token id.',
-  });
-  return z.NEVER;
+export const lookupParams = z.strictObject({
+  collection: address('collection').describe('The collection in view: its address.').optional(),
 });
+/** What the lookup is asked about: a 0x felt (an address or a hash, maybe a token id) or a decimal token id. */
+export const lookupValue = z
+  .string()
+  .transform((value, ctx) => {
+    const tokenId = canonicalTokenId(value) ?? undefined;
+    const hex = /^0x/i.test(value) ? (canonicalAddress(value) ?? undefined) : undefined;
+    if (hex !== undefined || tokenId !== undefined) return { address: hex, tokenId };
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'The value looked up must be 0x and up to 64 hex digits (an address or a transaction hash), or a decimal token id.',
+    });
+    return z.NEVER;
+  })
+  .describe(
+    '0x and up to 64 hex digits (an address or a transaction hash), or a decimal token id.',
+  );
 export const transactionHash = address('The transaction hash');
 export const contractAddress = address('The collection address');
 export const walletAddress = address('The wallet address');

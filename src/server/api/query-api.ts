@@ -30,6 +30,7 @@ import { emptyWalletFigures, walletInCollection } from '../index/wallet-collecti
 import type { Indexer } from '../indexer/indexer';
 import { errorResponse } from '../proxy/error-response';
 import { createCoalescer } from '../upstream/coalesce';
+import { API_ROUTES, honoPath, type ApiRouteName } from './api-routes';
 import type { Downloads } from './download';
 import { coverageOf } from './coverage';
 import { holderExportColumns, holderExportName, holderExportRow } from './holders-export';
@@ -99,6 +100,9 @@ const LISTING_WAIT_MS = 10_000;
 
 type Params<S extends z.ZodType> = z.infer<S>;
 
+/** A route's path as mounted, from the table the API document is made of. */
+const mounted = (name: ApiRouteName) => honoPath(API_ROUTES[name]);
+
 export function createQueryApi(options: QueryApiOptions) {
   const { pool, indexer, keyset, downloads, now = Date.now, faults = () => [] } = options;
   const app = new Hono<{ Variables: { route: string; client?: string } }>();
@@ -110,11 +114,15 @@ export function createQueryApi(options: QueryApiOptions) {
     'local';
   const downloadRequest = (c: Context) => ({ client: clientOf(c), request: c.req.raw });
   // The request log names the route as matched (`/api/collections/:address/events`). This
-  // runs for every request under /api/: one the proxy's catch-all (`/api/*`) answered
-  // keeps the name it gave (`contracts`, `meta`, `unmatched`).
+  // runs for every request under /api/: one whose handler named it (`meta`, `openapi`), or
+  // the proxy's catch-all (`/api/*`) answered, keeps the name it gave (`contracts`,
+  // `unmatched`).
   app.use('*', async (c, next) => {
+    const named = c.get('route');
     await next();
-    if (!c.req.routePath.endsWith('*')) c.set('route', c.req.routePath);
+    if (c.get('route') === named && !c.req.routePath.endsWith('*')) {
+      c.set('route', c.req.routePath);
+    }
   });
 
   const badRequest = (message: string) =>
@@ -189,7 +197,7 @@ export function createQueryApi(options: QueryApiOptions) {
         listedOnce = true;
       }));
 
-  app.get('/collections', async (c) => {
+  app.get(mounted('collections'), async (c) => {
     const params = parse(c, rankingParams);
     if (params instanceof Response) return params;
     const key = queryKey('collections', params);
@@ -221,7 +229,7 @@ export function createQueryApi(options: QueryApiOptions) {
     });
   });
 
-  app.get('/collections/:address', async (c) => {
+  app.get(mounted('collection'), async (c) => {
     const found = await collectionRequest(c, overviewParams);
     if (found.error) return found.error;
     // Its name, symbol and image come with the contracts list: a server that has not read
@@ -242,7 +250,7 @@ export function createQueryApi(options: QueryApiOptions) {
     });
   });
 
-  app.get('/collections/:address/events', async (c) => {
+  app.get(mounted('collectionEvents'), async (c) => {
     const params = parse(c, eventsParams);
     if (params instanceof Response) return params;
     const filters = filtersOf(params);
@@ -283,7 +291,7 @@ export function createQueryApi(options: QueryApiOptions) {
     });
   });
 
-  app.get('/collections/:address/series', async (c) => {
+  app.get(mounted('collectionSeries'), async (c) => {
     const found = await collectionRequest(c, seriesParams);
     if (found.error) return found.error;
     const { params, coverage } = found;
@@ -306,7 +314,7 @@ export function createQueryApi(options: QueryApiOptions) {
 
   // A view's own figures: asked only beside a filter or a price sort (the overview has the
   // whole history's).
-  app.get('/collections/:address/figures', async (c) => {
+  app.get(mounted('collectionFigures'), async (c) => {
     const found = await collectionRequest(c, viewFiguresParams);
     if (found.error) return found.error;
     const filters = filtersOf(found.params);
@@ -317,7 +325,7 @@ export function createQueryApi(options: QueryApiOptions) {
   // The market reads every token minted: identical requests over the same indexed rows
   // (the coverage's records and newest time) share one run.
   const markets = createCoalescer<MarketFigures>();
-  app.get('/collections/:address/market', async (c) => {
+  app.get(mounted('collectionMarket'), async (c) => {
     const found = await collectionRequest(c, marketParams);
     if (found.error) return found.error;
     const { from, to, excludeWash = false } = filtersOf(found.params);
@@ -341,7 +349,7 @@ export function createQueryApi(options: QueryApiOptions) {
     });
   });
 
-  app.get('/collections/:address/holders', async (c) => {
+  app.get(mounted('collectionHolders'), async (c) => {
     const found = await collectionRequest(c, holdersParams);
     if (found.error) return found.error;
     const { params } = found;
@@ -368,7 +376,7 @@ export function createQueryApi(options: QueryApiOptions) {
   });
 
   // Every holder in one file, as the holders answer orders them, streamed a batch at a time.
-  app.get('/collections/:address/holders/export', async (c) => {
+  app.get(mounted('holdersExport'), async (c) => {
     const found = await collectionRequest(c, holdersExportParams);
     if (found.error) return found.error;
     const { params } = found;
@@ -391,7 +399,7 @@ export function createQueryApi(options: QueryApiOptions) {
     });
   });
 
-  app.get('/collections/:address/tokens/:tokenId', async (c) => {
+  app.get(mounted('token'), async (c) => {
     const params = parse(c, emptyParams);
     if (params instanceof Response) return params;
     const token = tokenParam.safeParse(c.req.param('tokenId'));
@@ -419,7 +427,7 @@ export function createQueryApi(options: QueryApiOptions) {
     });
   });
 
-  app.get('/collections/:address/export', async (c) => {
+  app.get(mounted('collectionExport'), async (c) => {
     const found = await collectionRequest(c, exportParams);
     if (found.error) return found.error;
     const { params } = found;
@@ -460,7 +468,7 @@ export function createQueryApi(options: QueryApiOptions) {
     });
   });
 
-  app.get('/wallets/:address', async (c) => {
+  app.get(mounted('wallet'), async (c) => {
     const params = parse(c, emptyParams);
     if (params instanceof Response) return params;
     const wallet = walletAddress.safeParse(c.req.param('address'));
@@ -473,7 +481,7 @@ export function createQueryApi(options: QueryApiOptions) {
     });
   });
 
-  app.get('/wallets/:address/events', async (c) => {
+  app.get(mounted('walletEvents'), async (c) => {
     const params = parse(c, walletEventsParams);
     if (params instanceof Response) return params;
     const wallet = walletAddress.safeParse(c.req.param('address'));
@@ -502,7 +510,7 @@ export function createQueryApi(options: QueryApiOptions) {
   });
 
   // One wallet inside one collection: a whole-history question of the collection.
-  app.get('/wallets/:address/collections/:contract', async (c) => {
+  app.get(mounted('walletCollection'), async (c) => {
     const wallet = walletAddress.safeParse(c.req.param('address'));
     if (!wallet.success) return badRequest(problemOf(wallet.error));
     const found = await collectionRequest(c, walletCollectionParams, 'contract');
@@ -532,10 +540,10 @@ export function createQueryApi(options: QueryApiOptions) {
   });
 
   // What a whole value is, from the index and the contracts list as stored: never a walk.
-  app.get('/lookup/:value', async (c) => {
+  app.get(mounted('lookup'), async (c) => {
     const params = parse(c, lookupParams);
     if (params instanceof Response) return params;
-    const raw = c.req.param('value');
+    const raw = c.req.param('value') ?? '';
     const value = lookupValue.safeParse(raw);
     if (!value.success) return badRequest(problemOf(value.error));
     const { id } = params.collection
@@ -550,7 +558,7 @@ export function createQueryApi(options: QueryApiOptions) {
     return c.json(answer);
   });
 
-  app.get('/transactions/:hash', async (c) => {
+  app.get(mounted('transaction'), async (c) => {
     const params = parse(c, emptyParams);
     if (params instanceof Response) return params;
     const hash = transactionHash.safeParse(c.req.param('hash'));

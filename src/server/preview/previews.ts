@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type pg from 'pg';
 import { errorResponse } from '../proxy/error-response';
+import { matchesEtag } from '../proxy/json-etag';
 import { headTags } from './page-head';
 import { createPngCache } from './png-cache';
 import type { PreviewLayout } from './layout';
@@ -144,13 +145,4 @@ export type Previews = ReturnType<typeof createPreviews>;
 /** Resolves null after `ms`, without keeping the process up. */
 function delay(ms: number): Promise<null> {
   return new Promise((resolve) => setTimeout(() => resolve(null), ms).unref());
-}
-
-/** Whether an `If-None-Match` names the tag (a list, `*`, or a weak form of it). */
-function matchesEtag(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  return header.split(',').some((tag) => {
-    const named = tag.trim().replace(/^W\//, '');
-    return named === etag || named === '*';
-  });
 }

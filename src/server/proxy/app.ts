@@ -1,7 +1,9 @@
 import { Hono, type Context } from 'hono';
 import { createDownloads, DEFAULT_DOWNLOAD_LIMITS, type DownloadLimits } from '../api/download';
+import { API_ROUTES, honoPath } from '../api/api-routes';
 import { notACollectionPage } from '../api/collection-page';
 import { createFeeds } from '../api/feeds';
+import { openApiDocument } from '../api/openapi';
 import { createQueryApi } from '../api/query-api';
 import { DATABASE_FAILURE_MESSAGES, databaseFailure } from '../database/database-error';
 import { createKeyset } from '../index/keyset';
@@ -28,6 +30,8 @@ import {
   SHUTTING_DOWN,
 } from './error-response';
 import { createRateLimiter, DEFAULT_RATE_LIMIT, type RateLimitSettings } from './rate-limit';
+import { jsonEtag } from './json-etag';
+import { openCors, preflight } from './open-cors';
 import { requestLog, type RequestLog } from './request-log';
 import { matchApiRequest, type MatchedRequest } from './route-match';
 
@@ -97,6 +101,8 @@ const READY_PATH = '/v1/contracts?limit=1';
 // Who asks, for the gate: readiness checks and callers without a socket share a turn each.
 const READINESS_CLIENT = 'readiness';
 const NO_ADDRESS_CLIENT = 'local';
+// The API document's version: the answers' shape, raised when one changes incompatibly.
+const API_VERSION = '1.0.0';
 /** The service's page size when a request names none. */
 export const SERVICE_DEFAULT_LIMIT = 100;
 
@@ -185,7 +191,10 @@ export function createProxy(options: ProxyOptions) {
 
   app.onError(internalErrorHandler(log !== undefined));
   if (log) app.use('/api/*', requestLog(log, 'unmatched'));
+  app.use('/api/*', openCors);
   app.use('/api/*', limitClients);
+  app.use('/api/*', preflight);
+  app.use('/api/*', jsonEtag);
   // Link previews need only the index's tables: they never ask the service.
   const previews = createPreviews({ ...options.preview, pool });
   const downloads = createDownloads(options.downloads ?? DEFAULT_DOWNLOAD_LIMITS);
@@ -199,21 +208,28 @@ export function createProxy(options: ProxyOptions) {
     keyset: createKeyset(`query-api/${secret}`),
     downloads,
   });
-  app.route('/api', queryApi);
+  app.route('/', queryApi);
   app.route('/', createFeeds({ api: queryApi, pool, origins: options.origins }));
+  app.get(honoPath(API_ROUTES.meta), (c) => {
+    c.set('route', 'meta');
+    return c.json({
+      source: upstream.source,
+      description: upstream.description,
+      images: (options.images ?? DEFAULT_IMAGES).enabled,
+    });
+  });
+  // Made once, on the first request: from the same table and schemas the routes use.
+  let document: string | undefined;
+  app.get(honoPath(API_ROUTES.openApi), (c) => {
+    c.set('route', 'openapi');
+    document ??= JSON.stringify(openApiDocument(API_ROUTES, API_VERSION));
+    return c.body(document, 200, { 'content-type': 'application/json; charset=utf-8' });
+  });
   app.all('/api/*', async (c) => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
       return methodNotAllowed();
     }
     const url = new URL(c.req.url);
-    if (url.pathname === '/api/meta') {
-      c.set('route', 'meta');
-      return c.json({
-        source: upstream.source,
-        description: upstream.description,
-        images: (options.images ?? DEFAULT_IMAGES).enabled,
-      });
-    }
     const match = matchApiRequest(url);
     if (match.kind === 'not_found') return notFound();
     if (match.kind === 'bad_request') {

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { parseAddress } from '../../lib/address';
 import { parseTokenId, tokenIdToDecimal } from '../../lib/token-id';
 import { fail, ok, type Parsed } from '../../lib/result';
@@ -33,7 +34,25 @@ export const MAX_LIMIT = 5000;
 const MAX_CURSOR_LENGTH = 512;
 // Cursors are opaque, but every real and sample cursor is base64, base64url or UUID text.
 const CURSOR_PATTERN = /^[A-Za-z0-9._~+/=-]+$/;
-const ALLOWED_QUERY = new Set(['cursor', 'limit']);
+
+/** The query of a list route: what is checked here, and what the API document says of it. */
+export const pageQuery = z.strictObject({
+  cursor: z
+    .string()
+    .min(1)
+    .max(MAX_CURSOR_LENGTH)
+    .regex(CURSOR_PATTERN)
+    .describe("The previous page's cursor, passed back unchanged.")
+    .optional(),
+  limit: z
+    .string()
+    .regex(/^(?!0+$)[0-9]+$/)
+    .describe(
+      `Records a page: a whole number from 1 (one above ${MAX_LIMIT} counts as ${MAX_LIMIT}).`,
+    )
+    .optional(),
+});
+const ALLOWED_QUERY = new Set(Object.keys(pageQuery.shape));
 
 const CONTRACTS = /^\/api\/v1\/contracts$/;
 const CONTRACT_EVENTS = /^\/api\/v1\/events\/([^/]+)$/;
@@ -94,13 +113,13 @@ function parseQuery(params: URLSearchParams): Parsed<PageQuery> {
     if (seen.has(name)) return fail(`The query parameter "${name}" is given more than once.`);
     seen.add(name);
     if (name === 'cursor') {
-      if (value.length === 0 || value.length > MAX_CURSOR_LENGTH || !CURSOR_PATTERN.test(value)) {
+      if (!pageQuery.shape.cursor.safeParse(value).success) {
         return fail('Invalid cursor: pass back the cursor of the previous page unchanged.');
       }
       query.cursor = value;
     } else {
       // The service sets no maximum; ours bounds one page's work, so more is asked as ours.
-      if (!/^[0-9]+$/.test(value) || /^0+$/.test(value)) {
+      if (!pageQuery.shape.limit.safeParse(value).success) {
         return fail(
           `Invalid limit: a whole number from 1 (one above ${MAX_LIMIT} counts as ${MAX_LIMIT}).`,
         );
