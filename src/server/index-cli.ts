@@ -16,9 +16,13 @@ import { createUpstream } from './upstream/create-upstream';
  * list is read by one of them at a time. `--rebuild [0x…]`: the index made again from the
  * record log alone, for the contracts named or for everything (index/rebuild-command.ts).
  * `--reset` empties the log, the index and the service they came from, so the database
- * can take another service.
+ * can take another service. `--at-once N`: contracts read side by side (default 3): one
+ * contract's pages are stored one after another, each a transaction PostgreSQL runs on one
+ * core, so several contracts at once keep every core busy.
  */
-const usage = 'Usage: npm run index -- [--all | --rebuild] [contract address …] | --reset';
+const usage =
+  'Usage: npm run index -- [--all | --rebuild] [--at-once N] [contract address …] | --reset';
+const AT_ONCE = 3;
 
 async function main() {
   const { values, positionals } = parseArgs({
@@ -27,6 +31,7 @@ async function main() {
       reset: { type: 'boolean', default: false },
       rebuild: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
+      'at-once': { type: 'string', default: String(AT_ONCE) },
     },
     allowPositionals: true,
   });
@@ -40,6 +45,11 @@ async function main() {
   if (values.reset) {
     await resetDatabase(configFromEnvironment().data.database, (line) => console.log(line));
     process.exit(0);
+  }
+  const atOnce = Number(values['at-once']);
+  if (!Number.isInteger(atOnce) || atOnce < 1) {
+    console.error(`--at-once takes a whole number from 1: ${values['at-once']}\n${usage}`);
+    process.exit(2);
   }
   const addresses: string[] = [];
   for (const input of positionals) {
@@ -69,7 +79,7 @@ async function main() {
       console.log('Reading the contracts list…');
       addresses.push(...(await indexer.listed()).map((row) => row.address));
     }
-    for (const [index, address] of addresses.entries()) {
+    const indexOne = async (index: number, address: string) => {
       // Asked for by name: a list stopped as faulty is tried again.
       if (!values.all) await proxy.reader.clearFault(contractEventsPath(address));
       const walk = indexer.whole(address);
@@ -92,11 +102,22 @@ async function main() {
       await report();
       if (walk.progress.state !== 'done') {
         failed = true;
-        console.error(`  stopped: ${walk.progress.failure ?? walk.progress.state}`);
+        console.error(`  ${address} stopped: ${walk.progress.failure ?? walk.progress.state}`);
       } else {
-        console.log(`  done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+        console.log(`  ${address} done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
       }
-    }
+    };
+    // `atOnce` workers, each taking the next contract when its last is done.
+    let next = 0;
+    const worker = async () => {
+      while (next < addresses.length) {
+        const index = next++;
+        await indexOne(index, addresses[index]!);
+      }
+    };
+    const started = Date.now();
+    await Promise.all(Array.from({ length: Math.min(atOnce, addresses.length) }, worker));
+    console.log(`All done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } finally {
     await proxy.stop();
     await services.close();
