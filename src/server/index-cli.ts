@@ -79,13 +79,25 @@ async function main() {
       console.log('Reading the contracts list…');
       addresses.push(...(await indexer.listed()).map((row) => row.address));
     }
+    let records = 0;
+    let changes = 0;
+    const changesOf = async (address: string) => {
+      const { rows } = await services.engine.pool.query<{ n: string }>(
+        `SELECT count(*) AS n FROM idx_changes c JOIN idx_contracts a ON a.id = c.contract_id
+          WHERE a.address = $1`,
+        [address],
+      );
+      return Number(rows[0]?.n ?? 0);
+    };
     const indexOne = async (index: number, address: string) => {
       // Asked for by name: a list stopped as faulty is tried again.
       if (!values.all) await proxy.reader.clearFault(contractEventsPath(address));
       const walk = indexer.whole(address);
       const started = Date.now();
+      let last = 0;
       const report = async () => {
         const { coverage } = await coverageOf(services.engine.pool, address, walk.progress);
+        last = coverage.records;
         const back =
           coverage.indexedBack === null
             ? '—'
@@ -100,6 +112,8 @@ async function main() {
       await walk.done;
       clearInterval(timer);
       await report();
+      records += last;
+      changes += await changesOf(address);
       if (walk.progress.state !== 'done') {
         failed = true;
         console.error(`  ${address} stopped: ${walk.progress.failure ?? walk.progress.state}`);
@@ -117,7 +131,11 @@ async function main() {
     };
     const started = Date.now();
     await Promise.all(Array.from({ length: Math.min(atOnce, addresses.length) }, worker));
-    console.log(`All done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const seconds = (Date.now() - started) / 1000;
+    console.log(
+      `All done in ${seconds.toFixed(1)} s: ${records} records, ${changes} changes of hands, ` +
+        `${Math.round(changes / seconds)} a second`,
+    );
   } finally {
     await proxy.stop();
     await services.close();
