@@ -16,13 +16,15 @@ import { createUpstream } from './upstream/create-upstream';
  * list is read by one of them at a time. `--rebuild [0x…]`: the index made again from the
  * record log alone, for the contracts named or for everything (index/rebuild-command.ts).
  * `--reset` empties the log, the index and the service they came from, so the database
- * can take another service. `--at-once N`: contracts read side by side (default 3): one
- * contract's pages are stored one after another, each a transaction PostgreSQL runs on one
- * core, so several contracts at once keep every core busy.
+ * can take another service. `--at-once N`: contracts read side by side (default 1). A
+ * contract's pages are stored one after another, so several at once keep both PostgreSQL
+ * and Node busy; but three at once have met statements of ingest's token upsert running
+ * past the 20 s query timeout on the embedded PostgreSQL (test/bench/README.md, bench
+ * `ingest`), so one at a time stays the default.
  */
 const usage =
   'Usage: npm run index -- [--all | --rebuild] [--at-once N] [contract address …] | --reset';
-const AT_ONCE = 3;
+const AT_ONCE = 1;
 
 async function main() {
   const { values, positionals } = parseArgs({
