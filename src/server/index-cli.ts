@@ -3,6 +3,7 @@ import { canonicalAddress } from '../lib/address';
 import { coverageOf } from './api/coverage';
 import { configFromEnvironment } from './config';
 import { resetDatabase } from './database/reset-service';
+import { eachAtOnce } from './each-at-once';
 import { contractEventsPath } from './index/list-path';
 import { rebuildCommand } from './index/rebuild-command';
 import { openServices } from './open-services';
@@ -123,16 +124,8 @@ async function main() {
         console.log(`  ${address} done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
       }
     };
-    // `atOnce` workers, each taking the next contract when its last is done.
-    let next = 0;
-    const worker = async () => {
-      while (next < addresses.length) {
-        const index = next++;
-        await indexOne(index, addresses[index]!);
-      }
-    };
     const started = Date.now();
-    await Promise.all(Array.from({ length: Math.min(atOnce, addresses.length) }, worker));
+    await eachAtOnce(addresses, atOnce, (address, index) => indexOne(index, address));
     const seconds = (Date.now() - started) / 1000;
     console.log(
       `All done in ${seconds.toFixed(1)} s: ${records} records, ${changes} changes of hands, ` +
