@@ -3,6 +3,7 @@ import { canonicalAddress } from '../lib/address';
 import { coverageOf } from './api/coverage';
 import { configFromEnvironment } from './config';
 import { resetDatabase } from './database/reset-service';
+import { eachAtOnce } from './each-at-once';
 import { contractEventsPath } from './index/list-path';
 import { rebuildCommand } from './index/rebuild-command';
 import { openServices } from './open-services';
@@ -16,9 +17,15 @@ import { createUpstream } from './upstream/create-upstream';
  * list is read by one of them at a time. `--rebuild [0x…]`: the index made again from the
  * record log alone, for the contracts named or for everything (index/rebuild-command.ts).
  * `--reset` empties the log, the index and the service they came from, so the database
- * can take another service.
+ * can take another service. `--at-once N`: contracts read side by side (default 1). A
+ * contract's pages are stored one after another, so several at once keep both PostgreSQL
+ * and Node busy; but three at once have met statements of ingest's token upsert running
+ * past the 20 s query timeout on the embedded PostgreSQL (test/bench/README.md, bench
+ * `ingest`), so one at a time stays the default.
  */
-const usage = 'Usage: npm run index -- [--all | --rebuild] [contract address …] | --reset';
+const usage =
+  'Usage: npm run index -- [--all | --rebuild] [--at-once N] [contract address …] | --reset';
+const AT_ONCE = 1;
 
 async function main() {
   const { values, positionals } = parseArgs({
@@ -27,6 +34,7 @@ async function main() {
       reset: { type: 'boolean', default: false },
       rebuild: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
+      'at-once': { type: 'string', default: String(AT_ONCE) },
     },
     allowPositionals: true,
   });
@@ -40,6 +48,11 @@ async function main() {
   if (values.reset) {
     await resetDatabase(configFromEnvironment().data.database, (line) => console.log(line));
     process.exit(0);
+  }
+  const atOnce = Number(values['at-once']);
+  if (!Number.isInteger(atOnce) || atOnce < 1) {
+    console.error(`--at-once takes a whole number from 1: ${values['at-once']}\n${usage}`);
+    process.exit(2);
   }
   const addresses: string[] = [];
   for (const input of positionals) {
@@ -69,13 +82,25 @@ async function main() {
       console.log('Reading the contracts list…');
       addresses.push(...(await indexer.listed()).map((row) => row.address));
     }
-    for (const [index, address] of addresses.entries()) {
+    let records = 0;
+    let changes = 0;
+    const changesOf = async (address: string) => {
+      const { rows } = await services.engine.pool.query<{ n: string }>(
+        `SELECT count(*) AS n FROM idx_changes c JOIN idx_contracts a ON a.id = c.contract_id
+          WHERE a.address = $1`,
+        [address],
+      );
+      return Number(rows[0]?.n ?? 0);
+    };
+    const indexOne = async (index: number, address: string) => {
       // Asked for by name: a list stopped as faulty is tried again.
       if (!values.all) await proxy.reader.clearFault(contractEventsPath(address));
       const walk = indexer.whole(address);
       const started = Date.now();
+      let last = 0;
       const report = async () => {
         const { coverage } = await coverageOf(services.engine.pool, address, walk.progress);
+        last = coverage.records;
         const back =
           coverage.indexedBack === null
             ? '—'
@@ -90,13 +115,22 @@ async function main() {
       await walk.done;
       clearInterval(timer);
       await report();
+      records += last;
+      changes += await changesOf(address);
       if (walk.progress.state !== 'done') {
         failed = true;
-        console.error(`  stopped: ${walk.progress.failure ?? walk.progress.state}`);
+        console.error(`  ${address} stopped: ${walk.progress.failure ?? walk.progress.state}`);
       } else {
-        console.log(`  done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+        console.log(`  ${address} done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
       }
-    }
+    };
+    const started = Date.now();
+    await eachAtOnce(addresses, atOnce, (address, index) => indexOne(index, address));
+    const seconds = (Date.now() - started) / 1000;
+    console.log(
+      `All done in ${seconds.toFixed(1)} s: ${records} records, ${changes} changes of hands, ` +
+        `${Math.round(changes / seconds)} a second`,
+    );
   } finally {
     await proxy.stop();
     await services.close();
