@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createReadPools, type ReadPools } from '../../../src/server/database/read-pools';
+import { createMonitoring } from '../../../src/server/monitoring';
 import { createSampleService, generateDataset } from '../../../src/server/sample-service';
 import { indexedProxy } from '../../support/indexed-proxy';
 import { startPostgres, type PostgresServer } from '../../support/postgres-server';
@@ -19,6 +20,7 @@ import type { Json } from '../../support/indexed-sample';
 const dataset = generateDataset({ seed: 11, contracts: 4, events: 3_000 });
 const [first, second] = [...dataset.contracts].sort((a, b) => b.eventCount - a.eventCount);
 const NOTE_LAG_MS = 1_000;
+const STATS = { bytes: 0, records: 0, lists: 0 };
 
 let primary: PostgresServer;
 let standby: PostgresStandby;
@@ -177,5 +179,24 @@ describe('reads from a streaming replica', () => {
       'SELECT pg_is_in_recovery() AS recovery',
     );
     expect(rows[0]!.recovery).toBe(true);
+  }, 120_000);
+
+  it('shows each replica’s state, lag and reads in /metrics', async () => {
+    const { reads, get } = await setUp();
+    await get(`/api/collections/${first!.address}`);
+    const monitoring = createMonitoring({
+      engine: { addUsage: async () => {}, usageSince: async () => 0, stats: async () => STATS },
+      monthlyQuota: 0,
+      reads,
+    });
+    const text = await monitoring.registry.metrics();
+    const replica = reads.states()[0]!.name;
+    expect(text).toContain(`database_replica_up{replica="${replica}"} 1`);
+    expect(text).toMatch(new RegExp(`database_replica_lag_seconds\\{replica="${replica}"\\} \\d+`));
+    const served = Number(
+      new RegExp(`database_reads_total\\{to="${replica}"\\} (\\d+)`).exec(text)?.[1],
+    );
+    expect(served).toBe(reads.reads()[replica]);
+    expect(served).toBeGreaterThan(0);
   }, 120_000);
 });
