@@ -30,6 +30,7 @@ import { Report } from './lib/report';
 import { Deadline, round } from './lib/stats';
 import { proxyOverhead } from './proxy-overhead';
 import { recordLog } from './record-log';
+import { replicaReads } from './replicas';
 import { sampleServiceDepth } from './sample-service';
 import { upstreamSharing } from './upstream-sharing';
 
@@ -43,9 +44,9 @@ const chosen = [flags.only ?? '', ...positionals]
   .flatMap((list) => list.split(','))
   .map((text) => text.trim())
   .filter(Boolean);
-const ALL = ['1', '2', '4', '5', '7', '8', 'index', 'rebuild', 'preview'];
+const ALL = ['1', '2', '4', '5', '7', '8', 'index', 'rebuild', 'preview', 'replicas'];
 // Benchmarks with what they need of their own: no build, no servers.
-const ALONE = new Set(['index', 'rebuild', 'preview']);
+const ALONE = new Set(['index', 'rebuild', 'preview', 'replicas']);
 const only = new Set(chosen.length > 0 ? chosen : ALL);
 for (const id of only) {
   if (!ALL.includes(id)) {
@@ -150,6 +151,7 @@ async function main(): Promise<number> {
     ['index', 'index', () => eventIndex({ report, deadline, log })],
     ['rebuild', 'rebuild', () => indexRebuild({ report, deadline, log })],
     ['preview', 'preview', () => previewCard({ report, log })],
+    ['replicas', 'replicas', () => replicaReads({ report, deadline, log })],
   ];
   for (const [id, name, bench] of benches) {
     if (!only.has(id)) continue;
