@@ -90,7 +90,7 @@ async function setUp() {
       timeout: 30_000,
     },
   );
-  return { name, url, reads, get, health, primaryPool };
+  return { name, url, reads, get, health, primaryPool, proxy };
 }
 
 describe('reads from a streaming replica', () => {
@@ -181,8 +181,12 @@ describe('reads from a streaming replica', () => {
     expect(rows[0]!.recovery).toBe(true);
   }, 120_000);
 
-  it('shows each replica’s state, lag and reads in /metrics', async () => {
-    const { reads, get } = await setUp();
+  it('shows each replica’s state, lag and reads in /metrics and /readyz', async () => {
+    const { reads, get, proxy } = await setUp();
+    expect(await proxy.checkReady()).toMatchObject({
+      ready: true,
+      replicas: [{ name: reads.states()[0]!.name, health: 'up', failure: null }],
+    });
     await get(`/api/collections/${first!.address}`);
     const monitoring = createMonitoring({
       engine: { addUsage: async () => {}, usageSince: async () => 0, stats: async () => STATS },
