@@ -99,3 +99,7 @@ function decodable(segment: string): boolean {
   }
   return true;
 }
+
+/** Where any view's Atom feed is: this prefix before the view's path and search. */
+export const FEED_PREFIX = '/api/feed';
+export const feedHref = (path: string, search = '') => `${FEED_PREFIX}${path}${search}`;

@@ -83,7 +83,8 @@ export function listen(
   onListening?: (host: string, port: number) => void,
 ) {
   const upstream = createUpstream(services.upstream);
-  const proxy = createProxy({ upstream, ...config.proxy, ...services.proxy, log });
+  const origins = { publicUrl: config.publicUrl, listen: { host: config.host, port: config.port } };
+  const proxy = createProxy({ upstream, ...config.proxy, ...services.proxy, log, origins });
   proxy.indexer.start();
   const { trustedProxyHops } = config.proxy;
   const metrics = services.monitoring.registry;
@@ -94,8 +95,7 @@ export function listen(
     trustedProxyHops,
     metrics,
     share: config.share,
-    publicUrl: config.publicUrl,
-    listen: { host: config.host, port: config.port },
+    ...origins,
   });
   const server = serve(
     {

@@ -143,7 +143,7 @@ function postgresPids(port: string): string[] {
 }
 
 /** RSS and PSS (shared pages split between their users) of the server's processes. */
-function postgresMemory(port: string): { rssMb: number; pssMb: number; processes: number } {
+export function postgresMemory(port: string): { rssMb: number; pssMb: number; processes: number } {
   const kb = (text: string, field: string) =>
     Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0);
   const pids = postgresPids(port);
@@ -171,7 +171,7 @@ export function postgresCpuSeconds(port: string): number {
  * Keyset positions after the rows at `depths` of an order, as `eventsPage` hands them
  * out (its `next`): the columns of the sort's groups, then of its tail.
  */
-async function positions(
+export async function positions(
   pool: pg.Pool,
   contractId: number,
   { columns, order, where = 'true' }: { columns: string; order: string; where?: string },
@@ -189,7 +189,7 @@ async function positions(
 }
 
 /** `RUNS` depths spread over a list of `total` rows: from its first page, or from `from`. */
-const spread = (total: number, from = 0) =>
+export const spread = (total: number, from = 0) =>
   Array.from({ length: RUNS }, (_, run) =>
     Math.round(from * total + ((1 - from) * total * run) / RUNS),
   );

@@ -6,6 +6,7 @@ import { tokenEventColumns } from '../../components/event-table/event-columns';
 import { EventTable } from '../../components/event-table/event-table';
 import { LeftOut } from '../../components/bad-param';
 import { ExportButtons } from '../../components/export-buttons';
+import { FeedLink } from '../../components/feed-link';
 import { paramRoute } from '../../components/param-route';
 import { useSettings } from '../../components/settings';
 import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../components/states';
@@ -170,6 +171,7 @@ function TokenHistory({
               fileName={`token-${tokenId.slice(0, 20)}`}
               meta={{ contract: address, tokenId, complete }}
             />
+            <FeedLink />
             <TimeDisplayToggle display={display} onChange={setDisplay} />
           </div>
           <EventTable

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { CopyButton } from '../../components/copy-button';
 import { ExplorerLink } from '../../components/explorer-link';
+import { FeedLink } from '../../components/feed-link';
 import { shortenHex } from '../../lib/address';
 import { hrefs } from '../../lib/routes';
 import styles from './wallet-page.module.css';
@@ -19,6 +20,7 @@ export function WalletHeader({ address }: { address: string }) {
         <span className="mono">{address}</span>
         <CopyButton value={address} label={`Copy wallet address ${address}`} />
         <ExplorerLink page="contract" value={address} />
+        <FeedLink />
       </p>
     </header>
   );

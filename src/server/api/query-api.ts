@@ -110,7 +110,11 @@ export function createQueryApi(options: QueryApiOptions) {
     Variables: { route: string; client?: string; reading: RequestReads };
   }>();
   // Who asks (set by the per-client limit): the service's reads a visitor causes are its.
-  const clientOf = (c: Context) => (c.get('client') as string | undefined) ?? 'local';
+  // A request made in-process for another (a feed's) names its client in `env`.
+  const clientOf = (c: Context) =>
+    (c.get('client') as string | undefined) ??
+    (c.env as { client?: string } | undefined)?.client ??
+    'local';
   const downloadRequest = (c: Context) => ({ client: clientOf(c), request: c.req.raw });
   // The request log names the route as matched (`/api/collections/:address/events`). This
   // runs for every request under /api/: one the proxy's catch-all (`/api/*`) answered

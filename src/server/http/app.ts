@@ -8,7 +8,8 @@ import type { Readiness } from '../proxy/app';
 import type { ClientVariables } from '../proxy/client-rate-limit';
 import { internalErrorHandler, methodNotAllowed } from '../proxy/error-response';
 import { requestLog, type RequestLog } from '../proxy/request-log';
-import { withHeadTags } from '../preview/page-head';
+import { feedLinkTag } from '../api/feeds';
+import { withAddedTags, withHeadTags } from '../preview/page-head';
 import { pageOrigin, type OriginRule } from '../preview/request-origin';
 import { warnForwardedFromOutside } from './forwarded-warning';
 import { clientShare, type ClientShareSettings } from './client-share';
@@ -156,14 +157,16 @@ export function createServerApp(options: ServerAppOptions) {
     const indexHtml = shellFor(c.req.path);
     // An address that is no collection: the app says so, the status too, and no card.
     if (await proxy.notACollection?.(c.req.path)) return c.html(indexHtml, 404);
+    const feed = feedLinkTag(c.req.path, new URL(c.req.url).search);
+    const shell = feed ? withAddedTags(indexHtml, feed) : indexHtml;
     const { pageHead } = proxy;
-    if (!pageHead) return c.html(indexHtml);
+    if (!pageHead) return c.html(shell);
     const { origin, fromHost } = pageOrigin(c, origins);
     const head = await pageHead(c.req.path, origin);
-    if (!head) return c.html(indexHtml);
+    if (!head) return c.html(shell);
     // The links name the Host the request came with: a cache must not give it to another.
     if (fromHost) c.header('vary', 'Host', { append: true });
-    return c.html(withHeadTags(indexHtml, head));
+    return c.html(withHeadTags(shell, head));
   });
   return app;
 }

@@ -42,6 +42,11 @@ export function withHeadTags(shell: string, tags: string): string {
   const plain = shell
     .replace(/<title>[^<]*<\/title>\s*/i, '')
     .replace(/<meta\s+name="description"[^>]*>\s*/i, '');
+  return withAddedTags(plain, tags);
+}
+
+/** The shell with `tags` added at the end of its `<head>`. */
+export function withAddedTags(shell: string, tags: string): string {
   // A function, not a string: `$&` or `$'` in a collection's name must stay text.
-  return plain.replace(/<\/head>/i, () => `  ${tags}\n  </head>`);
+  return shell.replace(/<\/head>/i, () => `  ${tags}\n  </head>`);
 }

@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { createDownloads, DEFAULT_DOWNLOAD_LIMITS, type DownloadLimits } from '../api/download';
 import { notACollectionPage } from '../api/collection-page';
+import { createFeeds } from '../api/feeds';
 import { createQueryApi } from '../api/query-api';
 import { DATABASE_FAILURE_MESSAGES, databaseFailure } from '../database/database-error';
 import { createReadPools, type ReadPools, type ReplicaStatus } from '../database/read-pools';
@@ -11,6 +12,7 @@ import { readListWith } from '../log/read-list';
 import type { RecordLog } from '../log/record-log';
 import { createImages, DEFAULT_IMAGES, type ImageOptions } from '../images/images';
 import { createPreviews, type PreviewOptions } from '../preview/previews';
+import type { OriginRule } from '../preview/request-origin';
 import { BLOCKING, createServerFaults, type ServerFaults } from '../server-faults';
 import type { UpstreamBudget } from '../upstream/budget';
 import { withDailyShare } from '../upstream/daily-share';
@@ -76,6 +78,8 @@ export interface ProxyOptions {
   reads?: ReadPools;
   /** Faults of the whole server, shared with what opened the database. */
   faults?: ServerFaults;
+  /** Where feeds' links point (`PUBLIC_URL`, the listen address); else each request's origin. */
+  origins?: OriginRule;
   /** Link previews' settings (src/server/preview). */
   preview?: Omit<PreviewOptions, 'pool' | 'reads'>;
   /** Contracts' images fetched and served from our origin (src/server/images). */
@@ -193,17 +197,16 @@ export function createProxy(options: ProxyOptions) {
   app.route('/', previews.app);
   const images = createImages({ ...(options.images ?? DEFAULT_IMAGES), pool });
   app.route('/', images.app);
-  app.route(
-    '/api',
-    createQueryApi({
-      pool,
-      reads,
-      indexer,
-      faults: () => faults.list().map((fault) => fault.message),
-      keyset: createKeyset(`query-api/${secret}`),
-      downloads,
-    }),
-  );
+  const queryApi = createQueryApi({
+    pool,
+    reads,
+    indexer,
+    faults: () => faults.list().map((fault) => fault.message),
+    keyset: createKeyset(`query-api/${secret}`),
+    downloads,
+  });
+  app.route('/api', queryApi);
+  app.route('/', createFeeds({ api: queryApi, pool, origins: options.origins }));
   app.all('/api/*', async (c) => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
       return methodNotAllowed();

@@ -1,4 +1,4 @@
-import { createRandom, fieldElementHex, hash32 } from './random';
+import { createRandom, fieldElementHex, hash32, type Random } from './random';
 import { patternPng } from './pattern-png';
 
 /**
@@ -221,6 +221,21 @@ export function draftContracts(seed: number, count: number): ContractDraft[] {
       return { ...draft, indexedAt };
     })
     .sort((a, b) => a.indexedAt - b.indexedAt || (a.address < b.address ? -1 : 1));
+}
+
+/**
+ * The drafts' indexes, busiest-to-be first: the `busiest`, the `second`, then the others
+ * shuffled; idle ones left out.
+ */
+export function rankedByRole(random: Random, drafts: readonly ContractDraft[]): number[] {
+  const place = (role: ActivityRole): number[] =>
+    drafts.flatMap((draft, index) => (draft.role === role ? [index] : []));
+  const others = place('any');
+  for (let n = others.length - 1; n > 0; n -= 1) {
+    const m = random.int(n + 1);
+    [others[n], others[m]] = [others[m] ?? 0, others[n] ?? 0];
+  }
+  return [...place('busiest'), ...place('second'), ...others];
 }
 
 /** A small inline picture from the collection's name, so no image needs the network. */

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { serve } from '@hono/node-server';
 import { generateDataset, startAnchor } from './dataset';
 import { PROFILES, type Profile } from './records';
+import { generateScaleData } from './scale';
 import { createSampleService } from './service';
 
 /**
@@ -9,14 +10,16 @@ import { createSampleService } from './service';
  *   tsx src/server/sample-service/cli.ts --port 8787 --host 127.0.0.1 --key dev --seed 1 \
  *     --profile deployed [--contracts N --events N] [--latency MS] [--anchor SECONDS] [--live off]
  *     [--rate 5 --burst 2]   (the basic plan's throttle: 429 beyond it)
+ *     [--shape scale --events 10000000 --contracts 5000]   (scale.ts: made per event, not held)
  * The timeline ends at the start time rounded down to the hour unless --anchor names its end
- * (unix seconds); new events keep arriving unless --live off.
+ * (unix seconds); new events keep arriving unless --live off (never on the scale shape).
  */
 
 const USAGE =
   'usage: tsx src/server/sample-service/cli.ts [--port 8787] [--host 127.0.0.1] [--key dev] ' +
   '[--seed 1] [--profile deployed|documented] [--contracts N] [--events N] [--latency MS] ' +
-  '[--anchor UNIX_SECONDS] [--live on|off] [--rate PER_SECOND --burst N]';
+  '[--anchor UNIX_SECONDS] [--live on|off] [--rate PER_SECOND --burst N] ' +
+  '[--shape default|scale] (scale: 5,000 contracts and 10,000,000 events unless given)';
 
 function main(): void {
   const { values } = parseArgs({
@@ -32,7 +35,8 @@ function main(): void {
       rate: { type: 'string' },
       burst: { type: 'string' },
       anchor: { type: 'string' },
-      live: { type: 'string', default: 'on' },
+      live: { type: 'string' },
+      shape: { type: 'string', default: 'default' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -58,17 +62,25 @@ function main(): void {
     ? { perSecond: rate, burst: number('burst', values.burst) ?? 1 }
     : undefined;
   const anchor = number('anchor', values.anchor) ?? startAnchor();
-  if (values.live !== 'on' && values.live !== 'off') throw new Error('--live must be on or off');
-  const live = values.live === 'on';
+  if (values.shape !== 'default' && values.shape !== 'scale') {
+    throw new Error('--shape must be default or scale');
+  }
+  const scale = values.shape === 'scale';
+  const liveFlag = values.live ?? (scale ? 'off' : 'on');
+  if (liveFlag !== 'on' && liveFlag !== 'off') throw new Error('--live must be on or off');
+  if (scale && liveFlag === 'on') throw new Error('--live on needs the default shape');
+  const live = liveFlag === 'on';
 
   const started = performance.now();
-  const dataset = generateDataset({
+  const size = {
     seed,
     contracts: number('contracts', values.contracts),
     events: number('events', values.events),
     anchor,
-  });
+  };
+  const dataset = scale ? generateScaleData(size) : generateDataset(size);
   const generatedMs = Math.round(performance.now() - started);
+  const rssMb = Math.round(process.memoryUsage.rss() / 2 ** 20);
   const service = createSampleService({
     apiKey: values.key,
     profile,
@@ -82,8 +94,9 @@ function main(): void {
   const server = serve({ fetch: service.app.fetch, port, hostname: values.host }, (info) => {
     const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
     console.log(
-      `Sample Token Events Service (${profile} profile, seed ${seed}: ${dataset.contracts.length} ` +
-        `contracts, ${dataset.eventCount} events, generated in ${generatedMs} ms)\n` +
+      `Sample Token Events Service (${profile} profile, ${values.shape} shape, seed ${seed}: ` +
+        `${dataset.contracts.length} contracts, ${dataset.eventCount} events, generated in ` +
+        `${generatedMs} ms, ${rssMb} MB resident)\n` +
         `  timeline ending ${new Date(anchor * 1000).toISOString()} (--anchor ${anchor}), ` +
         `live arrivals ${live ? 'on' : 'off'}` +
         (throttle ? `, throttled at ${throttle.perSecond}/s (burst ${throttle.burst})` : '') +

@@ -1,17 +1,21 @@
-import { ZERO_ADDRESS } from '../../lib/address';
 import {
-  CURRENCIES,
-  ELEMENT,
-  HEX_PRICES_SINCE,
   TIMELINE,
-  VENTORY,
   draftContracts,
+  rankedByRole,
   type ContractDraft,
   type ContractType,
-  type Currency,
-  type Marketplace,
 } from './catalogue';
-import { createRandom, fieldElementHex, hash32, type Random } from './random';
+import {
+  NOBODY,
+  SALT,
+  eventIdOf,
+  saleOf,
+  tokenQuantity,
+  transactionHashOf,
+  walletAddress,
+} from './derived';
+import type { Contract, EventKind, EventSource, Sale, Token } from './event-source';
+import { createRandom, type Random } from './random';
 
 /**
  * The sample data: contracts and a simulated history of their tokens.
@@ -52,83 +56,17 @@ export const ANCHOR_RANGE = {
   max: 0xffff_ffff - 10 * 365 * 86_400,
 };
 
-export type EventKind = 'mint' | 'transfer' | 'sale' | 'burn';
-
-/** A drafted contract's record fields, placed in the dataset. */
-export interface Contract extends Pick<
-  ContractDraft,
-  'address' | 'type' | 'name' | 'symbol' | 'image' | 'imageRegistered' | 'indexedAt' | 'tokenIds'
-> {
-  /** Position in indexing order, which is the order of the contracts list. */
-  index: number;
-  /**
-   * The contract's generated events are numbered firstEvent … firstEvent + eventCount - 1,
-   * oldest first; events added later are listed by `Dataset.addedEvents`.
-   */
-  firstEvent: number;
-  eventCount: number;
-}
-
-export interface Token {
-  index: number;
-  contract: Contract;
-  id: bigint;
-  /** Copies moved together: 1 for ERC721, a small lot for ERC1155. */
-  quantity: number;
-}
-
-export interface Sale {
-  marketplace: Marketplace;
-  /** null when the marketplace names none (Ventory); `symbol: null` for an unknown token. */
-  currency: Currency | null;
-  /** In the currency's smallest unit, as a decimal string. */
-  price: string;
-  /** The deployed service writes this record's price as `0x` + 64 hex digits. */
-  hexPrice: boolean;
-  /** Copies sold: 1 but on ERC1155 sales at Element. */
-  quantity: number;
-  /** An accepted offer: the marketplace's record names seller and buyer the other way round. */
-  reversed: boolean;
-  /** The sale record comes before its transfer twin in a contract's list (equal times). */
-  saleFirst: boolean;
-}
-
-export interface TokenEvent {
-  /** The event's number: its key in this dataset, and the order it happened in. */
-  seq: number;
-  token: Token;
-  kind: EventKind;
-  timestamp: number;
-  fromAddress: string;
-  toAddress: string;
-  transactionHash: string;
-  eventId: string;
-  sale: Sale | null;
-}
-
-export interface Dataset {
-  readonly seed: number;
-  /** Unix seconds the generated timeline ends at. */
-  readonly anchor: number;
-  /** Oldest-indexed first; `contracts[i].index === i`. */
-  readonly contracts: readonly Contract[];
+/** The in-memory data: every event generated up front, and events added while it serves. */
+export interface Dataset extends EventSource {
   /** Events so far: the generated ones, then any added since. */
   readonly eventCount: number;
   readonly tokenCount: number;
   /** Wallets are numbered 0 … walletCount - 1; -1 stands for the zero address. */
   readonly walletCount: number;
-  contractByAddress(canonicalAddress: string): Contract | undefined;
   token(index: number): Token;
-  findToken(contract: Contract, id: bigint): Token | undefined;
   /** The numbers of a token's events in the order they happened: mint first. */
   tokenEvents(token: Token): Uint32Array;
-  /** The numbers of the events added to a contract after generation, oldest first. */
-  addedEvents(contract: Contract): readonly number[];
-  event(seq: number): TokenEvent;
-  kind(seq: number): EventKind;
   timestamp(seq: number): number;
-  eventId(seq: number): string;
-  sale(seq: number): Sale | null;
   /** The wallet holding a token now; -1 once it is burned. */
   holder(token: Token): number;
   /** Adds a mint of a new token at `timestamp`, which must not be older than any event so far. */
@@ -137,46 +75,51 @@ export interface Dataset {
   addMove(token: Token, kind: 'transfer' | 'sale', to: number, timestamp: number): void;
 }
 
+/** Options with their defaults, checked: non-negative integers, an anchor in its range. */
+export function checkedSize(
+  options: DatasetOptions,
+  defaults: { seed: number; contracts: number; events: number },
+): Required<DatasetOptions> {
+  // An option given as undefined takes its default too.
+  const size = {
+    seed: options.seed ?? defaults.seed,
+    contracts: options.contracts ?? defaults.contracts,
+    events: options.events ?? defaults.events,
+    anchor: options.anchor ?? TIMELINE.end,
+  };
+  for (const [name, value] of Object.entries(size)) {
+    if (!Number.isSafeInteger(value) || value < 0) {
+      throw new RangeError(`${name} must be a non-negative integer`);
+    }
+  }
+  if (size.anchor < ANCHOR_RANGE.min || size.anchor > ANCHOR_RANGE.max) {
+    throw new RangeError(
+      `anchor must be unix seconds from ${ANCHOR_RANGE.min} to ${ANCHOR_RANGE.max}`,
+    );
+  }
+  return size;
+}
+
 const KINDS: readonly EventKind[] = ['mint', 'transfer', 'sale', 'burn'];
 const [MINT, TRANSFER, SALE, BURN] = [0, 1, 2, 3] as const;
-/** Wallet number standing for the zero address: the sender of mints, receiver of burns. */
-const NOBODY = -1;
-const SALT = {
-  wallet: 1,
-  simulation: 2,
-  transaction: 3,
-  eventId: 4,
-  sale: 5,
-  quantity: 6,
-  currency: 7,
-};
-
 /** Shares of all events for the busiest three contracts; the rest follow a 1/rank tail. */
 const TOP_SHARES = [0.35, 0.315, 0.3125];
 const TAIL_SHARE = 1 - TOP_SHARES.reduce((sum, share) => sum + share, 0);
 
 export function generateDataset(options: DatasetOptions = {}): Dataset {
-  const seed = options.seed ?? DEFAULT_DATASET_SIZE.seed;
-  const contractCount = options.contracts ?? DEFAULT_DATASET_SIZE.contracts;
-  const events = options.events ?? DEFAULT_DATASET_SIZE.events;
-  const anchor = options.anchor ?? TIMELINE.end;
-  for (const [name, value] of Object.entries({ seed, contracts: contractCount, events })) {
-    if (!Number.isSafeInteger(value) || value < 0) {
-      throw new RangeError(`${name} must be a non-negative integer`);
-    }
-  }
-  if (!Number.isSafeInteger(anchor) || anchor < ANCHOR_RANGE.min || anchor > ANCHOR_RANGE.max) {
-    throw new RangeError(
-      `anchor must be unix seconds from ${ANCHOR_RANGE.min} to ${ANCHOR_RANGE.max}`,
-    );
-  }
+  const {
+    seed,
+    contracts: contractCount,
+    events,
+    anchor,
+  } = checkedSize(options, DEFAULT_DATASET_SIZE);
   // Tokens record their contract in 16 bits.
   if (contractCount > 0xffff) throw new RangeError('contracts must be at most 65535');
   const shift = anchor - TIMELINE.end;
   const drafts = draftContracts(seed, contractCount);
   const counts = eventCounts(seed, drafts, events);
   const wallets = Array.from({ length: Math.min(20_000, Math.max(64, events >> 4)) }, (_, n) =>
-    fieldElementHex(seed, SALT.wallet, n),
+    walletAddress(seed, n),
   );
   const history = simulate(seed, drafts, counts, wallets.length);
   for (let seq = 0; seq < history.time.length; seq += 1) {
@@ -228,12 +171,12 @@ export function generateDataset(options: DatasetOptions = {}): Dataset {
 
   const token = (index: number): Token => {
     const contract = at(contracts, contractOfToken(index));
-    const quantity = contract.type === 'ERC721' ? 1 : 1 + (hash32(seed, SALT.quantity, index) % 25);
+    const quantity = tokenQuantity(seed, contract.type, index);
     return { index, contract, id: at(history.tokenIds, index), quantity };
   };
   const address = (wallet: number): string =>
-    wallet === NOBODY ? ZERO_ADDRESS : at(wallets, wallet);
-  const eventId = (seq: number): string => fieldElementHex(seed, SALT.eventId, seq);
+    wallet === NOBODY ? walletAddress(seed, NOBODY) : at(wallets, wallet);
+  const eventId = (seq: number): string => eventIdOf(seed, seq);
   const sale = (seq: number): Sale | null =>
     kindOf(seq) === SALE ? saleOf(seed, seq, timeOf(seq), token(tokenOf(seq))) : null;
   const holderOf = (index: number): number =>
@@ -300,7 +243,7 @@ export function generateDataset(options: DatasetOptions = {}): Dataset {
       timestamp: timeOf(seq),
       fromAddress: address(fromOf(seq)),
       toAddress: address(toOf(seq)),
-      transactionHash: fieldElementHex(seed, SALT.transaction, transactionOf(seq)),
+      transactionHash: transactionHashOf(seed, transactionOf(seq)),
       eventId: eventId(seq),
       sale: sale(seq),
     }),
@@ -353,70 +296,10 @@ function createAddedEvents(contractCount: number) {
   };
 }
 
-/**
- * Sale prices, drawn log-uniformly between these amounts of the currency and rounded to
- * these fractional digits.
- */
-const PRICE_RANGES = {
-  ETH: { min: 0.002, max: 3, digits: 4 },
-  STRK: { min: 2, max: 5_000, digits: 2 },
-  USDC: { min: 5, max: 500, digits: 2 },
-  unknown: { min: 1, max: 10_000, digits: 0 },
-} as const;
-
-/**
- * What the marketplace reported of a sale, derived from the event's number: the same every
- * time it is asked for, and nothing kept in memory.
- */
-function saleOf(seed: number, seq: number, timestamp: number, token: Token): Sale {
-  const draw = (part: number): number => hash32(seed, SALT.sale, seq, part);
-  const marketplace = draw(0) % 5 < 3 ? ELEMENT : VENTORY;
-  let currency: Currency | null = null;
-  if (marketplace.reportsCurrency) {
-    const pick = draw(1) % 100;
-    currency =
-      pick < 50
-        ? CURRENCIES.ETH
-        : pick < 78
-          ? CURRENCIES.STRK
-          : pick < 96
-            ? CURRENCIES.USDC
-            : {
-                symbol: null,
-                decimals: 18,
-                address: fieldElementHex(seed, SALT.currency, draw(2) % 3),
-              };
-  }
-  // Without a currency the marketplace's own API assumes ETH, and so are its prices.
-  const range = PRICE_RANGES[currency === null ? 'ETH' : (currency.symbol ?? 'unknown')];
-  const amount = range.min * (range.max / range.min) ** (draw(3) / 0x1_0000_0000);
-  const decimals = currency?.decimals ?? 18;
-  const units =
-    BigInt(Math.max(1, Math.round(amount * 10 ** range.digits))) *
-    10n ** BigInt(decimals - range.digits);
-  return {
-    marketplace,
-    currency,
-    price: units.toString(),
-    // Records written since October 2024 are hex; a fifth of them are not, so lists mix both.
-    hexPrice: timestamp >= HEX_PRICES_SINCE && draw(4) % 5 !== 0,
-    quantity: marketplace === ELEMENT && token.contract.type === 'ERC1155' ? token.quantity : 1,
-    reversed: draw(5) % 100 < 15,
-    saleFirst: draw(6) % 2 === 0,
-  };
-}
-
 /** Power-law activity: three contracts take most events, idle ones get none. */
 function eventCounts(seed: number, drafts: readonly ContractDraft[], total: number): number[] {
   const random = createRandom(seed, 0x5ca1e);
-  const place = (role: ContractDraft['role']): number[] =>
-    drafts.flatMap((draft, index) => (draft.role === role ? [index] : []));
-  const others = place('any');
-  for (let n = others.length - 1; n > 0; n -= 1) {
-    const m = random.int(n + 1);
-    [others[n], others[m]] = [others[m] ?? 0, others[n] ?? 0];
-  }
-  const ranked = [...place('busiest'), ...place('second'), ...others];
+  const ranked = rankedByRole(random, drafts);
   const tailWeight = (rank: number): number => 1 / (rank - TOP_SHARES.length + 1);
   let tailSum = 0;
   for (let rank = TOP_SHARES.length; rank < ranked.length; rank += 1) tailSum += tailWeight(rank);

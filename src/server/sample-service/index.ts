@@ -1,15 +1,10 @@
 export { createSampleService, DATA_ROUTES } from './service';
 export type { SampleService, SampleServiceOptions } from './service';
 export { generateDataset, DEFAULT_DATASET_SIZE, startAnchor } from './dataset';
-export type {
-  Contract,
-  Dataset,
-  DatasetOptions,
-  EventKind,
-  Sale,
-  Token,
-  TokenEvent,
-} from './dataset';
+export { generateScaleData, DEFAULT_SCALE_SIZE } from './scale';
+export type { ScaleData, ScaleOptions } from './scale';
+export type { Dataset, DatasetOptions } from './dataset';
+export type { Contract, EventKind, EventSource, Sale, Token, TokenEvent } from './event-source';
 export {
   BROKEN_IMAGE_URL,
   CURRENCIES,

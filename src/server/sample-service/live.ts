@@ -1,4 +1,5 @@
-import type { Contract, Dataset, Token } from './dataset';
+import type { Dataset } from './dataset';
+import type { Contract, Token } from './event-source';
 import { createRandom } from './random';
 
 /**

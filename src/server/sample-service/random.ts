@@ -47,28 +47,45 @@ export function createRandom(...seedParts: number[]): Random {
 
 /** A 32-bit hash of a few integers (each taken modulo 2^32). */
 export function hash32(...parts: number[]): number {
-  let h = 0x9747b28c;
-  for (const part of parts) {
-    let k = Math.imul(part >>> 0, 0xcc9e2d51);
-    k = Math.imul((k << 15) | (k >>> 17), 0x1b873593);
-    h ^= k;
-    h = (Math.imul((h << 13) | (h >>> 19), 5) + 0xe6546b64) | 0;
+  let h = HASH_START;
+  for (const part of parts) h = mix(h, part);
+  return finish(h, parts.length);
+}
+
+/**
+ * `count` hex digits, 8 per 32-bit word: word n is `hash32(...parts, n)`, the parts mixed
+ * once for all the words, the words written into one buffer and read as hex.
+ */
+export function hexDigits(count: number, ...parts: number[]): string {
+  let prefix = HASH_START;
+  for (const part of parts) prefix = mix(prefix, part);
+  const words = Math.ceil(count / 8);
+  const buffer = words * 4 <= scratch.length ? scratch : Buffer.alloc(words * 4);
+  for (let word = 0; word < words; word += 1) {
+    buffer.writeUInt32BE(finish(mix(prefix, word), parts.length + 1), word * 4);
   }
-  h ^= parts.length * 4;
+  return buffer.toString('hex', 0, words * 4).slice(0, count);
+}
+
+/** Room for the 64 digits of a field element, reused: hexDigits runs to the end at once. */
+const scratch = Buffer.alloc(32);
+
+const HASH_START = 0x9747b28c;
+
+/** murmur3's step for one 32-bit part. */
+function mix(h: number, part: number): number {
+  let k = Math.imul(part >>> 0, 0xcc9e2d51);
+  k = Math.imul((k << 15) | (k >>> 17), 0x1b873593);
+  h ^= k;
+  return (Math.imul((h << 13) | (h >>> 19), 5) + 0xe6546b64) | 0;
+}
+
+/** murmur3's finish, over `count` parts. */
+function finish(h: number, count: number): number {
+  h ^= count * 4;
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
   h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
   return (h ^ (h >>> 16)) >>> 0;
-}
-
-/** `count` hex digits, 8 per 32-bit word. */
-export function hexDigits(count: number, ...parts: number[]): string {
-  let text = '';
-  for (let word = 0; text.length < count; word += 1) {
-    text += hash32(...parts, word)
-      .toString(16)
-      .padStart(8, '0');
-  }
-  return text.slice(0, count);
 }
 
 /**

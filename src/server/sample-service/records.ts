@@ -1,5 +1,5 @@
 import { tokenIdToDecimal, tokenIdToHex } from '../../lib/token-id';
-import type { Contract, EventKind, Sale, TokenEvent } from './dataset';
+import type { Contract, EventKind, Sale, TokenEvent } from './event-source';
 
 /**
  * The JSON each profile sends. `documented` is the interface document to the letter;

@@ -7,6 +7,7 @@ import { createRateLimiter } from '../proxy/rate-limit';
 import { createCursorCache, DEFAULT_CURSOR_CACHE_SIZE } from './cursor-cache';
 import { createSignedCursors } from './cursor';
 import { generateDataset, startAnchor, type Dataset } from './dataset';
+import type { EventSource } from './event-source';
 import {
   applyFault,
   createFaultSwitch,
@@ -20,17 +21,24 @@ import { startLiveArrivals } from './live';
 import { errorBody, type Profile } from './records';
 import { createStore, DEFAULT_LIMIT, type PageRequest } from './store';
 
-export interface SampleServiceOptions {
+/** `D`: the data served, the in-memory dataset unless another source is given. */
+export interface SampleServiceOptions<D extends EventSource = Dataset> {
   /** The `x-api-key` value every request must carry. */
   apiKey: string;
   /** Default `deployed`: the behaviour the dashboard meets in production. */
   profile?: Profile;
-  /** Default: `generateDataset({ seed, anchor })`, the full-size dataset. */
-  dataset?: Dataset;
+  /**
+   * Default: `generateDataset({ seed, anchor })`, the full-size dataset; or the scale data
+   * (scale.ts), which takes no live arrivals.
+   */
+  dataset?: D;
   seed?: number;
   /** When the service generates its dataset: where its timeline ends. Default `startAnchor()`. */
   anchor?: number;
-  /** New events keep arriving on a few contracts while the service runs (live.ts). Default off. */
+  /**
+   * New events keep arriving on a few contracts while the service runs (live.ts); only on
+   * an in-memory dataset. Default off.
+   */
   live?: boolean;
   /** Deployed profile: cursors kept before the least recently issued is forgotten. */
   cursorCacheSize?: number;
@@ -48,11 +56,11 @@ export interface SampleServiceOptions {
   control?: boolean;
 }
 
-export interface SampleService {
+export interface SampleService<D extends EventSource = Dataset> {
   app: Hono<SampleEnv>;
   /** Like global `fetch`: a dropped connection rejects with TypeError, an abort with the signal's reason. */
   fetch(input: Request | string | URL, init?: RequestInit): Promise<Response>;
-  dataset: Dataset;
+  dataset: D;
   profile: Profile;
   setFaults(plan: FaultPlan | null): void;
   /** Data requests received (the three `/v1` endpoints), whatever their outcome. */
@@ -78,12 +86,18 @@ const MAX_ARRIVALS_KEPT = 100_000;
 /** Base for relative URLs given to `SampleService.fetch`. */
 const IN_PROCESS_ORIGIN = 'http://sample-service.internal';
 
-export function createSampleService(options: SampleServiceOptions): SampleService {
+export function createSampleService<D extends EventSource = Dataset>(
+  options: SampleServiceOptions<D>,
+): SampleService<D> {
   if (options.apiKey === '') throw new TypeError('The sample service needs a non-empty apiKey.');
   const profile = options.profile ?? 'deployed';
+  // Without a dataset D is the default, Dataset.
   const dataset =
     options.dataset ??
-    generateDataset({ seed: options.seed ?? 1, anchor: options.anchor ?? startAnchor() });
+    (generateDataset({
+      seed: options.seed ?? 1,
+      anchor: options.anchor ?? startAnchor(),
+    }) as EventSource as D);
   const cursorCache =
     profile === 'deployed'
       ? createCursorCache(options.cursorCacheSize ?? DEFAULT_CURSOR_CACHE_SIZE)
@@ -93,7 +107,7 @@ export function createSampleService(options: SampleServiceOptions): SampleServic
     profile,
     cursorCache ?? createSignedCursors(`sample-service/${dataset.seed}`),
   );
-  const live = options.live ? startLiveArrivals(dataset) : null;
+  const live = options.live ? startLiveArrivals(inMemory(dataset)) : null;
   const faults = createFaultSwitch(options.faults ?? null);
   const expectedKey = digest(options.apiKey);
   const throttle =
@@ -239,6 +253,11 @@ export function parseLimit(raw: string | undefined, profile: Profile): Parsed<nu
     return profile === 'deployed' ? ok(DEFAULT_LIMIT) : fail('limit must be a positive integer.');
   }
   return value > 0 ? ok(value) : fail('limit must be a positive integer.');
+}
+
+function inMemory(source: EventSource): Dataset {
+  if (!('addMint' in source)) throw new TypeError('Live arrivals need an in-memory dataset.');
+  return source as Dataset;
 }
 
 /** Keys are compared as digests, in constant time. */

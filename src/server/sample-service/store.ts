@@ -1,7 +1,7 @@
 import { tokenIdToHex } from '../../lib/token-id';
 import { fail, ok, type Parsed } from '../../lib/result';
 import type { CursorPosition, CursorScheme, ListKind } from './cursor';
-import type { Contract, Dataset, Token, TokenEvent } from './dataset';
+import type { Contract, EventSource, Token, TokenEvent } from './event-source';
 import { hash32 } from './random';
 import {
   SALE_PART,
@@ -63,7 +63,7 @@ const rowKey = (seq: number, part: RecordPart): number => seq * 2 + part;
 const seqOf = (row: number): number => Math.floor(row / 2);
 const partOf = (row: number): RecordPart => (row % 2 === 0 ? 0 : SALE_PART);
 
-export function createStore(dataset: Dataset, profile: Profile, cursors: CursorScheme): Store {
+export function createStore(dataset: EventSource, profile: Profile, cursors: CursorScheme): Store {
   const envelopeBytes = Buffer.byteLength(envelope(profile, [], LONGEST_CURSOR));
   // The event last built: a deployed sale's two records, and the look at its parts before
   // them, build it once. Pages are built synchronously, so no other request comes between.
@@ -258,7 +258,7 @@ type ServedList = { contract: Contract } | { token: Token };
  * How many records a profile serves in all for a contract's events, or for a token's: what
  * a walk of the whole list receives (deployed: each sale twice, a contract's burns never).
  */
-export function servedRecordCount(dataset: Dataset, profile: Profile, of: ServedList): number {
+export function servedRecordCount(dataset: EventSource, profile: Profile, of: ServedList): number {
   return servedCounts(dataset, profile, of).records;
 }
 
@@ -267,12 +267,12 @@ export function servedRecordCount(dataset: Dataset, profile: Profile, of: Served
  * the rows a client shows once it joins each sale's two records (a contract's burns never
  * in the deployed profile).
  */
-export function servedEventCount(dataset: Dataset, profile: Profile, of: ServedList): number {
+export function servedEventCount(dataset: EventSource, profile: Profile, of: ServedList): number {
   return servedCounts(dataset, profile, of).events;
 }
 
 function servedCounts(
-  dataset: Dataset,
+  dataset: EventSource,
   profile: Profile,
   of: ServedList,
 ): { records: number; events: number } {

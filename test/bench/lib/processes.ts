@@ -82,6 +82,8 @@ export interface SampleServiceSpec {
   latencyMs?: number;
   /** The usage plan's throttle (429 beyond it), as the real service's basic plan. */
   throttle?: { perSecond: number; burst: number };
+  /** `scale`: events made per request, not held (sample-service/scale.ts). */
+  shape?: 'default' | 'scale';
 }
 
 /** The standalone sample service (`src/server/sample-service/cli.ts`) on a free port. */
@@ -92,6 +94,7 @@ export async function startSampleService(spec: SampleServiceSpec): Promise<Runni
   if (spec.contracts !== undefined) args.push('--contracts', String(spec.contracts));
   if (spec.events !== undefined) args.push('--events', String(spec.events));
   if (spec.latencyMs !== undefined) args.push('--latency', String(spec.latencyMs));
+  if (spec.shape !== undefined) args.push('--shape', spec.shape);
   if (spec.throttle) {
     args.push('--rate', String(spec.throttle.perSecond), '--burst', String(spec.throttle.burst));
   }
@@ -212,6 +215,36 @@ export async function startValidatingFloor(spec: {
   });
   const { stderr } = track(child, 'validating floor');
   return running(child, await listening(child, 'validating floor', stderr));
+}
+
+/**
+ * `npm run index -- …args` (src/server/index-cli.ts) with the environment given: its
+ * lines as they come, and its exit code when it ends.
+ */
+export function startIndexCommand(
+  args: string[],
+  env: Record<string, string>,
+  onLine: (line: string) => void,
+): { child: ChildProcess; exited: Promise<number | null> } {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', resolve('src/server/index-cli.ts'), ...args],
+    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const { stderr } = track(child, 'index command');
+  let pending = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    const lines = (pending + chunk.toString()).split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) onLine(line);
+  });
+  const exited = new Promise<number | null>((done) => {
+    child.once('exit', (code) => {
+      if (code !== 0) onLine(`index command exited (${code}): ${stderr()}`);
+      done(code);
+    });
+  });
+  return { child, exited };
 }
 
 /**

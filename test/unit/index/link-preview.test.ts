@@ -281,6 +281,11 @@ describe('link previews', () => {
       const html = await page(path);
       expect(html, path).toBe(SHELL);
     }
+    // A page with a feed names it, with its view's search; any other names none.
+    const sales = await page(`/contracts/${busiest.address}?kind=sale`);
+    expect(sales).toContain(
+      `<link rel="alternate" type="application/atom+xml" title="Atom feed of this view" href="/api/feed/contracts/${busiest.address}?kind=sale" />`,
+    );
     const bad = await get('/api/preview/collections/0xnothex.png');
     expect(bad.status).toBe(400);
   }, 60_000);

@@ -7,6 +7,7 @@ import {
   PROFILES,
   type Dataset,
   type DatasetOptions,
+  type EventSource,
   type Profile,
   type SampleService,
   type Token,
@@ -42,7 +43,7 @@ export function services(data: Dataset): Record<Profile, SampleService> {
 export type Json = Record<string, unknown>;
 
 export async function get(
-  service: SampleService,
+  service: SampleService<EventSource>,
   path: string,
   key: string | null = API_KEY,
 ): Promise<{ status: number; text: string; headers: Headers }> {
@@ -58,7 +59,11 @@ export interface Walk {
 }
 
 /** Follows cursors to the end of a list, checking what every page must satisfy. */
-export async function walk(service: SampleService, path: string, limit?: number): Promise<Walk> {
+export async function walk(
+  service: SampleService<EventSource>,
+  path: string,
+  limit?: number,
+): Promise<Walk> {
   const result: Walk = { items: [], pages: [] };
   let cursor: string | undefined;
   for (;;) {
@@ -116,7 +121,7 @@ export interface ExpectedRow {
 }
 
 export function contractRowsInOrder(
-  data: Dataset,
+  data: EventSource,
   contractIndex: number,
   profile: Profile,
 ): ExpectedRow[] {
@@ -139,7 +144,7 @@ export function contractRowsInOrder(
 
 /** The records a contract's list serves, newest first. */
 export const contractRecordsInOrder = (
-  data: Dataset,
+  data: EventSource,
   contractIndex: number,
   profile: Profile,
 ): string[] =>
@@ -151,7 +156,7 @@ export const contractRecordsInOrder = (
  * A token's records in event id order: a deployed sale record's event id is the token's
  * own hex id, so those come together, in the order they happened.
  */
-export function tokenRecordsInOrder(data: Dataset, token: Token, profile: Profile): string[] {
+export function tokenRecordsInOrder(data: EventSource, token: Token, profile: Profile): string[] {
   return Array.from(data.tokenEvents(token), (seq) => data.event(seq))
     .flatMap((event) =>
       eventRecords(event, profile).map((record) => ({
