@@ -6,7 +6,8 @@ import styles from './coverage-note.module.css';
 /**
  * How complete and fresh the page's answers are, in one line that keeps its place: while
  * the indexer reads the history, its progress (records read, back to which date); once
- * whole, "whole history" and when the newest events were last asked for; and when the
+ * whole, "whole history" and when the newest events were last asked for; how far behind
+ * the primary a replica that answered was, past the server's bound; and when the
  * service could not be asked, that the answers come from stored data, and why.
  */
 export function CoverageNote({
@@ -29,6 +30,9 @@ export function CoverageNote({
   if (coverage.headReadAt) {
     const seconds = Math.floor(Date.parse(coverage.headReadAt) / 1000);
     parts.push(`newest events asked for ${formatRelative(seconds, nowMs)}`);
+  }
+  if (typeof coverage.replicaLagSeconds === 'number') {
+    parts.push(`read from a replica ${coverage.replicaLagSeconds} s behind the primary`);
   }
   const problem = coverage.upstream
     ? `The Token Events Service could not be asked (${coverage.upstream.failure}); these answers come from stored data.`

@@ -147,10 +147,19 @@ export interface Coverage {
   verifiedAt: string | null;
   /** Records the service no longer lists: kept in the log, left out of every figure. */
   removed: number;
+  /**
+   * Read from a replica this many seconds behind the primary (past the server's
+   * `REPLICA_MAX_LAG_SECONDS`): its newest changes may be missing. Null otherwise.
+   */
+  replicaLagSeconds: number | null;
   /** Faults of the whole server (a refused key, a full disk…), in words. */
   faults: string[];
   statement: string;
 }
+
+/** What an answer read from a lagging replica says, in coverage and beside server faults. */
+export const replicaLagNote = (seconds: number) =>
+  `Read from a replica ${seconds} s behind the primary: the newest changes may not show yet.`;
 
 /**
  * A change of hands as the query API sends it: the app's own event shape (what the

@@ -8,6 +8,7 @@ import { DEFAULT_RATE_LIMIT } from './proxy/rate-limit';
 import { DEFAULT_IMAGES } from './images/images';
 import { ANCHOR_RANGE } from './sample-service/dataset';
 import type { DatabaseConfig } from './database/open-database';
+import type { ReplicaSettings } from './database/read-pools';
 import { DEFAULT_READER_SETTINGS } from './log/list-reader';
 import { isLoopback } from './network-address';
 import { DEFAULT_GATE } from './upstream/gate';
@@ -42,6 +43,8 @@ export type ProxyConfig = Required<
  */
 export interface DataConfig {
   database: DatabaseConfig;
+  /** Streaming replicas of DATABASE_URL's PostgreSQL that answer the index's reads. */
+  replicas?: Pick<ReplicaSettings, 'urls' | 'noteLagMs' | 'skipLagMs'>;
   /** A list's newest records are read again at most this often. */
   headIntervalMs: number;
   /** Upstream requests a month the key may make (0: no quota); a warning at 80%. */
@@ -136,6 +139,12 @@ const decimal = (name: string, fallback: number | undefined, min: number, max: n
 const seconds = (name: string, fallbackMs: number, max: number, min = 0) =>
   whole(name, fallbackMs / 1000, min, max).transform((value) => value * 1000);
 
+const postgresUrl = (name: string, what: string) =>
+  z.url({
+    protocol: /^postgres(ql)?$/,
+    error: `${name} must be ${what}: postgres://user:password@host:5432/database.`,
+  });
+
 /** Unset means no proxy in front: `X-Forwarded-For` is then anyone's to write. */
 const trustProxy = z.preprocess(
   (value) => (typeof value === 'string' ? value.trim().toLowerCase() : value),
@@ -229,15 +238,16 @@ const envSchema = z.object({
   EXPORTS_MAX: whole('EXPORTS_MAX', DEFAULT_DOWNLOAD_LIMITS.max, 1, 10_000),
   PUBLIC_URL: text,
   DATA_DIR: text.transform((dir) => dir ?? '.data'),
-  DATABASE_URL: text.pipe(
+  DATABASE_URL: text.pipe(postgresUrl('DATABASE_URL', 'a PostgreSQL URL').optional()),
+  DATABASE_REPLICA_URLS: text.pipe(
     z
-      .url({
-        protocol: /^postgres(ql)?$/,
-        error:
-          'DATABASE_URL must be a PostgreSQL URL: postgres://user:password@host:5432/database.',
-      })
+      .string()
+      .transform((list) => list.split(',').map((url) => url.trim()))
+      .pipe(z.array(postgresUrl('DATABASE_REPLICA_URLS', 'comma-separated PostgreSQL URLs')))
       .optional(),
   ),
+  REPLICA_MAX_LAG_SECONDS: seconds('REPLICA_MAX_LAG_SECONDS', 5_000, 86_400),
+  REPLICA_SKIP_LAG_SECONDS: seconds('REPLICA_SKIP_LAG_SECONDS', 60_000, 86_400, 1),
   HEAD_READ_SECONDS: seconds('HEAD_READ_SECONDS', DEFAULT_READER_SETTINGS.headIntervalMs, 3_600, 1),
   UPSTREAM_MONTHLY_QUOTA: whole('UPSTREAM_MONTHLY_QUOTA', BASIC_PLAN_MONTHLY_QUOTA, 0, 1e12),
   INDEX_BACKGROUND_SHARE: decimal('INDEX_BACKGROUND_SHARE', undefined, 0, 1),
@@ -349,6 +359,7 @@ export function loadConfig(env: Env): ServerConfig {
       database: vars.DATABASE_URL
         ? { kind: 'external', url: vars.DATABASE_URL }
         : { kind: 'embedded', dataDir: vars.DATA_DIR },
+      ...replicasOf(vars),
       headIntervalMs: vars.HEAD_READ_SECONDS,
       monthlyQuota: vars.UPSTREAM_MONTHLY_QUOTA,
     },
@@ -378,6 +389,29 @@ export function loadConfig(env: Env): ServerConfig {
         (clientsLimited ? DEFAULT_CLIENT_SHARE.inFlightPerClient : 0),
     },
     warnings,
+  };
+}
+
+/** Replicas of the primary DATABASE_URL names: none without it (the embedded one has none). */
+function replicasOf(vars: ParsedEnv): Pick<DataConfig, 'replicas'> {
+  const urls = vars.DATABASE_REPLICA_URLS;
+  if (!urls) return {};
+  if (!vars.DATABASE_URL) {
+    throw new ConfigError(
+      'DATABASE_REPLICA_URLS is set but DATABASE_URL is not: replicas are of the PostgreSQL DATABASE_URL names.',
+    );
+  }
+  if (vars.REPLICA_SKIP_LAG_SECONDS < vars.REPLICA_MAX_LAG_SECONDS) {
+    throw new ConfigError(
+      'REPLICA_SKIP_LAG_SECONDS must be at least REPLICA_MAX_LAG_SECONDS: a replica is said to lag before it is left out.',
+    );
+  }
+  return {
+    replicas: {
+      urls,
+      noteLagMs: vars.REPLICA_MAX_LAG_SECONDS,
+      skipLagMs: vars.REPLICA_SKIP_LAG_SECONDS,
+    },
   };
 }
 

@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { ReadPools } from './database/read-pools';
 import type { RecordLog } from './log/record-log';
 import type { UpstreamRequestOutcome } from './upstream/page-read';
 
@@ -13,6 +14,8 @@ export interface MonitoringOptions {
   engine: Pick<RecordLog, 'addUsage' | 'usageSince' | 'stats'>;
   /** Upstream requests a month the key may make; 0: no quota. */
   monthlyQuota: number;
+  /** Where the index's reads go: each replica's state and lag, reads by where they went. */
+  reads?: Pick<ReadPools, 'states' | 'reads'>;
   warn?: (message: string) => void;
   now?: () => number;
 }
@@ -220,6 +223,43 @@ export function createMonitoring(options: MonitoringOptions) {
   scrapedGauge('log_lists', 'Lists the record log holds.', async () => {
     return (await orNothing(engine.stats()))?.lists;
   });
+
+  const { reads } = options;
+  if (reads) {
+    new Gauge({
+      name: 'database_replica_up',
+      help: 'Whether a replica is read (1: up, or lagging and said so; 0: down, or too far behind).',
+      labelNames: ['replica'],
+      registers,
+      collect() {
+        for (const { name, health } of reads.states()) {
+          this.set({ replica: name }, health === 'up' || health === 'lagging' ? 1 : 0);
+        }
+      },
+    });
+    new Gauge({
+      name: 'database_replica_lag_seconds',
+      help: 'How far behind the primary each replica was at its last check (absent while down).',
+      labelNames: ['replica'],
+      registers,
+      collect() {
+        this.reset();
+        for (const { name, lagSeconds } of reads.states()) {
+          if (lagSeconds !== null) this.set({ replica: name }, lagSeconds);
+        }
+      },
+    });
+    new Counter({
+      name: 'database_reads_total',
+      help: "Requests' index reads by where they went: the primary, or a replica.",
+      labelNames: ['to'],
+      registers,
+      collect() {
+        this.reset();
+        for (const [to, count] of Object.entries(reads.reads())) this.inc({ to }, count);
+      },
+    });
+  }
 
   let warnedMonth = -1;
   const checkQuota = async (time: number) => {

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServerConfig, UpstreamConfig } from './config';
 import { databaseFailure } from './database/database-error';
 import { openDatabase } from './database/open-database';
+import { createReadPools } from './database/read-pools';
 import { claimUpstream } from './database/service-identity';
 import type { ProxyOptions } from './proxy/app';
 import { createMonitoring } from './monitoring';
@@ -59,7 +60,11 @@ export async function openServices(config: ServerConfig, log?: (line: string) =>
       throw error;
     }
   }
-  const monitoring = createMonitoring({ engine, monthlyQuota: data.monthlyQuota });
+  // The index's reads, on DATABASE_REPLICA_URLS' replicas when they answer: each checked
+  // once before the server listens.
+  const reads = createReadPools(engine.pool, data.replicas, log);
+  await reads.check();
+  const monitoring = createMonitoring({ engine, monthlyQuota: data.monthlyQuota, reads });
   const { ratePerSecond } = config.proxy.gate;
   const { index } = config;
   // Background indexing stops for the month at this share of the quota, so visitors'
@@ -90,9 +95,10 @@ export async function openServices(config: ServerConfig, log?: (line: string) =>
     upstream,
     /** Options for `createProxy`. */
     faults,
-    proxy: <Pick<ProxyOptions, 'monitoring' | 'budget' | 'log_' | 'index' | 'faults'>>{
+    proxy: <Pick<ProxyOptions, 'monitoring' | 'budget' | 'log_' | 'index' | 'faults' | 'reads'>>{
       monitoring,
       faults,
+      reads,
       index: {
         // With no upstream rate (the embedded sample service) the shares are of 50 pages a second.
         backgroundRate: index.backgroundShare * (ratePerSecond > 0 ? ratePerSecond : 50),
@@ -113,7 +119,7 @@ export async function openServices(config: ServerConfig, log?: (line: string) =>
       await monitoring.flush();
       // A list's lock may still be held across an upstream read that never ends (its
       // request was answered 503 at shutdown): the pool would wait for it for ever.
-      await Promise.race([engine.close(), sleep(CLOSE_WAIT_MS)]);
+      await Promise.race([Promise.all([engine.close(), reads.close()]), sleep(CLOSE_WAIT_MS)]);
       await database.close();
     },
   };

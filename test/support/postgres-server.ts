@@ -14,6 +14,9 @@ import { freePort } from './free-port';
  */
 export interface PostgresServer {
   url: string;
+  /** Its cluster's folder and port (a standby is made from them: postgres-standby.ts). */
+  data: string;
+  port: number;
   /** Stops it at once, as a crash would (`pg_ctl stop -m immediate`); `stop` still cleans up. */
   kill(): void;
   /** Stops every process of it (SIGSTOP), as a frozen host would; returns how to thaw it. */
@@ -21,21 +24,46 @@ export interface PostgresServer {
   stop(): Promise<void>;
 }
 
+/** Runs one of PostgreSQL's programs as the user its clusters belong to; throws on failure. */
+export function runAsPostgres(file: string, args: string[]) {
+  const user = postgresUser();
+  const result = spawnSync(file, args, {
+    ...(user && { uid: user.uid, gid: user.gid }),
+    env: { ...process.env, LC_ALL: 'C' },
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) {
+    throw new Error(`${file} failed (${result.status}): ${result.stderr || result.stdout}`);
+  }
+}
+
+/** A new temporary folder PostgreSQL's user owns. */
+export function postgresFolder(prefix: string): string {
+  const user = postgresUser();
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  if (user) chownSync(dir, user.uid, user.gid);
+  return dir;
+}
+
+/** `pg_ctl start` of a cluster on 127.0.0.1:port, its socket and log in `dir`. */
+export function startCluster(data: string, dir: string, port: number) {
+  const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
+  runAsPostgres(postgresBinaries().pgCtl, [
+    '-D',
+    data,
+    '-o',
+    settings,
+    '-l',
+    join(dir, 'log'),
+    '-w',
+    'start',
+  ]);
+}
+
 export async function startPostgres(): Promise<PostgresServer> {
   const binaries = postgresBinaries();
-  const user = postgresUser();
-  const dir = mkdtempSync(join(tmpdir(), 'store-pg-'));
-  if (user) chownSync(dir, user.uid, user.gid);
-  const run = (file: string, args: string[]) => {
-    const result = spawnSync(file, args, {
-      ...(user && { uid: user.uid, gid: user.gid }),
-      env: { ...process.env, LC_ALL: 'C' },
-      encoding: 'utf8',
-    });
-    if (result.status !== 0) {
-      throw new Error(`${file} failed (${result.status}): ${result.stderr || result.stdout}`);
-    }
-  };
+  const dir = postgresFolder('store-pg-');
+  const run = runAsPostgres;
   const data = join(dir, 'data');
   run(binaries.initdb, [
     '-D',
@@ -50,8 +78,7 @@ export async function startPostgres(): Promise<PostgresServer> {
     '--no-sync',
   ]);
   const port = await freePort();
-  const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
-  run(binaries.pgCtl, ['-D', data, '-o', settings, '-l', join(dir, 'log'), '-w', 'start']);
+  startCluster(data, dir, port);
   let running = true;
   const kill = () => {
     if (!running) return;
@@ -65,6 +92,8 @@ export async function startPostgres(): Promise<PostgresServer> {
   };
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    data,
+    port,
     kill,
     freeze() {
       const frozen = processes();

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Coverage, WalkProgress } from '../../lib/answers';
+import { replicaLagNote, type Coverage, type WalkProgress } from '../../lib/answers';
 
 interface ContractRow {
   id: number;
@@ -23,13 +23,15 @@ const day = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0,
 /**
  * How much of a contract's history an answer knows, and how fresh it is, from the index
  * and the record log's state of its list; `faults` are the server's (a refused key, a
- * full disk…), said in every answer.
+ * full disk…), said in every answer; `lagSeconds`, how far behind the primary the replica
+ * read is, when past the bound where answers say so.
  */
 export async function coverageOf(
   pool: pg.Pool,
   address: string,
   progress: WalkProgress | undefined,
   faults: readonly string[] = [],
+  lagSeconds: number | null = null,
 ): Promise<{ id: number | undefined; coverage: Coverage }> {
   const { rows } = await pool.query<ContractRow>(
     `SELECT c.id, c.complete, c.oldest_ts, c.newest_ts, c.records,
@@ -72,6 +74,7 @@ export async function coverageOf(
         `${removed === 1 ? 'is' : 'are'} kept in the log and left out of every figure.`,
     );
   }
+  if (lagSeconds !== null) parts.push(replicaLagNote(lagSeconds));
   parts.push(...faults);
   return {
     id: row?.id,
@@ -86,6 +89,7 @@ export async function coverageOf(
       fault: row?.fault ?? null,
       verifiedAt: iso(row?.verified_at ?? null),
       removed,
+      replicaLagSeconds: lagSeconds,
       faults: [...faults],
       statement: parts.join(' '),
     },

@@ -28,6 +28,7 @@ import { transactionEvents } from '../index/transaction';
 import { walletCollections } from '../index/wallet';
 import { emptyWalletFigures, walletInCollection } from '../index/wallet-collection';
 import type { Indexer } from '../indexer/indexer';
+import { createReadPools, type ReadChoice, type ReadPools } from '../database/read-pools';
 import { errorResponse } from '../proxy/error-response';
 import { createCoalescer } from '../upstream/coalesce';
 import { API_ROUTES, honoPath, type ApiRouteName } from './api-routes';
@@ -64,7 +65,10 @@ import {
  * on it, and newest-first browsing reads deeper only as far as it is scrolled.
  */
 export interface QueryApiOptions {
+  /** The primary's pool. */
   pool: pg.Pool;
+  /** Where index reads go (replicas, when there are); default: the primary. */
+  reads?: ReadPools;
   indexer: Indexer;
   keyset: Keyset;
   /** The server's faults in words, said in every answer. */
@@ -104,8 +108,11 @@ type Params<S extends z.ZodType> = z.infer<S>;
 const mounted = (name: ApiRouteName) => honoPath(API_ROUTES[name]);
 
 export function createQueryApi(options: QueryApiOptions) {
-  const { pool, indexer, keyset, downloads, now = Date.now, faults = () => [] } = options;
-  const app = new Hono<{ Variables: { route: string; client?: string } }>();
+  const { indexer, keyset, downloads, now = Date.now, faults = () => [] } = options;
+  const reads = options.reads ?? createReadPools(options.pool);
+  const app = new Hono<{
+    Variables: { route: string; client?: string; reading: RequestReads };
+  }>();
   // Who asks (set by the per-client limit): the service's reads a visitor causes are its.
   // A request made in-process for another (a feed's) names its client in `env`.
   const clientOf = (c: Context) =>
@@ -119,11 +126,16 @@ export function createQueryApi(options: QueryApiOptions) {
   // `unmatched`).
   app.use('*', async (c, next) => {
     const named = c.get('route');
+    c.set('reading', requestReads(reads));
     await next();
     if (c.get('route') === named && !c.req.routePath.endsWith('*')) {
       c.set('route', c.req.routePath);
     }
   });
+  /** Where this request reads the index now (see `requestReads`). */
+  const readOf = (c: Context) => (c.get('reading') as RequestReads).choice();
+  /** The request waited for writes of its own (the service read): its reads must see them. */
+  const wrote = (c: Context) => (c.get('reading') as RequestReads).wrote();
 
   const badRequest = (message: string) =>
     errorResponse({ kind: 'bad_request', status: 400, message });
@@ -147,8 +159,10 @@ export function createQueryApi(options: QueryApiOptions) {
   }
 
   /** A collection's coverage as an answer says it: its walk's progress, the server's faults. */
-  const coverageNow = (address: string) =>
-    coverageOf(pool, address, indexer.progress(address), faults());
+  const coverageNow = async (c: Context, address: string) => {
+    const read = await readOf(c);
+    return coverageOf(read.pool, address, indexer.progress(address), faults(), read.lagSeconds);
+  };
 
   /**
    * The collection of a route, with its coverage; its head is read when due. Only a
@@ -158,12 +172,17 @@ export function createQueryApi(options: QueryApiOptions) {
   async function collection(c: Context, whole: boolean, param = 'address') {
     const address = contractAddress.safeParse(c.req.param(param));
     if (!address.success) return { error: badRequest(problemOf(address.error)) };
-    const listing = await indexer.listingOf(address.data);
+    // Asked of what is stored first: reading the contracts list is a write to wait for.
+    let listing = await indexer.storedListing(address.data);
+    if (listing !== 'listed') {
+      listing = await indexer.listingOf(address.data);
+      wrote(c);
+    }
     if (listing === 'listed') {
       void indexer.head(address.data, clientOf(c));
       if (whole) indexer.whole(address.data);
     }
-    const { id, coverage: known } = await coverageNow(address.data);
+    const { id, coverage: known } = await coverageNow(c, address.data);
     if (listing === 'not-listed' && id === undefined) {
       return {
         error: errorResponse({
@@ -205,10 +224,14 @@ export function createQueryApi(options: QueryApiOptions) {
     if (cursor.error) return cursor.error;
     const reading = readListing();
     // The server's first answers wait a little for the list (a new database has none).
-    if (!listedOnce) await settlesWithin(reading, LISTING_WAIT_MS);
+    if (!listedOnce) {
+      await settlesWithin(reading, LISTING_WAIT_MS);
+      wrote(c);
+    }
+    const read = await readOf(c);
     const nowSeconds = Math.floor(now() / 1000);
     const excludeWash = params.wash === 'exclude';
-    const all = await rankings(pool, params.window, nowSeconds, { excludeWash });
+    const all = await rankings(read.pool, params.window, nowSeconds, { excludeWash });
     const matching = matchingRanking(all, params.q);
     const sorted = rankedBy(matching, params.sort, params.currency);
     let start = 0;
@@ -235,7 +258,11 @@ export function createQueryApi(options: QueryApiOptions) {
     // Its name, symbol and image come with the contracts list: a server that has not read
     // it yet waits for it a little once, as the ranking does.
     const reading = readListing();
-    if (!listedOnce) await settlesWithin(reading, LISTING_WAIT_MS);
+    if (!listedOnce) {
+      await settlesWithin(reading, LISTING_WAIT_MS);
+      wrote(c);
+    }
+    const { pool } = await readOf(c);
     const excludeWash = found.params.wash === 'exclude';
     const figures = found.id === undefined ? null : await overview(pool, found.id, { excludeWash });
     const { rows } = await pool.query(
@@ -261,11 +288,11 @@ export function createQueryApi(options: QueryApiOptions) {
     const key = queryKey(`events:${found.address}`, params);
     const cursor = decodeCursor(key, params.cursor);
     if (cursor.error) return cursor.error;
-    const read = (id: number | undefined) =>
+    const read = async (id: number | undefined) =>
       id === undefined
         ? { rows: [], next: null, resume: cursor.after ?? [] }
         : eventsPage(
-            pool,
+            (await readOf(c)).pool,
             { ...filters, contractId: id, sort: params.sort, limit: params.limit },
             cursor.after,
           );
@@ -274,12 +301,13 @@ export function createQueryApi(options: QueryApiOptions) {
     const reads = browsing && found.listing === 'listed';
     for (let step = 0; reads && step < BROWSE_DEEPER_PAGES; step++) {
       if (page.next !== null || page.rows.length >= params.limit) break;
-      const known = await coverageOf(pool, found.address, undefined);
+      const known = await coverageNow(c, found.address);
       if (known.coverage.complete) break;
       await indexer.deeper(found.address);
-      page = await read((await coverageOf(pool, found.address, undefined)).id);
+      wrote(c);
+      page = await read((await coverageNow(c, found.address)).id);
     }
-    const { coverage } = await coverageNow(found.address);
+    const { coverage } = await coverageNow(c, found.address);
     // Newest first over a history not wholly indexed: the end of what is indexed is not the
     // end of the list, so the answer says where to go on once older events are indexed.
     const next = page.next ?? (browsing && !coverage.complete ? (page.resume ?? null) : null);
@@ -308,7 +336,7 @@ export function createQueryApi(options: QueryApiOptions) {
     const rows =
       found.id === undefined
         ? []
-        : await series(pool, found.id, params.interval, filtersOf(params));
+        : await series((await readOf(c)).pool, found.id, params.interval, filtersOf(params));
     return c.json({ interval: params.interval, buckets: rows, coverage });
   });
 
@@ -318,7 +346,8 @@ export function createQueryApi(options: QueryApiOptions) {
     const found = await collectionRequest(c, viewFiguresParams);
     if (found.error) return found.error;
     const filters = filtersOf(found.params);
-    const figures = found.id === undefined ? null : await viewFigures(pool, found.id, filters);
+    const figures =
+      found.id === undefined ? null : await viewFigures((await readOf(c)).pool, found.id, filters);
     return c.json({ figures, coverage: found.coverage });
   });
 
@@ -331,6 +360,7 @@ export function createQueryApi(options: QueryApiOptions) {
     const { from, to, excludeWash = false } = filtersOf(found.params);
     const span = { from, to, excludeWash };
     const { id, coverage } = found;
+    const { pool } = await readOf(c);
     const figures =
       id === undefined
         ? noMarket()
@@ -360,7 +390,7 @@ export function createQueryApi(options: QueryApiOptions) {
     const answer =
       found.id === undefined
         ? { ...NO_HOLDERS, holders: [], next: null }
-        : await holders(pool, found.id, {
+        : await holders((await readOf(c)).pool, found.id, {
             ...(params.asOf !== undefined && { asOf: params.asOf }),
             ...(params.owner !== undefined && { owner: params.owner }),
             limit: params.limit,
@@ -383,6 +413,7 @@ export function createQueryApi(options: QueryApiOptions) {
     // A snapshot of now says on each line when it was taken.
     const asOf = params.asOf ?? Math.floor(now() / 1000);
     const id = found.id;
+    const { pool } = await readOf(c);
     return downloads.respond(downloadRequest(c), {
       name: `${holderExportName(found.address, params.asOf)}.csv`,
       type: 'text/csv',
@@ -410,7 +441,9 @@ export function createQueryApi(options: QueryApiOptions) {
       found.listing === 'listed'
         ? await indexer.token(found.address, token.data, clientOf(c))
         : 'the service cannot be asked now';
-    const { id, coverage } = await coverageNow(found.address);
+    if (found.listing === 'listed') wrote(c);
+    const { id, coverage } = await coverageNow(c, found.address);
+    const { pool } = await readOf(c);
     const history = id === undefined ? null : await tokenHistory(pool, id, token.data);
     return c.json({
       address: found.address,
@@ -438,6 +471,7 @@ export function createQueryApi(options: QueryApiOptions) {
         ? null
         : { ...filters, contractId: found.id, sort: params.sort, limit: EXPORT_BATCH };
     const json = params.format === 'json';
+    const { pool } = await readOf(c);
     return downloads.respond(downloadRequest(c), {
       name: `${name}.${params.format}`,
       type: json ? 'application/json' : 'text/csv',
@@ -473,9 +507,10 @@ export function createQueryApi(options: QueryApiOptions) {
     if (params instanceof Response) return params;
     const wallet = walletAddress.safeParse(c.req.param('address'));
     if (!wallet.success) return badRequest(problemOf(wallet.error));
+    const read = await readOf(c);
     return c.json({
       address: wallet.data,
-      collections: await walletCollections(pool, wallet.data),
+      collections: await walletCollections(read.pool, wallet.data),
       covers: 'Collections the index holds; a collection not indexed yet is not counted.',
       faults: faults(),
     });
@@ -489,6 +524,7 @@ export function createQueryApi(options: QueryApiOptions) {
     const key = queryKey(`wallet:${wallet.data}`, params);
     const cursor = decodeCursor(key, params.cursor);
     if (cursor.error) return cursor.error;
+    const { pool } = await readOf(c);
     let contractId: number | undefined;
     if (params.collection) {
       const { id } = await coverageOf(pool, params.collection, undefined);
@@ -515,6 +551,7 @@ export function createQueryApi(options: QueryApiOptions) {
     if (!wallet.success) return badRequest(problemOf(wallet.error));
     const found = await collectionRequest(c, walletCollectionParams, 'contract');
     if (found.error) return found.error;
+    const { pool } = await readOf(c);
     const [{ rows }, figures] = await Promise.all([
       pool.query<{ name: string | null; symbol: string | null }>(
         'SELECT name, symbol FROM idx_contracts WHERE address = $1',
@@ -546,6 +583,7 @@ export function createQueryApi(options: QueryApiOptions) {
     const raw = c.req.param('value') ?? '';
     const value = lookupValue.safeParse(raw);
     if (!value.success) return badRequest(problemOf(value.error));
+    const { pool } = await readOf(c);
     const { id } = params.collection
       ? await coverageOf(pool, params.collection, undefined)
       : { id: undefined };
@@ -563,6 +601,7 @@ export function createQueryApi(options: QueryApiOptions) {
     if (params instanceof Response) return params;
     const hash = transactionHash.safeParse(c.req.param('hash'));
     if (!hash.success) return badRequest(problemOf(hash.error));
+    const { pool } = await readOf(c);
     const answer: TransactionAnswer = {
       hash: hash.data,
       ...(await transactionEvents(pool, hash.data)),
@@ -592,6 +631,28 @@ function exportName(address: string, params: Params<typeof exportParams>): strin
   if (params.wash === 'exclude') parts.push('without-flagged-sales');
   if (params.wash === 'only') parts.push('flagged-sales-only');
   return parts.join('_');
+}
+
+/**
+ * Where one request reads the index: chosen at its first read and kept (its pages and
+ * coverage from one place); chosen again, fresh, once the request waited for writes of
+ * its own, so that it sees them (read-pools.ts).
+ */
+interface RequestReads {
+  choice(): Promise<ReadChoice>;
+  wrote(): void;
+}
+
+function requestReads(reads: ReadPools): RequestReads {
+  let choice: Promise<ReadChoice> | undefined;
+  let fresh = false;
+  return {
+    choice: () => (choice ??= reads.choose({ fresh })),
+    wrote() {
+      fresh = true;
+      choice = undefined;
+    },
+  };
 }
 
 /** Waits for the promise, `ms` at most (it goes on either way). */

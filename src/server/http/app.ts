@@ -84,11 +84,12 @@ export function createServerApp(options: ServerAppOptions) {
     c.header('cache-control', 'no-store');
     const readiness = await proxy.checkReady();
     if (!readiness.ready) return c.json({ status: 'not_ready', reason: readiness.reason }, 503);
-    const { note, coolingDownUntil } = readiness;
+    const { note, coolingDownUntil, replicas } = readiness;
     return c.json({
       status: 'ready',
       ...(note && { note }),
       ...(coolingDownUntil && { coolingDownUntil }),
+      ...(replicas && { replicas }),
     });
   });
   // Metrics for monitoring (upstream usage against the quota, store, latency), limited

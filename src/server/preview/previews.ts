@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type pg from 'pg';
+import { createReadPools, type ReadPools } from '../database/read-pools';
 import { errorResponse } from '../proxy/error-response';
 import { matchesEtag } from '../proxy/json-etag';
 import { headTags } from './page-head';
@@ -12,6 +13,8 @@ import { imagePath, imageTarget, pagePath, pageTarget } from './targets';
 
 export interface PreviewOptions {
   pool: pg.Pool;
+  /** Where the index's reads go (replicas, when there are); default: `pool`. */
+  reads?: ReadPools;
   /** Rendered images kept in memory at most (bytes). */
   cacheBytes?: number;
   /** How long a page waits for its tags before it is sent without them. */
@@ -44,7 +47,7 @@ export const PREVIEW_PREFIX = '/api/preview';
  * per thing they show and kept (png-cache.ts).
  */
 export function createPreviews(options: PreviewOptions) {
-  const { pool } = options;
+  const reads = options.reads ?? createReadPools(options.pool);
   const cache = createPngCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
   const headTimeoutMs = options.headTimeoutMs ?? DEFAULT_HEAD_TIMEOUT_MS;
   const recent = recentLayouts(options.layoutTtlMs ?? DEFAULT_LAYOUT_TTL_MS, RECENT_LAYOUTS);
@@ -67,7 +70,7 @@ export function createPreviews(options: PreviewOptions) {
   };
   let fallbacks = 0;
   const layoutOf = (target: PreviewTarget) =>
-    recent(imagePath(target), () => readPreview(pool, target));
+    recent(imagePath(target), async () => readPreview((await reads.choose()).pool, target));
   const app = new Hono<{ Variables: { route: string } }>();
 
   app.get(`${PREVIEW_PREFIX}/*`, async (c) => {

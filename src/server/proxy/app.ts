@@ -6,6 +6,7 @@ import { createFeeds } from '../api/feeds';
 import { openApiDocument } from '../api/openapi';
 import { createQueryApi } from '../api/query-api';
 import { DATABASE_FAILURE_MESSAGES, databaseFailure } from '../database/database-error';
+import { createReadPools, type ReadPools, type ReplicaStatus } from '../database/read-pools';
 import { createKeyset } from '../index/keyset';
 import { createIndexer, type Indexer } from '../indexer/indexer';
 import { createListReader, type ListReaderSettings, type ListSpec } from '../log/list-reader';
@@ -77,12 +78,14 @@ export interface ProxyOptions {
     quotaAllows?: () => boolean;
     log?: (message: string) => void;
   };
+  /** Where the index's reads go: streaming replicas, when there are; default: the primary. */
+  reads?: ReadPools;
   /** Faults of the whole server, shared with what opened the database. */
   faults?: ServerFaults;
   /** Where feeds' links point (`PUBLIC_URL`, the listen address); else each request's origin. */
   origins?: OriginRule;
   /** Link previews' settings (src/server/preview). */
-  preview?: Omit<PreviewOptions, 'pool'>;
+  preview?: Omit<PreviewOptions, 'pool' | 'reads'>;
   /** Contracts' images fetched and served from our origin (src/server/images). */
   images?: ImageOptions;
   /** The upstream's request rate kept for several servers (in PostgreSQL); default: ours. */
@@ -107,7 +110,8 @@ const API_VERSION = '1.0.0';
 export const SERVICE_DEFAULT_LIMIT = 100;
 
 export type Readiness =
-  { ready: true; note?: string; coolingDownUntil?: string } | { ready: false; reason: string };
+  | { ready: true; note?: string; coolingDownUntil?: string; replicas?: ReplicaStatus[] }
+  | { ready: false; reason: string };
 
 type Env = { Variables: ClientVariables };
 
@@ -196,13 +200,15 @@ export function createProxy(options: ProxyOptions) {
   app.use('/api/*', preflight);
   app.use('/api/*', jsonEtag);
   // Link previews need only the index's tables: they never ask the service.
-  const previews = createPreviews({ ...options.preview, pool });
+  const reads = options.reads ?? createReadPools(pool);
+  const previews = createPreviews({ ...options.preview, pool, reads });
   const downloads = createDownloads(options.downloads ?? DEFAULT_DOWNLOAD_LIMITS);
   app.route('/', previews.app);
   const images = createImages({ ...(options.images ?? DEFAULT_IMAGES), pool });
   app.route('/', images.app);
   const queryApi = createQueryApi({
     pool,
+    reads,
     indexer,
     faults: () => faults.list().map((fault) => fault.message),
     keyset: createKeyset(`query-api/${secret}`),
@@ -334,7 +340,10 @@ export function createProxy(options: ProxyOptions) {
       .filter((fault) => !BLOCKING.includes(fault.kind))
       .map((fault) => fault.message);
     const note = notes.length > 0 ? { note: notes.join(' ') } : {};
-    if (outcome.kind === 'page') return { ready: true, ...note, ...cooling };
+    // Replicas down or behind leave the server ready: the primary answers their reads.
+    const states = reads.states();
+    const replicas = states.length > 0 ? { replicas: states } : {};
+    if (outcome.kind === 'page') return { ready: true, ...note, ...cooling, ...replicas };
     const error = pageFailureError(outcome.failure, errorLimits);
     // Throttling is shared by every instance: failing readiness for it would take them all out.
     if (error.status === 429) return { ready: true, note: error.message, ...cooling };

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/server/config';
 import { DEFAULT_CLIENT_SHARE } from '../../../src/server/http/client-share';
 
+const PRIMARY = 'postgres://dashboard:secret@db.internal:5432/events';
+const REPLICAS = 'postgres://dashboard:secret@replica-1:5432/events, postgres://replica-2/events';
 const real = { TOKEN_EVENTS_API_URL: 'https://api.example.test/v0/', TOKEN_EVENTS_API_KEY: 'k' };
 
 describe('server configuration', () => {
@@ -311,9 +313,40 @@ describe('server configuration', () => {
     [{ PUBLIC_URL: 'https://dash.example/app' }, /PUBLIC_URL/],
     [{ PUBLIC_URL: 'https://dash.example/?a=1' }, /PUBLIC_URL/],
     [{ PUBLIC_URL: 'https://user:pw@dash.example' }, /PUBLIC_URL/],
+    [
+      { DATABASE_REPLICA_URLS: 'postgres://replica.internal/events' },
+      /DATABASE_REPLICA_URLS is set but DATABASE_URL is not/,
+    ],
+    [
+      { DATABASE_URL: PRIMARY, DATABASE_REPLICA_URLS: 'postgres://a/events,mysql://b/events' },
+      /DATABASE_REPLICA_URLS must be comma-separated PostgreSQL URLs/,
+    ],
+    [
+      { DATABASE_URL: PRIMARY, DATABASE_REPLICA_URLS: REPLICAS, REPLICA_SKIP_LAG_SECONDS: '2' },
+      /REPLICA_SKIP_LAG_SECONDS must be at least REPLICA_MAX_LAG_SECONDS/,
+    ],
+    [{ REPLICA_MAX_LAG_SECONDS: 'soon' }, /REPLICA_MAX_LAG_SECONDS must be a whole number/],
   ])('refuses %j with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('reads replicas of DATABASE_URL, with their lag bounds', () => {
+    expect(loadConfig({ DATABASE_URL: PRIMARY }).data.replicas).toBeUndefined();
+    expect(
+      loadConfig({ DATABASE_URL: PRIMARY, DATABASE_REPLICA_URLS: REPLICAS }).data.replicas,
+    ).toEqual({
+      urls: ['postgres://dashboard:secret@replica-1:5432/events', 'postgres://replica-2/events'],
+      noteLagMs: 5_000,
+      skipLagMs: 60_000,
+    });
+    const tuned = loadConfig({
+      DATABASE_URL: PRIMARY,
+      DATABASE_REPLICA_URLS: REPLICAS,
+      REPLICA_MAX_LAG_SECONDS: '2',
+      REPLICA_SKIP_LAG_SECONDS: '30',
+    });
+    expect(tuned.data.replicas).toMatchObject({ noteLagMs: 2_000, skipLagMs: 30_000 });
   });
 
   it.each([
