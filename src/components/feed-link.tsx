@@ -1,6 +1,7 @@
 import { useLocation } from 'react-router';
 import { feedHref } from '../lib/routes';
 import button from './button.module.css';
+import styles from './feed-link.module.css';
 
 /**
  * The Atom feed of the view shown: its path and search, so a feed reader follows the rows
@@ -10,7 +11,7 @@ export function FeedLink() {
   const { pathname, search } = useLocation();
   return (
     <a
-      className={button.secondary}
+      className={`${button.secondary} ${styles.feed}`}
       href={feedHref(pathname, search)}
       type="application/atom+xml"
       title="This view's newest changes of hands, for a feed reader"
