@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { createReadPools } from '../../src/server/database/read-pools';
 import { createSampleService, generateDataset } from '../../src/server/sample-service';
 import { indexedProxy } from '../support/indexed-proxy';
-import { startPostgres } from '../support/postgres-server';
+import { createDatabase, databaseUrl, startPostgres } from '../support/postgres-server';
 import { startStandby } from '../support/postgres-standby';
 import { sampleUpstream } from '../support/sample-upstream';
 import type { BenchContext } from './context';
@@ -40,16 +39,12 @@ export async function replicaReads({ report, deadline, log }: Context): Promise<
   try {
     const standby = await startStandby(primary);
     cleanups.push(() => standby.stop());
-    const name = `bench_${randomUUID().replaceAll('-', '')}`;
-    const admin = new pg.Client({ connectionString: primary.url });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = primary.url.replace(/\/postgres$/, `/${name}`);
+    const name = await createDatabase(primary.url, 'bench');
+    const url = databaseUrl(primary.url, name);
     const primaryPool = new pg.Pool({ connectionString: url });
     cleanups.push(() => primaryPool.end());
     const reads = createReadPools(primaryPool, {
-      urls: [standby.url.replace(/\/postgres$/, `/${name}`)],
+      urls: [databaseUrl(standby.url, name)],
       noteLagMs: 5_000,
       skipLagMs: 60_000,
     });

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
-import { startPostgres, type PostgresServer } from './postgres-server';
+import { createDatabase, databaseUrl, startPostgres, type PostgresServer } from './postgres-server';
 
 /**
  * One test PostgreSQL for a test file (started before its tests, stopped after), and a
@@ -31,10 +30,9 @@ export function usePostgresDatabases() {
     server: running,
     /** A new, empty database: its URL, and how to drop it. */
     async database(): Promise<{ url: string; drop: () => Promise<void> }> {
-      const name = `test_${randomUUID().replaceAll('-', '')}`;
-      await admin(`CREATE DATABASE ${name}`);
+      const name = await createDatabase(running().url);
       return {
-        url: running().url.replace(/\/postgres$/, `/${name}`),
+        url: databaseUrl(running().url, name),
         drop: () => admin(`DROP DATABASE ${name} WITH (FORCE)`),
       };
     },

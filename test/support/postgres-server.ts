@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { chownSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { postgresBinaries } from '../../src/server/database/postgres-binaries';
 import { postgresUser } from '../../src/server/database/postgres-user';
 import { freePort } from './free-port';
@@ -58,6 +60,23 @@ export function startCluster(data: string, dir: string, port: number) {
     '-w',
     'start',
   ]);
+}
+
+/** The URL of another database on the server `serverUrl` (which names `postgres`). */
+export const databaseUrl = (serverUrl: string, name: string) =>
+  serverUrl.replace(/\/postgres$/, `/${name}`);
+
+/** A new, empty database of a random name on the server at `serverUrl`: its name. */
+export async function createDatabase(serverUrl: string, prefix = 'test'): Promise<string> {
+  const name = `${prefix}_${randomUUID().replaceAll('-', '')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  return name;
 }
 
 export async function startPostgres(): Promise<PostgresServer> {

@@ -1,11 +1,15 @@
-import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createReadPools, type ReadPools } from '../../../src/server/database/read-pools';
 import { createMonitoring } from '../../../src/server/monitoring';
 import { createSampleService, generateDataset } from '../../../src/server/sample-service';
 import { indexedProxy } from '../../support/indexed-proxy';
-import { startPostgres, type PostgresServer } from '../../support/postgres-server';
+import {
+  createDatabase,
+  databaseUrl,
+  startPostgres,
+  type PostgresServer,
+} from '../../support/postgres-server';
 import { startStandby, type PostgresStandby } from '../../support/postgres-standby';
 import { sampleUpstream } from '../../support/sample-upstream';
 import type { Json } from '../../support/indexed-sample';
@@ -47,16 +51,12 @@ async function onStandby(database: string, sql: string) {
     await client.end();
   }
 }
-const standbyUrl = (database: string) => standby.url.replace(/\/postgres$/, `/${database}`);
+const standbyUrl = (database: string) => databaseUrl(standby.url, database);
 
 /** A new database on the primary (the standby replays it), the proxy over it, reading the standby. */
 async function setUp() {
-  const name = `test_${randomUUID().replaceAll('-', '')}`;
-  const admin = new pg.Client({ connectionString: primary.url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = primary.url.replace(/\/postgres$/, `/${name}`);
+  const name = await createDatabase(primary.url);
+  const url = databaseUrl(primary.url, name);
   const primaryPool = new pg.Pool({ connectionString: url });
   cleanups.push(() => primaryPool.end());
   const reads: ReadPools = createReadPools(primaryPool, {
