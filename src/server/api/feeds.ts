@@ -6,7 +6,7 @@ import type { Coverage, EventRow, EventsAnswer, TokenAnswer } from '../../lib/an
 import { readEventView, viewApiParams } from '../../lib/event-view';
 import { marketApiSearch, parseMarketSpan, parseMarketWash } from '../../lib/market-view';
 import { formatPrice, readPrice } from '../../lib/price';
-import { FEED_PREFIX, feedHref, hrefs } from '../../lib/routes';
+import { FEED_PREFIX, feedHref, hrefs, matchRoute } from '../../lib/routes';
 import { kindName } from '../../lib/token-event';
 import { canonicalTokenId } from '../../lib/token-id';
 import { errorResponse } from '../proxy/error-response';
@@ -37,6 +37,9 @@ const ATOM_TYPE = 'application/atom+xml; charset=utf-8';
 // Readers poll; what they poll may change with every head read.
 const FEED_CACHE_CONTROL = 'public, max-age=60';
 
+const NO_FEED =
+  'A feed follows a collection (/contracts/0x…, its holders or market), a token (/contracts/0x…/tokens/ID) or a wallet (/addresses/0x…): put /api/feed before that page’s path.';
+
 /** What a view's feed asks and how it names itself. */
 interface FeedSource {
   /** The query API's path and search (under `/api`) whose events are the entries. */
@@ -54,64 +57,65 @@ interface FeedSource {
  * that choose rows count; its sort and display do not.
  */
 export function feedSource(path: string, search: URLSearchParams): FeedSource | string {
-  const parts = path.split('/').filter(Boolean);
-  const [section, address, sub, tokenId, ...rest] = parts;
-  const canonical = canonicalAddress(address ?? '');
-  if (section === 'addresses' && canonical && parts.length === 2) {
-    const collection = canonicalAddress(search.get('collection') ?? '');
-    const params = new URLSearchParams({ limit: String(FEED_ENTRIES) });
-    if (collection) params.set('collection', collection);
-    return {
-      api: `/wallets/${canonical}/events?${params}`,
-      collection,
-      follows: `changes of hands of wallet ${shortenHex(canonical)}`,
-      named: collection === null,
-    };
-  }
-  if (section !== 'contracts' || !canonical) {
-    return 'A feed follows a collection (/contracts/0x…, its holders or market), a token (/contracts/0x…/tokens/ID) or a wallet (/addresses/0x…): put /api/feed before that page’s path.';
-  }
+  // The page as the router matches it; its address and token id at their places.
+  const route = matchRoute(path);
+  const [, address = '', , tokenId = ''] = path.split('/').filter(Boolean);
+  const canonical = canonicalAddress(address);
+  if (!canonical) return NO_FEED;
   const base = `/collections/${canonical}`;
   const limit = `limit=${FEED_ENTRIES}`;
-  if (parts.length === 2) {
-    const { view } = readEventView(search);
-    const params = viewApiParams(view, false);
-    const filtered = [...params.keys()].length > 0;
-    return {
-      api: `${base}/events?${params}${filtered ? '&' : ''}${limit}`,
-      collection: canonical,
-      follows: filtered ? 'changes of hands in this view' : 'every change of hands',
-      named: false,
-    };
+  switch (route) {
+    case 'wallet': {
+      const collection = canonicalAddress(search.get('collection') ?? '');
+      const params = new URLSearchParams({ limit: String(FEED_ENTRIES) });
+      if (collection) params.set('collection', collection);
+      return {
+        api: `/wallets/${canonical}/events?${params}`,
+        collection,
+        follows: `changes of hands of wallet ${shortenHex(canonical)}`,
+        named: collection === null,
+      };
+    }
+    case 'contractEvents': {
+      const params = viewApiParams(readEventView(search).view, false);
+      const filtered = [...params.keys()].length > 0;
+      return {
+        api: `${base}/events?${params}${filtered ? '&' : ''}${limit}`,
+        collection: canonical,
+        follows: filtered ? 'changes of hands in this view' : 'every change of hands',
+        named: false,
+      };
+    }
+    case 'holders':
+      return {
+        api: `${base}/events?${limit}`,
+        collection: canonical,
+        follows: 'every change of hands',
+        named: false,
+      };
+    case 'market': {
+      const wash: Record<string, string> = parseMarketWash(search) ? { wash: 'exclude' } : {};
+      const params = marketApiSearch(parseMarketSpan(search), { kind: 'sale', ...wash });
+      return {
+        api: `${base}/events?${params}&${limit}`,
+        collection: canonical,
+        follows: 'sales',
+        named: false,
+      };
+    }
+    case 'tokenHistory': {
+      const token = canonicalTokenId(tokenId);
+      if (!token) return NO_FEED;
+      return {
+        api: `${base}/tokens/${token}`,
+        collection: canonical,
+        follows: `token ${token}`,
+        named: false,
+      };
+    }
+    default:
+      return NO_FEED;
   }
-  if (sub === 'holders' && parts.length === 3) {
-    return {
-      api: `${base}/events?${limit}`,
-      collection: canonical,
-      follows: 'every change of hands',
-      named: false,
-    };
-  }
-  if (sub === 'market' && parts.length === 3) {
-    const wash: Record<string, string> = parseMarketWash(search) ? { wash: 'exclude' } : {};
-    const params = marketApiSearch(parseMarketSpan(search), { kind: 'sale', ...wash });
-    return {
-      api: `${base}/events?${params}&${limit}`,
-      collection: canonical,
-      follows: 'sales',
-      named: false,
-    };
-  }
-  const token = sub === 'tokens' && rest.length === 0 && canonicalTokenId(tokenId ?? '');
-  if (token) {
-    return {
-      api: `${base}/tokens/${token}`,
-      collection: canonical,
-      follows: `token ${token}`,
-      named: false,
-    };
-  }
-  return 'This page has no feed: a feed follows a collection, its holders or market, a token or a wallet.';
 }
 
 /**
