@@ -3,18 +3,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import { readPageEnvelope } from '../../src/lib/page';
 import { migrate } from '../../src/server/database/migrations';
-import { eventsPage, type EventsQuery } from '../../src/server/index/events-query';
 import { overview } from '../../src/server/index/figures';
 import { createPreviews } from '../../src/server/preview/previews';
-import { holders } from '../../src/server/index/holders';
 import { market } from '../../src/server/index/market';
 import { createIngest, type Ingest } from '../../src/server/index/ingest';
+import type { EventsQuery } from '../../src/server/index/events-query';
 import type { KeysetValues } from '../../src/server/index/keyset';
-import { WINDOWS, type RankingWindow } from '../../src/lib/answers';
-import { rankings } from '../../src/server/index/rankings';
 import { series } from '../../src/server/index/series';
 import { tokenHistory } from '../../src/server/index/token';
-import { walletCollections } from '../../src/server/index/wallet';
 import { walletInCollection } from '../../src/server/index/wallet-collection';
 import { washFlagsOf } from '../../src/server/index/wash-flags';
 import { STARKNET_QUEST_ADDRESS } from '../../src/server/sample-service';
@@ -22,7 +18,19 @@ import { readListPage, type RecordIdentity } from '../../src/server/log/list-pag
 import { startPostgres, type PostgresServer } from '../support/postgres-server';
 import type { BenchContext } from './context';
 import { startSampleService, type Running } from './lib/processes';
-import { count, ms, percentile, round } from './lib/stats';
+import {
+  eventsOf,
+  positions,
+  priceOrder,
+  queryTimer,
+  querySubject,
+  RUNS,
+  sharedQueries,
+  spanStart,
+  spread,
+  TIME_ORDER,
+} from './lib/index-queries';
+import { count, ms, round } from './lib/stats';
 
 /**
  * index. The event index in PostgreSQL (src/server/index) on one contract of 1,000,000
@@ -40,10 +48,8 @@ const bench = 'index';
 const EVENTS = 1_000_000;
 const OTHER_EVENTS = 60_000;
 const PAGE_LIMIT = 5000;
-const RUNS = 20;
 const PAGE = 50;
 const DAY = 86_400;
-const ZERO = Buffer.alloc(32);
 
 const BUDGET = {
   changesPerSecond: 50_000,
@@ -167,33 +173,6 @@ export function postgresCpuSeconds(port: string): number {
   return (ticks(postmaster!, 4) + children.reduce((sum, pid) => sum + ticks(pid, 2), 0)) / 100;
 }
 
-/**
- * Keyset positions after the rows at `depths` of an order, as `eventsPage` hands them
- * out (its `next`): the columns of the sort's groups, then of its tail.
- */
-export async function positions(
-  pool: pg.Pool,
-  contractId: number,
-  { columns, order, where = 'true' }: { columns: string; order: string; where?: string },
-  depths: number[],
-): Promise<(KeysetValues | null)[]> {
-  const { rows } = await pool.query<unknown[]>({
-    text: `SELECT * FROM (SELECT ${columns}, row_number() OVER (ORDER BY ${order}) AS n
-      FROM idx_changes c WHERE c.contract_id = $1 AND ${where}) k WHERE n = ANY($2::bigint[])
-      ORDER BY n`,
-    values: [contractId, depths.filter((depth) => depth > 0)],
-    rowMode: 'array',
-  });
-  const found = new Map(rows.map((row) => [Number(row.at(-1)), row.slice(0, -1) as KeysetValues]));
-  return depths.map((depth) => (depth > 0 ? (found.get(depth) ?? null) : null));
-}
-
-/** `RUNS` depths spread over a list of `total` rows: from its first page, or from `from`. */
-export const spread = (total: number, from = 0) =>
-  Array.from({ length: RUNS }, (_, run) =>
-    Math.round(from * total + ((1 - from) * total * run) / RUNS),
-  );
-
 export async function eventIndex(context: Context): Promise<void> {
   const { report, deadline, log } = context;
   const key = randomBytes(12).toString('hex');
@@ -298,30 +277,10 @@ export async function eventIndex(context: Context): Promise<void> {
         STARKNET_QUEST_ADDRESS,
       ])
     ).rows[0]!.id;
-    const span = (
-      await db.query<{ oldest: string; newest: string; sales: string }>(
-        `SELECT min(ts) AS oldest, max(ts) AS newest, count(*) FILTER (WHERE kind = 2) AS sales
-         FROM idx_changes WHERE contract_id = $1`,
-        [id],
-      )
-    ).rows[0]!;
-    const [oldest, newest] = [Number(span.oldest), Number(span.newest)];
-    const within = (run: number, length: number) =>
-      Math.floor((oldest + ((newest - length - oldest) * run) / (RUNS - 1)) / 3600) * 3600;
-    const priced = (
-      await db.query<{ n: string }>(
-        'SELECT count(*) AS n FROM idx_changes WHERE contract_id = $1 AND has_sale AND price IS NOT NULL',
-        [id],
-      )
-    ).rows[0]!.n;
-    const wallets = (
-      await db.query<{ address: string }>(
-        `SELECT '0x' || encode(a, 'hex') AS address FROM (
-           SELECT from_addr AS a FROM idx_changes UNION ALL SELECT to_addr FROM idx_changes) x
-         WHERE a <> $1 GROUP BY a ORDER BY count(*) DESC, a LIMIT ${RUNS}`,
-        [ZERO],
-      )
-    ).rows.map((row) => row.address);
+    const subject = await querySubject(db, id);
+    const { newest } = subject;
+    const wallets = subject.wallets.map((wallet) => wallet.address);
+    const within = (run: number, length: number) => spanStart(subject, run, length);
     const tokens = (
       await db.query<{ token: string }>(
         `SELECT token_id::text AS token FROM idx_tokens WHERE contract_id = $1
@@ -329,30 +288,26 @@ export async function eventIndex(context: Context): Promise<void> {
         [id],
       )
     ).rows.map((row) => row.token);
-    const time = { columns: 'c.ts::text, c.id::text', order: 'c.ts DESC, c.id DESC' };
-    const price = (desc: boolean) => ({
-      columns: "c.cur_rank, encode(c.currency, 'hex'), c.price::text, c.id::text",
-      order: `c.cur_rank, c.currency, c.price ${desc ? 'DESC' : ''}, c.id ${desc ? 'DESC' : ''}`,
-      where: 'c.has_sale AND c.price IS NOT NULL',
-    });
     const cursors = {
-      deep: await positions(db, id, time, spread(changes, 0.05)),
-      priceDesc: await positions(db, id, price(true), spread(Number(priced))),
-      priceAsc: await positions(db, id, price(false), spread(Number(priced))),
+      priceAsc: await positions(db, id, priceOrder(false), spread(subject.counts.priced)),
       kind: await positions(
         db,
         id,
         { columns: 'c.kind, c.ts::text, c.id::text', order: 'c.kind, c.ts DESC, c.id DESC' },
-        spread(changes),
+        spread(subject.counts.changes),
       ),
       token: await positions(
         db,
         id,
         { columns: 'c.token_id::text, c.id::text', order: 'c.token_id, c.id' },
-        spread(changes),
+        spread(subject.counts.changes),
       ),
-      sales: await positions(db, id, { ...time, where: 'c.kind = 2' }, spread(Number(span.sales))),
-      washless: await positions(db, id, { ...time, where: 'c.wash = 0' }, spread(changes)),
+      washless: await positions(
+        db,
+        id,
+        { ...TIME_ORDER, where: 'c.wash = 0' },
+        spread(subject.counts.changes),
+      ),
     };
     const flagged = (
       await db.query<{ n: string }>(
@@ -363,181 +318,86 @@ export async function eventIndex(context: Context): Promise<void> {
     report.info(
       bench,
       '(b) sales flagged as wash trades (stored at ingest) / sales',
-      `${count(Number(flagged))} / ${count(Number(span.sales))}`,
+      `${count(Number(flagged))} / ${count(subject.counts.sales)}`,
     );
 
-    const measure = async (
-      name: string,
-      run: (run: number) => Promise<unknown>,
-      budgetMs?: number,
-      figure: 'p95' | 'p50' = 'p95',
-    ) => {
-      await run(0);
-      const times: number[] = [];
-      for (let index = 0; index < RUNS && !deadline.passed(); index += 1) {
-        const start = performance.now();
-        await run(index);
-        times.push(performance.now() - start);
-      }
-      const [p50, p95] = [percentile(times, 50), percentile(times, 95)];
-      report.set(`index.query.${name}`, { p50, p95, max: Math.max(...times), runs: times.length });
-      const value = `${ms(p50, 1)} / ${ms(p95, 1)}`;
-      const label = `(b) ${name}: p50 / p95`;
-      if (budgetMs === undefined) report.info(bench, label, value);
-      else {
-        const measured = figure === 'p95' ? p95 : p50;
-        report.budget(bench, label, value, `${figure} ≤ ${budgetMs} ms`, measured <= budgetMs);
-      }
-    };
+    const measure = queryTimer({
+      bench,
+      prefix: '(b) ',
+      report,
+      deadline,
+      targets: [{ label: 'index', db }],
+    });
     const events = (query: Partial<EventsQuery>, after: KeysetValues | null = null) =>
-      eventsPage(
-        db,
-        { contractId: id, sort: { id: 'time', desc: true }, limit: PAGE, ...query },
-        after,
-      );
+      eventsOf(db, subject, query, after);
     const e = BUDGET.eventsP95Ms;
-
-    await measure(
-      'events newest first, page 1 (20–200 rows)',
-      (run) => events({ limit: [20, 50, 100, 200][run % 4]! }),
-      e,
-    );
-    await measure(
-      'events newest first, a page 5–95% deep',
-      (run) => events({}, cursors.deep[run]!),
-      e,
-    );
-    await measure(
-      'events by -price, pages 0–95% deep',
-      (run) => events({ sort: { id: 'price', desc: true } }, cursors.priceDesc[run]!),
-      e,
-    );
+    await sharedQueries(measure, subject, BUDGET);
     await measure(
       'events by price, pages 0–95% deep',
-      (run) => events({ sort: { id: 'price', desc: false } }, cursors.priceAsc[run]!),
+      (_, run) => events({ sort: { id: 'price', desc: false } }, cursors.priceAsc[run]!),
       e,
     );
     await measure(
       'events by kind, pages 0–95% deep',
-      (run) => events({ sort: { id: 'kind', desc: false } }, cursors.kind[run]!),
+      (_, run) => events({ sort: { id: 'kind', desc: false } }, cursors.kind[run]!),
       e,
     );
     await measure(
       'events by token, pages 0–95% deep',
-      (run) => events({ sort: { id: 'token', desc: false } }, cursors.token[run]!),
-      e,
-    );
-    await measure(
-      'events kind=sale, pages 0–95% deep',
-      (run) => events({ kinds: ['sale'] }, cursors.sales[run]!),
+      (_, run) => events({ sort: { id: 'token', desc: false } }, cursors.token[run]!),
       e,
     );
     // The flags of a page of sales as a query would compute them, with the rule ingest
     // stores them by; the pages above read them stored.
     const salePages: string[][] = [];
-    for (const cursor of cursors.sales) {
+    for (const cursor of subject.cursors.sales) {
       salePages.push((await events({ kinds: ['sale'] }, cursor)).rows.map((row) => row.id));
     }
     await measure(
       `wash flags of a page of ${PAGE} sales computed at query time`,
-      (run) => db.query(washFlagsOf('idx_changes c', 'c.id = ANY($1::bigint[])'), [salePages[run]]),
+      (_, run) =>
+        db.query(washFlagsOf('idx_changes c', 'c.id = ANY($1::bigint[])'), [salePages[run]]),
       e,
     );
     await measure(
       'events newest first, wash=exclude, pages 0–95% deep',
-      (run) => events({ excludeWash: true }, cursors.washless[run]!),
+      (_, run) => events({ excludeWash: true }, cursors.washless[run]!),
       e,
-    );
-    await measure(
-      'events of a busy wallet in the contract',
-      (run) => events({ address: wallets[run]! }),
-      e,
-    );
-    await measure(
-      'events in a 7-day span',
-      (run) => events({ from: within(run, 7 * DAY), to: within(run, 7 * DAY) + 7 * DAY }),
-      e,
-    );
-    await measure(
-      'events of a busy wallet across contracts',
-      (run) =>
-        eventsPage(
-          db,
-          { address: wallets[run]!, sort: { id: 'time', desc: true }, limit: PAGE },
-          null,
-        ),
-      e,
-    );
-    await measure('wallet collections (wallet.ts)', (run) => walletCollections(db, wallets[run]!));
-    const changesOf = (
-      await db.query<{ n: string }>(
-        `SELECT count(*) AS n FROM idx_changes WHERE contract_id = $1 AND (from_addr = $2 OR to_addr = $2)`,
-        [id, Buffer.from(wallets[0]!.slice(2), 'hex')],
-      )
-    ).rows[0]!.n;
-    report.info(
-      bench,
-      '(b) the busiest wallet: its changes of hands in the contract',
-      count(+changesOf),
     );
     await measure(
       'a busy wallet inside the contract (wallet-collection.ts)',
-      (run) => walletInCollection(db, wallets[run]!, id, { now: newest }),
+      (_, run) => walletInCollection(db, wallets[run]!, id, { now: newest }),
       BUDGET.walletInCollectionMs,
     );
-    await measure('overview', () => overview(db, id), BUDGET.overviewMs);
     await measure(
       'overview, wash=exclude',
       () => overview(db, id, { excludeWash: true }),
       BUDGET.overviewMs,
     );
     await measure(
-      'series by day, whole history',
-      () => series(db, id, 'day', {}),
-      BUDGET.seriesDayMs,
-    );
-    await measure(
       'series by day, whole history, wash=exclude',
       () => series(db, id, 'day', { excludeWash: true }),
       BUDGET.seriesDayMs,
     );
-    await measure('series by hour, a 30-day span', (run) =>
+    await measure('series by hour, a 30-day span', (_, run) =>
       series(db, id, 'hour', { from: within(run, 30 * DAY), to: within(run, 30 * DAY) + 30 * DAY }),
     );
-    let next: KeysetValues | null = null;
-    await measure(
-      'holders now (pages of 20)',
-      async () => {
-        next = (await holders(db, id, { limit: 20, after: next })).next;
-      },
-      BUDGET.holdersNowMs,
-    );
-    await measure(
-      'holders as of a date',
-      (run) => holders(db, id, { limit: 20, after: null, asOf: within(run, 0) }),
-      BUDGET.holdersAsOfMs,
-    );
-    await measure('market, whole history', () => market(db, id, {}), BUDGET.marketMs);
     await measure(
       'market, whole history, flagged sales left out',
       () => market(db, id, { excludeWash: true }),
       BUDGET.marketMs,
     );
-    await measure('market, a 30-day span on whole hours', (run) =>
+    await measure('market, a 30-day span on whole hours', (_, run) =>
       market(db, id, { from: within(run, 30 * DAY), to: within(run, 30 * DAY) + 30 * DAY }),
     );
     // Off the hour the marketplaces' shares are read from the rows, not the hourly totals.
-    await measure('market, a 30-day span off the hour', (run) =>
+    await measure('market, a 30-day span off the hour', (_, run) =>
       market(db, id, {
         from: within(run, 30 * DAY) + 1,
         to: within(run, 30 * DAY) + 30 * DAY + 1,
       }),
     );
-    const windows = Object.keys(WINDOWS) as RankingWindow[];
-    await measure(`rankings (${windows.join(', ')} in turn)`, (run) =>
-      rankings(db, windows[run % windows.length]!, newest),
-    );
-    await measure('token history', (run) => tokenHistory(db, id, tokens[run]!));
+    await measure('token history', (_, run) => tokenHistory(db, id, tokens[run]!));
     // The collection's link-preview image: read, laid out and rendered by a server that has
     // not drawn it yet, then from the image cache, its figures read anew each time (as
     // they are once the few seconds that a read is reused for have passed).

@@ -1,20 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import { WINDOWS, type RankingWindow } from '../../src/lib/answers';
-import { eventsPage, type EventsQuery } from '../../src/server/index/events-query';
-import { overview } from '../../src/server/index/figures';
-import { holders } from '../../src/server/index/holders';
-import type { KeysetValues } from '../../src/server/index/keyset';
-import { market } from '../../src/server/index/market';
-import { rankings } from '../../src/server/index/rankings';
-import { series } from '../../src/server/index/series';
-import { walletCollections } from '../../src/server/index/wallet';
 import { startPostgres, type PostgresServer } from '../support/postgres-server';
 import type { BenchContext } from './context';
-import { positions, postgresMemory, spread } from './event-index';
+import { postgresMemory } from './event-index';
+import { queryTimer, sharedQueries, querySubject, type QueryTarget } from './lib/index-queries';
+import { partitionedCopy, PARTITIONED_PATH } from './lib/partitioned';
 import { startIndexCommand, startSampleService, type Running } from './lib/processes';
-import { count, ms, percentile, round } from './lib/stats';
+import { count, ms, round } from './lib/stats';
 
 /**
  * scale. The whole path at the real service's shape: the sample service's scale data
@@ -22,13 +15,10 @@ import { count, ms, percentile, round } from './lib/stats';
  * handful) read end to end by `npm run index -- --all` into a PostgreSQL of the tests'
  * own, then the query API's functions on the busiest contract and its busiest wallets.
  * SCALE_EVENTS (default 1,000,000) and SCALE_CONTRACTS (default one per 1,000 events, at
- * most 5,000) set the size; the full size is SCALE_EVENTS=10000000.
+ * most 5,000) set the size; the full size is SCALE_EVENTS=10000000. SCALE_PARTITIONS=N
+ * times every query on a copy partitioned by hash of the contract as well, interleaved.
  */
 const bench = 'scale';
-const RUNS = 20;
-const PAGE = 50;
-const DAY = 86_400;
-const ZERO = Buffer.alloc(32);
 const SAMPLE_MS = 1_000;
 /** Left of the run's deadline for what follows the ingest: the vacuum and the queries. */
 const QUERIES_MS = 300_000;
@@ -47,6 +37,15 @@ const BUDGET = {
 };
 
 type Context = Pick<BenchContext, 'report' | 'deadline' | 'log'>;
+
+/** SCALE_PARTITIONS: time the queries on tables of that many hash partitions too (0: not). */
+const scalePartitions = () => {
+  const partitions = Number(process.env.SCALE_PARTITIONS ?? 0);
+  if (!Number.isSafeInteger(partitions) || partitions < 0 || partitions > 1024) {
+    throw new Error('SCALE_PARTITIONS must be an integer from 0 to 1024');
+  }
+  return partitions;
+};
 
 export const scaleSize = () => {
   const events = Number(process.env.SCALE_EVENTS ?? 1_000_000);
@@ -183,7 +182,7 @@ export async function scaleBench(context: Context): Promise<void> {
     const vacuum = performance.now();
     await db.query('VACUUM ANALYZE');
     report.info(bench, 'VACUUM ANALYZE afterwards', ms(performance.now() - vacuum, 0));
-    await queries(context, db);
+    await queries(context, db, postgres.url);
     const database = postgresMemory(port);
     report.info(
       bench,
@@ -197,175 +196,56 @@ export async function scaleBench(context: Context): Promise<void> {
   }
 }
 
-/** p50 / p95 of the query API's functions on the busiest contract and wallets. */
-async function queries({ report, deadline, log }: Context, db: pg.Pool): Promise<void> {
+/**
+ * p50 / p95 of the query API's functions on the busiest contract and wallets: on the
+ * tables as they are, and with SCALE_PARTITIONS set, beside the same rows in tables
+ * partitioned by hash of the contract (`partitioned.ts`), interleaved.
+ */
+async function queries(
+  { report, deadline, log }: Context,
+  db: pg.Pool,
+  url: string,
+): Promise<void> {
   log(`${bench}: queries`);
   const busiest = (
-    await db.query<{ id: number; n: string; oldest: string; newest: string }>(
-      `SELECT contract_id AS id, count(*) AS n, min(ts) AS oldest, max(ts) AS newest
-       FROM idx_changes GROUP BY contract_id ORDER BY count(*) DESC LIMIT 1`,
+    await db.query<{ id: number }>(
+      'SELECT contract_id AS id FROM idx_changes GROUP BY contract_id ORDER BY count(*) DESC LIMIT 1',
     )
   ).rows[0];
   if (!busiest) throw new Error('nothing was indexed');
-  const { id } = busiest;
-  const [changes, oldest, newest] = [
-    Number(busiest.n),
-    Number(busiest.oldest),
-    Number(busiest.newest),
-  ];
-  const within = (run: number, length: number) =>
-    Math.floor((oldest + ((newest - length - oldest) * run) / (RUNS - 1)) / 3600) * 3600;
-  const sales = Number(
-    (
-      await db.query<{ n: string }>(
-        'SELECT count(*) AS n FROM idx_changes WHERE contract_id = $1 AND kind = 2',
-        [id],
-      )
-    ).rows[0]!.n,
-  );
-  const priced = Number(
-    (
-      await db.query<{ n: string }>(
-        'SELECT count(*) AS n FROM idx_changes WHERE contract_id = $1 AND has_sale AND price IS NOT NULL',
-        [id],
-      )
-    ).rows[0]!.n,
-  );
-  const wallets = (
-    await db.query<{ address: string; n: string }>(
-      `SELECT '0x' || encode(a, 'hex') AS address, count(*) AS n FROM (
-         SELECT from_addr AS a FROM idx_changes UNION ALL SELECT to_addr FROM idx_changes) x
-       WHERE a <> $1 GROUP BY a ORDER BY count(*) DESC, a LIMIT ${RUNS}`,
-      [ZERO],
-    )
-  ).rows;
+  const subject = await querySubject(db, busiest.id);
+  const wallet = subject.wallets[0]!;
   const contractsOfBusiest = Number(
     (
       await db.query<{ n: string }>(
         `SELECT count(DISTINCT contract_id) AS n FROM idx_changes WHERE from_addr = $1 OR to_addr = $1`,
-        [Buffer.from(wallets[0]!.address.slice(2), 'hex')],
+        [Buffer.from(wallet.address.slice(2), 'hex')],
       )
     ).rows[0]!.n,
   );
   report.info(
     bench,
     'the busiest contract: changes of hands, sales; the busiest wallet: changes, contracts',
-    `${count(changes)}, ${count(sales)}; ${count(Number(wallets[0]!.n))}, ${count(contractsOfBusiest)}`,
+    `${count(subject.counts.changes)}, ${count(subject.counts.sales)}; ` +
+      `${count(wallet.changes)}, ${count(contractsOfBusiest)}`,
   );
-  const time = { columns: 'c.ts::text, c.id::text', order: 'c.ts DESC, c.id DESC' };
-  const cursors = {
-    deep: await positions(db, id, time, spread(changes, 0.05)),
-    priceDesc: await positions(
-      db,
-      id,
-      {
-        columns: "c.cur_rank, encode(c.currency, 'hex'), c.price::text, c.id::text",
-        order: 'c.cur_rank, c.currency, c.price DESC, c.id DESC',
-        where: 'c.has_sale AND c.price IS NOT NULL',
-      },
-      spread(priced),
-    ),
-    sales: await positions(db, id, { ...time, where: 'c.kind = 2' }, spread(sales)),
-  };
-
-  const measure = async (
-    name: string,
-    run: (run: number) => Promise<unknown>,
-    budgetMs: number,
-  ) => {
-    await run(0);
-    const times: number[] = [];
-    for (let index = 0; index < RUNS && !deadline.passed(); index += 1) {
-      const start = performance.now();
-      await run(index);
-      times.push(performance.now() - start);
+  const targets: QueryTarget[] = [{ label: 'tables', db }];
+  const partitions = scalePartitions();
+  let partitioned: pg.Pool | undefined;
+  try {
+    if (partitions > 0) {
+      log(`${bench}: the same rows in tables of ${partitions} hash partitions`);
+      const made = await partitionedCopy(db, partitions);
+      report.info(
+        bench,
+        `partitioned copy (${partitions} by hash of the contract): made in; size on disk, tables / partitioned`,
+        `${ms(made.ms, 0)}; ${round(made.plainMb, 0)} / ${round(made.partitionedMb, 0)} MB`,
+      );
+      partitioned = new pg.Pool({ connectionString: url, max: 4, options: PARTITIONED_PATH });
+      targets.push({ label: `${partitions} partitions`, db: partitioned });
     }
-    const [p50, p95] = [percentile(times, 50), percentile(times, 95)];
-    report.set(`scale.query.${name}`, { p50, p95, max: Math.max(...times), runs: times.length });
-    report.budget(
-      bench,
-      `${name}: p50 / p95`,
-      `${ms(p50, 1)} / ${ms(p95, 1)}`,
-      `p95 ≤ ${budgetMs} ms`,
-      p95 <= budgetMs,
-    );
-  };
-  const events = (query: Partial<EventsQuery>, after: KeysetValues | null = null) =>
-    eventsPage(
-      db,
-      { contractId: id, sort: { id: 'time', desc: true }, limit: PAGE, ...query },
-      after,
-    );
-  const e = BUDGET.eventsP95Ms;
-  await measure(
-    'events newest first, page 1 (20–200 rows)',
-    (run) => events({ limit: [20, 50, 100, 200][run % 4]! }),
-    e,
-  );
-  await measure(
-    'events newest first, a page 5–95% deep',
-    (run) => events({}, cursors.deep[run]!),
-    e,
-  );
-  await measure(
-    'events by -price, pages 0–95% deep',
-    (run) => events({ sort: { id: 'price', desc: true } }, cursors.priceDesc[run]!),
-    e,
-  );
-  await measure(
-    'events kind=sale, pages 0–95% deep',
-    (run) => events({ kinds: ['sale'] }, cursors.sales[run]!),
-    e,
-  );
-  await measure(
-    'events of a busy wallet in the contract',
-    (run) => events({ address: wallets[run]!.address }),
-    e,
-  );
-  await measure(
-    'events in a 7-day span',
-    (run) => events({ from: within(run, 7 * DAY), to: within(run, 7 * DAY) + 7 * DAY }),
-    e,
-  );
-  await measure(
-    'events of a busy wallet across contracts',
-    (run) =>
-      eventsPage(
-        db,
-        { address: wallets[run]!.address, sort: { id: 'time', desc: true }, limit: PAGE },
-        null,
-      ),
-    e,
-  );
-  await measure(
-    'a busy wallet across contracts (wallet.ts)',
-    (run) => walletCollections(db, wallets[run]!.address),
-    BUDGET.walletAcrossMs,
-  );
-  await measure('overview', () => overview(db, id), BUDGET.overviewMs);
-  await measure(
-    'series by day, whole history',
-    () => series(db, id, 'day', {}),
-    BUDGET.seriesDayMs,
-  );
-  let next: KeysetValues | null = null;
-  await measure(
-    'holders now (pages of 20)',
-    async () => {
-      next = (await holders(db, id, { limit: 20, after: next })).next;
-    },
-    BUDGET.holdersNowMs,
-  );
-  await measure(
-    'holders as of a date',
-    (run) => holders(db, id, { limit: 20, after: null, asOf: within(run, 0) }),
-    BUDGET.holdersAsOfMs,
-  );
-  await measure('market, whole history', () => market(db, id, {}), BUDGET.marketMs);
-  const windows = Object.keys(WINDOWS) as RankingWindow[];
-  await measure(
-    `ranking (${windows.join(', ')} in turn)`,
-    (run) => rankings(db, windows[run % windows.length]!, newest),
-    BUDGET.rankingMs,
-  );
+    await sharedQueries(queryTimer({ bench, report, deadline, targets }), subject, BUDGET);
+  } finally {
+    await partitioned?.end();
+  }
 }
