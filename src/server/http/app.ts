@@ -7,6 +7,7 @@ import type { Registry } from 'prom-client';
 import type { Readiness } from '../proxy/app';
 import type { ClientVariables } from '../proxy/client-rate-limit';
 import { internalErrorHandler, methodNotAllowed } from '../proxy/error-response';
+import { openCors } from '../proxy/open-cors';
 import { requestLog, type RequestLog } from '../proxy/request-log';
 import { feedLinkTag } from '../api/feeds';
 import { withAddedTags, withHeadTags } from '../preview/page-head';
@@ -103,6 +104,8 @@ export function createServerApp(options: ServerAppOptions) {
     });
   }
   // Past this point every request spends its client's share: health and readiness never do.
+  // The API's refusals here are as readable from another origin as its answers.
+  app.use('/api/*', openCors);
   if (share) {
     const limit = clientShare(share, trustedProxyHops ?? 0);
     app.use('*', async (c, next) => {

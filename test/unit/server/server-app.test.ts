@@ -249,6 +249,9 @@ describe('production server', () => {
     const refused = await app.request('/api/meta', {}, env);
     expect(refused.status).toBe(429);
     expect(await refused.json()).toMatchObject({ error: { kind: 'client_rate_limited' } });
+    // A page of another origin can read the refusal and its Retry-After.
+    expect(refused.headers.get('access-control-allow-origin')).toBe('*');
+    expect(refused.headers.get('access-control-expose-headers')).toContain('Retry-After');
     expect(lines.at(-1)).toMatchObject({ route: 'over-budget', status: 429 });
     expect((await app.request('/collections', {}, env)).status).toBe(429);
     expect((await app.request('/api/meta', {}, fromSocket('5.6.7.8'))).status).toBe(200);
