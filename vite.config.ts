@@ -46,6 +46,8 @@ export default defineConfig({
   server: { host: '127.0.0.1' },
   preview: { host: '127.0.0.1' },
   test: {
+    // One PostgreSQL for the run, and a migrated template on it (test/support).
+    globalSetup: ['test/support/global-postgres.ts'],
     projects: [
       {
         extends: true,

@@ -4,7 +4,7 @@ import { afterAll, afterEach } from 'vitest';
 
 // Pages load as lazy chunks and the machine may be busy: give async queries room,
 // without any test depending on how fast it runs.
-configure({ asyncUtilTimeout: 5000 });
+configure({ asyncUtilTimeout: 15_000 });
 
 // jsdom has no layout: the router's scroll restoration has nothing to scroll.
 window.scrollTo = () => {};

@@ -1,20 +1,16 @@
 import pg from 'pg';
-import { afterAll, beforeAll } from 'vitest';
-import { createDatabase, databaseUrl, startPostgres, type PostgresServer } from './postgres-server';
+import { inject } from 'vitest';
+import { createDatabase, databaseUrl } from './postgres-server';
 
 /**
- * One test PostgreSQL for a test file (started before its tests, stopped after), and a
- * new database on it for each test that asks, so tests share the server but nothing else.
+ * A new database for each test that asks, on the run's test PostgreSQL (started once by
+ * `global-postgres.ts`), so tests share the server but nothing else. A test that stops,
+ * freezes or fills its server starts one of its own (`startPostgres`).
  */
 export function usePostgresDatabases() {
-  let server: PostgresServer | undefined;
-  beforeAll(async () => {
-    server = await startPostgres();
-  }, 60_000);
-  afterAll(async () => server?.stop());
-
+  const shared = () => inject('testPostgres');
   const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: running().url });
+    const client = new pg.Client({ connectionString: shared().url });
     await client.connect();
     try {
       await client.query(sql);
@@ -22,17 +18,18 @@ export function usePostgresDatabases() {
       await client.end();
     }
   };
-  const running = () => {
-    if (!server) throw new Error('the test PostgreSQL is not running');
-    return server;
-  };
   return {
-    server: running,
-    /** A new, empty database: its URL, and how to drop it. */
-    async database(): Promise<{ url: string; drop: () => Promise<void> }> {
-      const name = await createDatabase(running().url);
+    server: () => ({ url: shared().url }),
+    /**
+     * A new database: its URL, and how to drop it. It has the whole schema, as a server
+     * opening it would make it (a copy of the run's migrated template), or nothing (`empty`:
+     * for the tests of migrations and of what a server finds at its first start).
+     */
+    async database({ empty = false } = {}): Promise<{ url: string; drop: () => Promise<void> }> {
+      const { url, migrated } = shared();
+      const name = await createDatabase(url, 'test', empty ? undefined : migrated);
       return {
-        url: databaseUrl(running().url, name),
+        url: databaseUrl(url, name),
         drop: () => admin(`DROP DATABASE ${name} WITH (FORCE)`),
       };
     },

@@ -66,13 +66,20 @@ export function startCluster(data: string, dir: string, port: number) {
 export const databaseUrl = (serverUrl: string, name: string) =>
   serverUrl.replace(/\/postgres$/, `/${name}`);
 
-/** A new, empty database of a random name on the server at `serverUrl`: its name. */
-export async function createDatabase(serverUrl: string, prefix = 'test'): Promise<string> {
+/**
+ * A new database of a random name on the server at `serverUrl`, empty or a copy of the
+ * database `template`: its name.
+ */
+export async function createDatabase(
+  serverUrl: string,
+  prefix = 'test',
+  template?: string,
+): Promise<string> {
   const name = `${prefix}_${randomUUID().replaceAll('-', '')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   } finally {
     await admin.end();
   }

@@ -18,7 +18,7 @@ afterEach(async () => {
 });
 
 async function newPool() {
-  const { url, drop } = await databases.database();
+  const { url, drop } = await databases.database({ empty: true });
   const pool = new pg.Pool({ connectionString: url });
   cleanUp.push(drop, () => pool.end());
   await migrate(pool);
@@ -181,7 +181,7 @@ describe('npm run index -- --reset', () => {
   });
 
   it('opens the configured database itself, even one never opened before', async () => {
-    const { url, drop } = await databases.database();
+    const { url, drop } = await databases.database({ empty: true });
     cleanUp.push(drop);
     const lines: string[] = [];
     await resetDatabase({ kind: 'external', url }, (line) => lines.push(line));

@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 async function newPool() {
-  const { url, drop } = await databases.database();
+  const { url, drop } = await databases.database({ empty: true });
   const pool = new pg.Pool({ connectionString: url });
   cleanUp.push(drop, () => pool.end());
   return pool;

@@ -142,7 +142,7 @@ function expectedOf(list: OldList): OldRecord[] {
 }
 
 async function schema5Database(lists = LISTS) {
-  const { url, drop } = await databases.database();
+  const { url, drop } = await databases.database({ empty: true });
   const pool = new pg.Pool({ connectionString: url });
   cleanUp.push(drop, () => pool.end());
   await migrate(pool, migrations.slice(0, 5));

@@ -1,28 +1,23 @@
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
-import { migrate } from '../../../src/server/database/migrations';
-import { startPostgres, type PostgresServer } from '../../support/postgres-server';
-
-/** The whole schema, as a server opening the database would make it. */
-export async function migrateForTests(pool: pg.Pool) {
-  await migrate(pool);
-}
+import { usePostgresDatabases } from '../../support/postgres-databases';
 
 /**
- * A PostgreSQL of the test file's own, with the whole schema, started before its tests and
- * stopped after them: the pool is there once the tests run.
+ * A database of the test file's own with the whole schema, made before its tests and
+ * dropped after them: the pool is there once the tests run.
  */
 export function useIndexDatabase(): { readonly pool: pg.Pool } {
-  let server: PostgresServer | undefined;
+  const databases = usePostgresDatabases();
+  let drop: (() => Promise<void>) | undefined;
   const state = {} as { pool: pg.Pool };
   beforeAll(async () => {
-    server = await startPostgres();
-    state.pool = new pg.Pool({ connectionString: server.url, max: 4 });
-    await migrateForTests(state.pool);
+    const database = await databases.database();
+    drop = database.drop;
+    state.pool = new pg.Pool({ connectionString: database.url, max: 4 });
   }, 60_000);
   afterAll(async () => {
     await state.pool?.end();
-    await server?.stop();
+    await drop?.();
   });
   return state;
 }

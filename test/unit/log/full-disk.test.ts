@@ -133,7 +133,7 @@ describe('the log on a full disk', () => {
     const ballast = join(disk.point, 'ballast');
     writeFileSync(ballast, randomBytes(3 * 1024 * 1024));
 
-    const { url, drop } = await databases.database();
+    const { url, drop } = await databases.database({ empty: true });
     const name = new URL(url).pathname.slice(1);
     const tablespace = `full_${name.slice(5, 17)}`;
     const admin = new pg.Client({ connectionString: databases.server().url });
@@ -167,7 +167,7 @@ describe('the log on a full disk', () => {
   }, 60_000);
 
   it('(the data directory’s disk within the reserve) refuses commits before PostgreSQL, until space is freed', async (context) => {
-    const { url, drop } = await databases.database();
+    const { url, drop } = await databases.database({ empty: true });
     // Room an operator can free later: 2 GB on the data directory's disk.
     const folder = mkdtempSync(join(tmpdir(), 'full-disk-'));
     const ballast = join(folder, 'ballast');
