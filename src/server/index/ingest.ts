@@ -131,7 +131,7 @@ const rankOf = (kind: number) => (kind === 0 ? 0 : kind === 3 ? 2 : 1);
 // holder's count moves by the difference (UPSERT_OWNERS). `old` reads the statement's
 // snapshot, from before `up` (no FOR UPDATE: that would skip rows `up` has just changed);
 // the ingest lock keeps other writers of the contract out.
-const UPSERT_TOKENS = `
+export const UPSERT_TOKENS = `
 WITH input AS (
   SELECT (r->>0)::numeric AS token_id, decode(r->>1, 'hex') AS owner, (r->>2)::bigint AS since,
     (r->>3)::smallint AS rank, (r->>4)::bigint AS last_id, (r->>5)::bigint AS first_ts,
@@ -139,10 +139,13 @@ WITH input AS (
   FROM jsonb_array_elements($2::jsonb) AS r
 ), facts AS (${mintFactsOf('(SELECT $1::integer AS contract_id, token_id FROM input) t0')}
 ), old AS (
-  -- One index look-up per token (a join here was planned as a scan of every token).
+  -- One index look-up per token. OFFSET 0 keeps the planner from making the look-ups a
+  -- join: with statistics taken while the contract had few tokens, it hashed every token
+  -- of the contract for each page, and contracts read at once ran past the query timeout.
   SELECT i.token_id, t.owner, t.burned FROM input i
   CROSS JOIN LATERAL (
     SELECT owner, burned FROM idx_tokens WHERE contract_id = $1 AND token_id = i.token_id
+    OFFSET 0
   ) t
 ), up AS (
   INSERT INTO idx_tokens AS t (contract_id, token_id, owner, since, rank, last_id, first_ts,
@@ -154,7 +157,7 @@ WITH input AS (
     THEN excluded.owner ELSE t.owner END,
   burned = CASE WHEN (excluded.since, excluded.rank, excluded.last_id) >= (t.since, t.rank, t.last_id)
     THEN excluded.burned ELSE t.burned END,
-  since = greatest(t.since, excluded.since) ,
+  since = greatest(t.since, excluded.since),
   rank = CASE WHEN (excluded.since, excluded.rank, excluded.last_id) >= (t.since, t.rank, t.last_id)
     THEN excluded.rank ELSE t.rank END,
   last_id = CASE WHEN (excluded.since, excluded.rank, excluded.last_id) >= (t.since, t.rank, t.last_id)
