@@ -254,7 +254,7 @@ function tokenStates(touched: readonly Touched[]) {
 // The flags of every sale of the tokens given, within the wash window of the batch's sales
 // of each (a sale's flags read the token's sales within the window either side), set
 // where they changed; it answers the times of the sales whose flags changed.
-const RESET_WASH = `
+export const RESET_WASH = `
 WITH input AS MATERIALIZED (
   SELECT $1::integer AS contract_id, (r->>0)::numeric AS token_id, (r->>1)::bigint AS low,
     (r->>2)::bigint AS high
