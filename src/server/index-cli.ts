@@ -19,9 +19,11 @@ import { createUpstream } from './upstream/create-upstream';
  * `--reset` empties the log, the index and the service they came from, so the database
  * can take another service. `--at-once N`: contracts read side by side (default 1). A
  * contract's pages are stored one after another, so several at once keep both PostgreSQL
- * and Node busy; but three at once have met statements of ingest's token upsert running
- * past the 20 s query timeout on the embedded PostgreSQL (test/bench/README.md, bench
- * `ingest`), so one at a time stays the default.
+ * and Node busy. Three at once ran past the pool's 20 s query timeout on the embedded
+ * PostgreSQL in 4 of 5 runs while ingest's token upsert was planned for a contract the
+ * statistics had not met; since its look-ups no longer depend on them, 1 run of 3 still
+ * stopped so at a load average of 22 on 2 cores (test/bench/README.md, bench `ingest`),
+ * so one at a time stays the default.
  */
 const usage =
   'Usage: npm run index -- [--all | --rebuild] [--at-once N] [contract address …] | --reset';

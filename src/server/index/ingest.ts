@@ -131,18 +131,26 @@ const rankOf = (kind: number) => (kind === 0 ? 0 : kind === 3 ? 2 : 1);
 // holder's count moves by the difference (UPSERT_OWNERS). `old` reads the statement's
 // snapshot, from before `up` (no FOR UPDATE: that would skip rows `up` has just changed);
 // the ingest lock keeps other writers of the contract out.
-const UPSERT_TOKENS = `
-WITH input AS (
-  SELECT (r->>0)::numeric AS token_id, decode(r->>1, 'hex') AS owner, (r->>2)::bigint AS since,
+// Look-ups name the contract by `input`'s column, not by the constant $1: a contract the
+// statistics have not met yet (one read for the first time) is estimated to have one row,
+// and the planner then read every change of the contract in time order for each token's
+// mint facts rather than the token's own index; the input's column is estimated as the
+// average contract. RESET_WASH does the same.
+export const UPSERT_TOKENS = `
+WITH input AS MATERIALIZED (
+  SELECT $1::integer AS contract_id, (r->>0)::numeric AS token_id, decode(r->>1, 'hex') AS owner, (r->>2)::bigint AS since,
     (r->>3)::smallint AS rank, (r->>4)::bigint AS last_id, (r->>5)::bigint AS first_ts,
     (r->>6)::boolean AS minted, (r->>7)::boolean AS burned, (r->>8)::integer AS changes
   FROM jsonb_array_elements($2::jsonb) AS r
-), facts AS (${mintFactsOf('(SELECT $1::integer AS contract_id, token_id FROM input) t0')}
+), facts AS (${mintFactsOf('input t0')}
 ), old AS (
-  -- One index look-up per token (a join here was planned as a scan of every token).
+  -- One index look-up per token. OFFSET 0 keeps the planner from making the look-ups a
+  -- join: with statistics taken while the contract had few tokens, it hashed every token
+  -- of the contract for each page, and contracts read at once ran past the query timeout.
   SELECT i.token_id, t.owner, t.burned FROM input i
   CROSS JOIN LATERAL (
-    SELECT owner, burned FROM idx_tokens WHERE contract_id = $1 AND token_id = i.token_id
+    SELECT owner, burned FROM idx_tokens WHERE contract_id = i.contract_id AND token_id = i.token_id
+    OFFSET 0
   ) t
 ), up AS (
   INSERT INTO idx_tokens AS t (contract_id, token_id, owner, since, rank, last_id, first_ts,
@@ -154,7 +162,7 @@ WITH input AS (
     THEN excluded.owner ELSE t.owner END,
   burned = CASE WHEN (excluded.since, excluded.rank, excluded.last_id) >= (t.since, t.rank, t.last_id)
     THEN excluded.burned ELSE t.burned END,
-  since = greatest(t.since, excluded.since) ,
+  since = greatest(t.since, excluded.since),
   rank = CASE WHEN (excluded.since, excluded.rank, excluded.last_id) >= (t.since, t.rank, t.last_id)
     THEN excluded.rank ELSE t.rank END,
   last_id = CASE WHEN (excluded.since, excluded.rank, excluded.last_id) >= (t.since, t.rank, t.last_id)
@@ -246,9 +254,10 @@ function tokenStates(touched: readonly Touched[]) {
 // The flags of every sale of the tokens given, within the wash window of the batch's sales
 // of each (a sale's flags read the token's sales within the window either side), set
 // where they changed; it answers the times of the sales whose flags changed.
-const RESET_WASH = `
-WITH input AS (
-  SELECT (r->>0)::numeric AS token_id, (r->>1)::bigint AS low, (r->>2)::bigint AS high
+export const RESET_WASH = `
+WITH input AS MATERIALIZED (
+  SELECT $1::integer AS contract_id, (r->>0)::numeric AS token_id, (r->>1)::bigint AS low,
+    (r->>2)::bigint AS high
   FROM jsonb_array_elements($2::jsonb) AS r
 ), flags AS (${washFlagsOf(
   // Per token, its sales in the window, one range of the token's own index: the window
@@ -256,7 +265,7 @@ WITH input AS (
   // statistics, in a new database, the planner otherwise scans the contract's time range
   // for each token), and OFFSET 0 keeps it from making this one scan of every sale.
   `input i CROSS JOIN LATERAL (
-    SELECT * FROM idx_changes c WHERE c.contract_id = $1 AND c.token_id = i.token_id AND c.has_sale
+    SELECT * FROM idx_changes c WHERE c.contract_id = i.contract_id AND c.token_id = i.token_id AND c.has_sale
       AND (c.token_id, c.ts) >= (i.token_id, i.low - ${WASH_WINDOW_SECONDS})
       AND (c.token_id, c.ts) <= (i.token_id, i.high + ${WASH_WINDOW_SECONDS}) OFFSET 0
   ) c`,
