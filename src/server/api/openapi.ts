@@ -104,9 +104,10 @@ function operation(name: string, route: ApiRouteSpec) {
         headers: answer.kind === 'json' ? { ETag: { $ref: '#/components/headers/ETag' } } : {},
         content,
       },
-      ...(answer.kind === 'json' && read && {
-        304: { description: 'Unchanged since the `ETag` named in `If-None-Match`.' },
-      }),
+      ...(answer.kind === 'json' &&
+        read && {
+          304: { description: 'Unchanged since the `ETag` named in `If-None-Match`.' },
+        }),
       ...Object.fromEntries(
         route.errors.map((status) => [status, { $ref: `#/components/responses/${status}` }]),
       ),
@@ -123,7 +124,7 @@ export function openApiDocument(routes: Record<string, ApiRouteSpec>, version: s
       title: 'Token activity dashboard API',
       version,
       description:
-        'Whole-history answers about NFT collections on Starknet, from the index this server keeps of the Token Events Service. GET and HEAD for all; any origin may read it (CORS), within the per-client limits. JSON answers carry an ETag and answer 304 to If-None-Match. Webhooks (POST and DELETE too) are for the operator\'s token alone.',
+        "Whole-history answers about NFT collections on Starknet, from the index this server keeps of the Token Events Service. GET and HEAD for all; any origin may read it (CORS), within the per-client limits. JSON answers carry an ETag and answer 304 to If-None-Match. Webhooks (POST and DELETE too) are for the operator's token alone.",
     },
     paths: pathsOf(routes),
     components: {
@@ -132,7 +133,7 @@ export function openApiDocument(routes: Record<string, ApiRouteSpec>, version: s
         operatorToken: {
           type: 'http',
           scheme: 'bearer',
-          description: 'The operator\'s `WEBHOOK_TOKEN`.',
+          description: "The operator's `WEBHOOK_TOKEN`.",
         },
       },
       headers: {

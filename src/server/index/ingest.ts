@@ -396,7 +396,12 @@ export function createIngest(pool: pg.Pool) {
       await enqueueDeliveries(
         client,
         watching,
-        { contract: address, contractId, ...written, ...(holdersBefore !== undefined && { holdersBefore }) },
+        {
+          contract: address,
+          contractId,
+          ...written,
+          ...(holdersBefore !== undefined && { holdersBefore }),
+        },
         Date.now(),
       );
       let oldest = Infinity;

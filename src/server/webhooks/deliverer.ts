@@ -54,8 +54,10 @@ interface Claimed {
 }
 
 /** The wait before attempt `attempts + 1`, after `attempts` failed. */
-export const retryDelay = (attempts: number, settings: Pick<DelivererSettings, 'retryBaseMs' | 'retryMaxMs'>) =>
-  Math.min(settings.retryMaxMs, settings.retryBaseMs * 2 ** Math.max(0, attempts - 1));
+export const retryDelay = (
+  attempts: number,
+  settings: Pick<DelivererSettings, 'retryBaseMs' | 'retryMaxMs'>,
+) => Math.min(settings.retryMaxMs, settings.retryBaseMs * 2 ** Math.max(0, attempts - 1));
 
 const CLAIM = `
 UPDATE webhook_deliveries d SET attempts = d.attempts + 1, next_at = $2
@@ -71,7 +73,11 @@ type Outcome = { ok: true; status: number } | { ok: false; status: number | null
 export function createDeliverer(
   pool: pg.Pool,
   settings: DelivererSettings = DEFAULT_DELIVERER,
-  options: { now?: () => number; resolve?: AddressCheck['resolve']; log?: (line: string) => void } = {},
+  options: {
+    now?: () => number;
+    resolve?: AddressCheck['resolve'];
+    log?: (line: string) => void;
+  } = {},
 ) {
   const now = options.now ?? Date.now;
   const check: AddressCheck = {
@@ -161,13 +167,19 @@ async function send(
     if (typeof url === 'string') return { ok: false, status: null, error: url };
     const address = await pinnedAddress(url.hostname, check);
     const timestamp = Math.floor(now() / 1000);
-    const status = await post(url, address, signal, {
-      'content-type': 'application/json',
-      'user-agent': 'token-activity-dashboard-webhooks',
-      'webhook-id': claimed.id,
-      'webhook-timestamp': String(timestamp),
-      'webhook-signature': sign(claimed.secret, claimed.id, timestamp, claimed.body),
-    }, claimed.body);
+    const status = await post(
+      url,
+      address,
+      signal,
+      {
+        'content-type': 'application/json',
+        'user-agent': 'token-activity-dashboard-webhooks',
+        'webhook-id': claimed.id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': sign(claimed.secret, claimed.id, timestamp, claimed.body),
+      },
+      claimed.body,
+    );
     if (status >= 200 && status < 300) return { ok: true, status };
     return { ok: false, status, error: `the receiver answered ${status}` };
   } catch (error) {
@@ -201,7 +213,8 @@ function post(
       {
         method: 'POST',
         lookup: lookupAs(address),
-        ...(url.protocol === 'https:' && !isAddressLiteral(url.hostname) && { servername: url.hostname }),
+        ...(url.protocol === 'https:' &&
+          !isAddressLiteral(url.hostname) && { servername: url.hostname }),
         agent: false,
         signal,
         headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },

@@ -42,7 +42,8 @@ export async function watchersOf(client: pg.ClientBase, contract: string): Promi
   for (const row of rows) {
     // Checked when made; one that no longer reads (a rule changed since) is skipped.
     const rule = webhookRule.safeParse(row.rule);
-    if (rule.success) watching.push({ id: row.id, rule: rule.data, createdAt: Number(row.created_at) });
+    if (rule.success)
+      watching.push({ id: row.id, rule: rule.data, createdAt: Number(row.created_at) });
   }
   return watching;
 }
@@ -113,7 +114,12 @@ async function deliveriesOf(
 ): Promise<{ deliveries: Delivery[]; rows: Set<string> }> {
   const deliveries: Delivery[] = [];
   const rows = new Set<string>();
-  const fire = (each: Watching, ids: string[], key: string, data: (id: string) => object = () => ({})) => {
+  const fire = (
+    each: Watching,
+    ids: string[],
+    key: string,
+    data: (id: string) => object = () => ({}),
+  ) => {
     for (const id of ids) {
       rows.add(id);
       deliveries.push({

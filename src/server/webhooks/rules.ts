@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { canonicalAddress } from '../../lib/address';
+import { readEventView } from '../../lib/event-view';
+import { matchRoute } from '../../lib/routes';
 import { feedSource } from '../api/feeds';
 import { contractAddress, eventsParams, filtersOf, problemOf, walletAddress } from '../api/params';
 import type { EventFilters } from '../index/events-query';
@@ -71,7 +73,13 @@ export const webhookRule = z.discriminatedUnion(
 );
 
 export type WebhookRule = z.infer<typeof webhookRule>;
-export const RULE_KINDS = ['view', 'sale-above-median', 'wallet', 'holders', 'flagged-sale'] as const;
+export const RULE_KINDS = [
+  'view',
+  'sale-above-median',
+  'wallet',
+  'holders',
+  'flagged-sale',
+] as const;
 
 /** The changes of hands a view lists: its collection (or none: a wallet's) and its filters. */
 export interface ViewFilters {
@@ -96,6 +104,11 @@ export function viewFilters(view: string): ViewFilters | string {
   }
   const source = feedSource(url.pathname, url.searchParams);
   if (typeof source === 'string') return source;
+  // The page leaves out what it cannot read and says why; a webhook is told at once.
+  if (matchRoute(url.pathname) === 'contractEvents') {
+    const [reason] = readEventView(url.searchParams).reasons.list;
+    if (reason !== undefined) return reason;
+  }
   const events = EVENTS_API.exec(source.api);
   if (events) {
     const params = new URLSearchParams(events[2]);

@@ -39,10 +39,8 @@ export function verify(
     return false;
   }
   const expected = Buffer.from(sign(secret, headers.id, timestamp, body));
-  return headers.signature
-    .split(' ')
-    .some((each) => {
-      const given = Buffer.from(each);
-      return given.length === expected.length && timingSafeEqual(given, expected);
-    });
+  return headers.signature.split(' ').some((each) => {
+    const given = Buffer.from(each);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
 }

@@ -3,7 +3,12 @@ import { Hono, type Context } from 'hono';
 import type pg from 'pg';
 import { API_ROUTES, honoPath } from '../api/api-routes';
 import { deliveriesParams, problemOf, webhookId } from '../api/params';
-import { AddressRefused, isPublicAddress, pinnedAddress, type AddressCheck } from '../network-address';
+import {
+  AddressRefused,
+  isPublicAddress,
+  pinnedAddress,
+  type AddressCheck,
+} from '../network-address';
 import { errorResponse } from '../proxy/error-response';
 import { checkedReceiverUrl } from './receiver-url';
 import { ruleCollection, viewFilters, webhookRequest } from './rules';
@@ -27,8 +32,7 @@ export interface WebhookApiOptions {
 // A rule and a URL: a few hundred bytes; this is far past any.
 const MAX_BODY_BYTES = 16 * 1024;
 
-const OFF =
-  'Webhooks are off on this server: its operator turns them on by setting WEBHOOK_TOKEN.';
+const OFF = 'Webhooks are off on this server: its operator turns them on by setting WEBHOOK_TOKEN.';
 const UNAUTHORIZED =
   'Webhooks need the operator’s token: send it as Authorization: Bearer <WEBHOOK_TOKEN>.';
 

@@ -67,7 +67,9 @@ describe('the API document', () => {
       .map((route) => route.path.replace(/:([^/]+)/g, '{$1}'));
     // Other methods: each one mounted is documented under its path, and the other way round.
     const written = app.routes
-      .filter((route) => ['POST', 'DELETE'].includes(route.method) && route.path.startsWith('/api/'))
+      .filter(
+        (route) => ['POST', 'DELETE'].includes(route.method) && route.path.startsWith('/api/'),
+      )
       .map((route) => `${route.method} ${route.path.replace(/:([^/]+)/g, '{$1}')}`);
     const writesDocumented = Object.entries(paths).flatMap(([path, operations]) =>
       (['post', 'delete'] as const)
