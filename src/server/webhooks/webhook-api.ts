@@ -95,9 +95,14 @@ export function createWebhookApi(options: WebhookApiOptions) {
     try {
       await pinnedAddress(url.hostname, check);
     } catch (error) {
-      const why = error instanceof AddressRefused ? error.message : 'its host has no address';
+      if (!(error instanceof AddressRefused)) {
+        const code = (error as { code?: unknown }).code;
+        return bad(
+          `url is refused: ${url.hostname} could not be resolved${typeof code === 'string' ? ` (${code})` : ''}.`,
+        );
+      }
       return bad(
-        `url is refused: ${why}. Private, loopback and link-local receivers need WEBHOOK_ALLOW_PRIVATE on this server.`,
+        `url is refused: ${error.message}. Private, loopback and link-local receivers need WEBHOOK_ALLOW_PRIVATE on this server.`,
       );
     }
     if (rule.kind === 'view') {

@@ -281,30 +281,28 @@ describe('webhook routes', () => {
   it('refuse private, loopback and link-local receivers and other schemes without the setting', async () => {
     const hooks = await open({ allowPrivate: false, resolve });
     const rule = { kind: 'wallet', wallet: W0 };
-    for (const url of [
-      'http://127.0.0.1:8080/hook',
-      'http://10.0.0.1/hook',
-      'https://192.168.1.1/hook',
-      'http://169.254.169.254/latest/meta-data',
-      'http://[::1]/hook',
-      'http://[fe80::1]/hook',
-      'http://[::ffff:127.0.0.1]/hook',
-      'http://loopback.example/hook',
-      'https://mixed.example/hook',
-    ]) {
+    const refused = /not a public address.*WEBHOOK_ALLOW_PRIVATE/;
+    const notHttp = /url must be an http:\/\/ or https:\/\/ URL/;
+    const cases: [string, RegExp][] = [
+      ...[
+        'http://127.0.0.1:8080/hook',
+        'http://10.0.0.1/hook',
+        'https://192.168.1.1/hook',
+        'http://169.254.169.254/latest/meta-data',
+        'http://[::1]/hook',
+        'http://[fe80::1]/hook',
+        'http://[::ffff:127.0.0.1]/hook',
+        'http://loopback.example/hook',
+        'https://mixed.example/hook',
+      ].map((url): [string, RegExp] => [url, refused]),
+      ...['ftp://hooks.example/x', 'file:///etc/passwd', 'javascript:alert(1)', 'not a url'].map(
+        (url): [string, RegExp] => [url, notHttp],
+      ),
+    ];
+    for (const [url, message] of cases) {
       const answer = await hooks.call('POST', '/api/webhooks', { url, rule });
       expect(answer.status, url).toBe(400);
-      expect(answer.body.error.message, url).toMatch(/not a public address.*WEBHOOK_ALLOW_PRIVATE/);
-    }
-    for (const url of [
-      'ftp://hooks.example/x',
-      'file:///etc/passwd',
-      'javascript:alert(1)',
-      'not a url',
-    ]) {
-      const answer = await hooks.call('POST', '/api/webhooks', { url, rule });
-      expect(answer.status, url).toBe(400);
-      expect(answer.body.error.message, url).toMatch(/url must be an http:\/\/ or https:\/\/ URL/);
+      expect(answer.body.error.message, url).toMatch(message);
     }
     const made = await hooks.call('POST', '/api/webhooks', {
       url: 'https://hooks.example/x',
