@@ -84,6 +84,7 @@ export function failedSide(error: ApiError): FailedSide {
     case 'unreadable_answer':
       return 'server';
     case 'bad_request':
+    case 'unauthorized':
     case 'not_found':
       return 'request';
     default:

@@ -14,6 +14,8 @@ const TITLES: Record<ClientErrorKind, string> = {
   rate_limited: 'The service is busy',
   client_rate_limited: 'This dashboard is limiting your requests',
   bad_request: 'That request is not valid',
+  // The app's pages never ask for a route that needs the operator's token.
+  unauthorized: 'The operator’s token is needed',
   not_found: 'Not found',
   // The browser only ever sends GET: a method refused is a fault of ours, not the reader's.
   method_not_allowed: `${SERVER} refused the request`,

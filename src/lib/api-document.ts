@@ -17,22 +17,36 @@ export interface ApiOperation {
   summary: string;
   tags: string[];
   parameters: ApiParameter[];
+  /** The JSON body a route takes (webhooks'). */
+  requestBody?: { content: Record<string, { schema: unknown }> };
+  /** Present: only with the operator's token. */
+  security?: unknown[];
   responses: Record<string, { description?: string; content?: Record<string, unknown> }>;
 }
+
+export const API_METHODS = ['get', 'post', 'delete'] as const;
+export type ApiMethod = (typeof API_METHODS)[number];
 
 export interface ApiDocument {
   openapi: string;
   info: { title: string; version: string; description: string };
-  paths: Record<string, { get: ApiOperation }>;
+  paths: Record<string, Partial<Record<ApiMethod, ApiOperation>>>;
 }
 
-export type SampleKind = 'collection' | 'wallet' | 'token' | 'transaction' | 'preview-page';
+export type SampleKind =
+  'collection' | 'wallet' | 'token' | 'transaction' | 'preview-page' | 'webhook';
 
 /** This server's examples of each kind: the busiest collection, one of its events' parties. */
 export type Samples = Partial<Record<SampleKind, string>>;
 
 export interface ApiRouteDoc extends ApiOperation {
   path: string;
+  /** As HTTP writes it: GET, POST, DELETE. */
+  method: string;
+  /** Only with the operator's token: no sample is fetched. */
+  needsToken: boolean;
+  /** The answer of success: 200, or 201 for what makes something. */
+  success: string;
   /** The example request: every path parameter filled, a short page where it pages. */
   example: string;
   /** Whether a path parameter had no example on this server yet (left as `{name}`). */
@@ -47,21 +61,39 @@ const EXAMPLE_LIMIT = '5';
 /** Each documented route with its example, grouped by its tag in the document's order. */
 export function routeDocs(document: ApiDocument, samples: Samples): [string, ApiRouteDoc[]][] {
   const groups = new Map<string, ApiRouteDoc[]>();
-  for (const [path, { get }] of Object.entries(document.paths)) {
+  const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+    API_METHODS.flatMap((method) => {
+      const operation = methods[method];
+      return operation ? [{ path, method, operation }] : [];
+    }),
+  );
+  for (const { path, method, operation } of operations) {
     let unfilled = false;
     const filled = path.replace(/\{([^}]+)\}/g, (whole, name: string) => {
-      const kind = get.parameters.find((p) => p.in === 'path' && p.name === name)?.['x-sample'];
+      const kind = operation.parameters.find((p) => p.in === 'path' && p.name === name)?.[
+        'x-sample'
+      ];
       const value = kind && samples[kind];
       if (!value) unfilled = true;
       return value ? encodeURIComponent(value) : whole;
     });
-    const pages = get.parameters.some((p) => p.in === 'query' && p.name === 'limit');
+    const pages = operation.parameters.some((p) => p.in === 'query' && p.name === 'limit');
     const example = pages ? `${filled}?limit=${EXAMPLE_LIMIT}` : filled;
-    const json = Object.keys(get.responses['200']?.content ?? {}).every(
+    const success = operation.responses['201'] ? '201' : '200';
+    const json = Object.keys(operation.responses[success]?.content ?? {}).every(
       (type) => type === 'application/json',
     );
-    const group = get.tags[0] ?? 'Other';
-    const doc = { ...get, path, example, unfilled, json };
+    const group = operation.tags[0] ?? 'Other';
+    const doc = {
+      ...operation,
+      path,
+      method: method.toUpperCase(),
+      needsToken: operation.security !== undefined,
+      success,
+      example,
+      unfilled,
+      json,
+    };
     groups.set(group, [...(groups.get(group) ?? []), doc]);
   }
   return [...groups];

@@ -12,6 +12,8 @@ export const API_ERROR_KINDS = [
   /** This server's own per-client limit: the visitor asked too often. */
   'client_rate_limited',
   'bad_request',
+  /** A route for the operator's token only (webhooks), asked without it. */
+  'unauthorized',
   'not_found',
   'method_not_allowed',
   /** The service failed: an error status, a connection cut mid-page. */

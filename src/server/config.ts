@@ -33,7 +33,14 @@ export type UpstreamConfig =
 export type ProxyConfig = Required<
   Pick<
     ProxyOptions,
-    'timeoutMs' | 'gate' | 'rateLimit' | 'trustedProxyHops' | 'dailyShare' | 'images' | 'downloads'
+    | 'timeoutMs'
+    | 'gate'
+    | 'rateLimit'
+    | 'trustedProxyHops'
+    | 'dailyShare'
+    | 'images'
+    | 'downloads'
+    | 'webhooks'
   >
 >;
 
@@ -288,6 +295,14 @@ const envSchema = z.object({
       })
       .default(DEFAULT_IMAGES.ipfsGateway),
   ),
+  // The operator's bearer token for the webhook routes; unset, webhooks are off.
+  WEBHOOK_TOKEN: text.pipe(
+    z
+      .string()
+      .min(16, 'WEBHOOK_TOKEN must be at least 16 characters: it is the key to the webhook routes.')
+      .optional(),
+  ),
+  WEBHOOK_ALLOW_PRIVATE: flag('WEBHOOK_ALLOW_PRIVATE'),
   HEADERS_TIMEOUT_MS: whole(
     'HEADERS_TIMEOUT_MS',
     DEFAULT_CONNECTION_LIMITS.headersTimeoutMs,
@@ -354,6 +369,10 @@ export function loadConfig(env: Env): ServerConfig {
       ),
       images: { enabled: vars.IMAGE_PROXY, ipfsGateway: vars.IMAGE_IPFS_GATEWAY },
       downloads: { perClient: vars.EXPORTS_PER_CLIENT, max: vars.EXPORTS_MAX },
+      webhooks: {
+        token: vars.WEBHOOK_TOKEN,
+        deliverer: { allowPrivate: vars.WEBHOOK_ALLOW_PRIVATE },
+      },
     },
     data: {
       database: vars.DATABASE_URL

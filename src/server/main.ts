@@ -86,6 +86,7 @@ export function listen(
   const origins = { publicUrl: config.publicUrl, listen: { host: config.host, port: config.port } };
   const proxy = createProxy({ upstream, ...config.proxy, ...services.proxy, log, origins });
   proxy.indexer.start();
+  proxy.deliverer?.start();
   const { trustedProxyHops } = config.proxy;
   const metrics = services.monitoring.registry;
   const app = createServerApp({
@@ -130,7 +131,7 @@ export function listen(
       const timer = setTimeout(() => void proxy.stop(), deadlineMs);
       return closed.finally(() => {
         clearTimeout(timer);
-        return proxy.indexer.stop();
+        return Promise.all([proxy.indexer.stop(), proxy.deliverer?.stop()]);
       });
     },
   };

@@ -16,23 +16,45 @@ describe('the API page', () => {
   it('lists every documented route with an example on this server’s data', async () => {
     const api = await install({ indexed: [contract.address] });
     const document = (await (await api.proxy.app.request('/api/openapi.json')).json()) as {
-      paths: Record<string, { get: { operationId: string } }>;
+      paths: Record<string, Record<string, { operationId: string }>>;
     };
     renderAt('/api-docs');
     // The page's code loads first: a bound on a hang, not a wait.
     await screen.findByRole('article', { name: 'GET /api/collections' }, { timeout: 30_000 });
-    const paths = Object.keys(document.paths);
-    expect(paths.length).toBeGreaterThan(20);
+    // Every operation of every path, GET first: a route's name is its path, its method before
+    // it when not GET.
+    const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+      ['get', 'post', 'delete'].flatMap((method) =>
+        methods[method] ? [{ path, method: method.toUpperCase(), ...methods[method] }] : [],
+      ),
+    );
+    expect(operations.length).toBeGreaterThan(20);
+    expect(operations.map((each) => `${each.method} ${each.path}`)).toEqual(
+      expect.arrayContaining(['POST /api/webhooks', 'DELETE /api/webhooks/{id}']),
+    );
     // Each route's article, found by its anchor and named by its heading; the contents link it.
     const links = within(screen.getByRole('navigation', { name: 'Routes' })).getAllByRole('link');
-    expect(links.map((link) => link.textContent)).toEqual(paths);
-    for (const path of paths) {
-      const { operationId } = document.paths[path]!.get;
+    const named = (each: { method: string; path: string }) =>
+      each.method === 'GET' ? each.path : `${each.method} ${each.path}`;
+    expect([...links.map((link) => link.textContent)].sort()).toEqual(operations.map(named).sort());
+    for (const { path, method, operationId } of operations) {
       const article = window.document.getElementById(operationId)!;
       expect(article.tagName).toBe('ARTICLE');
-      expect(within(article).getByRole('heading', { level: 3 })).toHaveTextContent(`GET ${path}`);
-      expect(links[paths.indexOf(path)]).toHaveAttribute('href', `#${operationId}`);
+      expect(within(article).getByRole('heading', { level: 3 })).toHaveTextContent(
+        `${method} ${path}`,
+      );
+      expect(links.find((link) => link.textContent === named({ method, path }))).toHaveAttribute(
+        'href',
+        `#${operationId}`,
+      );
     }
+    // The operator's routes say so, and fetch no sample; the one with a body shows its schema.
+    const create = window.document.getElementById('createWebhook')!;
+    expect(create).toHaveTextContent('Only with the operator’s token');
+    expect(within(create).queryByRole('button', { name: /Fetch a sample answer/ })).toBeNull();
+    expect(within(create).getByLabelText('Body schema of /api/webhooks')).toHaveTextContent(
+      'sale-above-median',
+    );
     const address = canonicalAddress(contract.address)!;
     const events = window.document.getElementById('collectionEvents')!;
     expect(

@@ -35,10 +35,11 @@ export function ApiDocsPage() {
       </nav>
       <h1 id="api-docs-title">API</h1>
       <p>
-        Everything this dashboard shows comes from its JSON API, open to any page or program: GET
-        only, any origin (CORS, no credentials), within the same per-client limits as the app. JSON
-        answers carry an <code>ETag</code>: send it back in <code>If-None-Match</code> and an
-        unchanged answer is a bodiless 304. Errors are one body,{' '}
+        Everything this dashboard shows comes from its JSON API, open to any page or program: GET,
+        any origin (CORS, no credentials), within the same per-client limits as the app; webhooks
+        alone take POST and DELETE, with the operator’s token. JSON answers carry an{' '}
+        <code>ETag</code>: send it back in <code>If-None-Match</code> and an unchanged answer is a
+        bodiless 304. Errors are one body,{' '}
         <code>{'{"error":{"kind","message","status","retryAfterSeconds"?}}'}</code>. The whole
         description, OpenAPI 3.1: <a href="/api/openapi.json">/api/openapi.json</a>.
       </p>
@@ -62,7 +63,7 @@ export function ApiDocsPage() {
                   {routes.map((route) => (
                     <li key={route.operationId}>
                       <a href={`#${route.operationId}`}>
-                        <code>{route.path}</code>
+                        <code>{routeName(route)}</code>
                       </a>
                     </li>
                   ))}
@@ -93,23 +94,24 @@ function RouteDoc({ route }: { route: ApiRouteDoc }) {
     >
       <div className={styles.title}>
         <h3 id={`${route.operationId}-title`} className={styles.path}>
-          <span className={styles.method}>GET</span> <code>{route.path}</code>
+          <span className={styles.method}>{route.method}</span> <code>{route.path}</code>
         </h3>
         <a
           href={`#${route.operationId}`}
           className={styles.anchor}
-          aria-label={`Link to ${route.path} on this page`}
+          aria-label={`Link to ${routeName(route)} on this page`}
         >
           #
         </a>
       </div>
       <p>{route.summary}.</p>
-      {route.responses['200']?.description && (
+      {route.responses[route.success]?.description && (
         <p className={styles.answer}>
-          Answer: <Words text={route.responses['200'].description} />
+          Answer: <Words text={route.responses[route.success]!.description!} />
         </p>
       )}
       {route.parameters.length > 0 && <Parameters parameters={route.parameters} />}
+      {route.requestBody && <RequestBody body={route.requestBody} path={route.path} />}
       <p className={styles.errors}>
         Errors:{' '}
         {Object.keys(route.responses)
@@ -121,7 +123,11 @@ function RouteDoc({ route }: { route: ApiRouteDoc }) {
         <code className={styles.url}>{url}</code>
         <CopyButton value={url} label={`Copy the example request of ${route.path}`} />
       </div>
-      {route.unfilled ? null : route.json ? (
+      {route.needsToken ? (
+        <p className={styles.token}>
+          Only with the operator’s token: <code>Authorization: Bearer &lt;WEBHOOK_TOKEN&gt;</code>.
+        </p>
+      ) : route.unfilled ? null : route.json ? (
         <SampleAnswer url={route.example} path={route.path} />
       ) : (
         <p>
@@ -129,6 +135,29 @@ function RouteDoc({ route }: { route: ApiRouteDoc }) {
         </p>
       )}
     </article>
+  );
+}
+
+/** A route's name in the contents and links: its path, with the method when not GET. */
+const routeName = (route: ApiRouteDoc) =>
+  route.method === 'GET' ? route.path : `${route.method} ${route.path}`;
+
+/** The JSON body a route takes, as its schema in the document. */
+function RequestBody({
+  body,
+  path,
+}: {
+  body: NonNullable<ApiRouteDoc['requestBody']>;
+  path: string;
+}) {
+  const schema = body.content['application/json']?.schema;
+  return (
+    <figure className={styles.sample}>
+      <figcaption>Body: JSON, this schema</figcaption>
+      <pre tabIndex={0} aria-label={`Body schema of ${path}`}>
+        {JSON.stringify(schema, null, 2)}
+      </pre>
+    </figure>
   );
 }
 

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { pageQuery } from '../proxy/route-match';
+import { webhookRequest } from '../webhooks/rules';
 import {
   contractAddress,
+  deliveriesParams,
   emptyParams,
   eventsParams,
   exportParams,
@@ -19,6 +21,7 @@ import {
   walletAddress,
   walletCollectionParams,
   walletEventsParams,
+  webhookId,
 } from './params';
 
 /**
@@ -29,10 +32,23 @@ import {
 export interface ApiRouteSpec {
   /** OpenAPI's form (`/api/collections/{address}`); `honoPath` gives the one Hono mounts. */
   path: string;
+  /** GET (and so HEAD) unless said. */
+  method?: 'post' | 'delete';
   summary: string;
   group:
-    'Collections' | 'Wallets' | 'Lookup' | 'Feeds' | "The service's lists" | 'Pictures' | 'Server';
+    | 'Collections'
+    | 'Wallets'
+    | 'Lookup'
+    | 'Feeds'
+    | "The service's lists"
+    | 'Pictures'
+    | 'Webhooks'
+    | 'Server';
   query?: z.ZodType;
+  /** The JSON body it takes, checked by this schema. */
+  body?: z.ZodType;
+  /** Only with the operator's token (`Authorization: Bearer <WEBHOOK_TOKEN>`). */
+  token?: true;
   /** Each path parameter's schema and what an example of it is (docs page, tests). */
   pathParams?: Record<string, { schema: z.ZodType; sample: SampleKind }>;
   answer: AnswerSpec;
@@ -41,7 +57,8 @@ export interface ApiRouteSpec {
 }
 
 /** What an example of a path parameter is: the docs page fills it from this server's data. */
-export type SampleKind = 'collection' | 'wallet' | 'token' | 'transaction' | 'preview-page';
+export type SampleKind =
+  'collection' | 'wallet' | 'token' | 'transaction' | 'preview-page' | 'webhook';
 
 export type AnswerSpec =
   | { kind: 'json'; description: string }
@@ -56,6 +73,9 @@ const SERVER = [429, 500, 503] as const;
 const CHECKED = [400, ...SERVER] as const;
 const A_COLLECTION = [400, 404, ...SERVER] as const;
 const FROM_THE_SERVICE = [400, ...SERVER, 502, 504] as const;
+// Webhooks: off (404) without WEBHOOK_TOKEN, 401 without it in the request.
+const WITH_TOKEN = [400, 401, 404, ...SERVER] as const;
+const webhook = { schema: webhookId, sample: 'webhook' } as const;
 
 // The pages a collection's preview card is drawn for besides its events (preview/targets.ts).
 const previewPage = z.enum(['holders', 'market']).describe('holders or market');
@@ -329,6 +349,50 @@ export const API_ROUTES = {
       description: 'The picture with its sniffed type; 404 when none can be shown.',
     },
     errors: [400, 404, 429],
+  },
+  createWebhook: {
+    path: '/api/webhooks',
+    method: 'post',
+    group: 'Webhooks',
+    summary: 'Make a webhook: a URL and the rule whose events are posted to it, signed',
+    body: webhookRequest,
+    token: true,
+    answer: json(
+      '201: `id`, `url`, `rule`, `createdAt`, and `secret`, shown this once: the key of the `webhook-signature` each delivery carries.',
+    ),
+    errors: WITH_TOKEN,
+  },
+  webhooks: {
+    path: '/api/webhooks',
+    group: 'Webhooks',
+    summary: 'Every webhook, with its deliveries counted',
+    token: true,
+    answer: json(
+      '`webhooks`: `id`, `url`, `rule`, `createdAt`, `deliveries` (pending, delivered, failed).',
+    ),
+    errors: WITH_TOKEN,
+  },
+  webhookDeliveries: {
+    path: '/api/webhooks/{id}/deliveries',
+    group: 'Webhooks',
+    summary: "A webhook's delivery log, newest first",
+    query: deliveriesParams,
+    pathParams: { id: webhook },
+    token: true,
+    answer: json(
+      '`deliveries`: `id` (the `webhook-id` header), `event`, `status` (pending, delivered, failed), `attempts`, `createdAt`, `nextAttemptAt`, `deliveredAt`, `lastStatus`, `lastError`, `body`.',
+    ),
+    errors: WITH_TOKEN,
+  },
+  deleteWebhook: {
+    path: '/api/webhooks/{id}',
+    method: 'delete',
+    group: 'Webhooks',
+    summary: 'Delete a webhook and its delivery log',
+    pathParams: { id: webhook },
+    token: true,
+    answer: json('`deleted`: the id.'),
+    errors: WITH_TOKEN,
   },
   meta: {
     path: '/api/meta',

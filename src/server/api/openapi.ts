@@ -27,7 +27,8 @@ void errorBodyMatches;
 
 const STATUS_WORDS: Record<number, string> = {
   400: 'A parameter is not valid (`bad_request`): the message says what it accepts.',
-  404: 'Not a collection the service lists, or nothing to show (`not_found`).',
+  401: "The operator's token is missing or wrong (`unauthorized`): send `Authorization: Bearer <WEBHOOK_TOKEN>`.",
+  404: 'Not a collection the service lists, nothing to show, or webhooks off on this server (`not_found`).',
   429: 'Too many requests from this client (`client_rate_limited`), or the service throttles the server (`rate_limited`); see `Retry-After`.',
   500: 'A failure of this server (`internal`).',
   502: 'The service failed, cannot be reached or sent a page that cannot be read.',
@@ -75,6 +76,7 @@ function parameters(route: ApiRouteSpec) {
 
 function operation(name: string, route: ApiRouteSpec) {
   const { answer } = route;
+  const read = route.method === undefined;
   const content =
     answer.kind === 'json'
       ? { 'application/json': { schema: { type: 'object' } } }
@@ -89,15 +91,23 @@ function operation(name: string, route: ApiRouteSpec) {
     summary: route.summary,
     tags: [route.group],
     parameters: parameters(route),
+    ...(route.body && {
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: inputSchema(route.body) } },
+      },
+    }),
+    ...(route.token && { security: [{ operatorToken: [] }] }),
     responses: {
-      200: {
+      [route.method === 'post' ? 201 : 200]: {
         description: answer.description,
         headers: answer.kind === 'json' ? { ETag: { $ref: '#/components/headers/ETag' } } : {},
         content,
       },
-      ...(answer.kind === 'json' && {
-        304: { description: 'Unchanged since the `ETag` named in `If-None-Match`.' },
-      }),
+      ...(answer.kind === 'json' &&
+        read && {
+          304: { description: 'Unchanged since the `ETag` named in `If-None-Match`.' },
+        }),
       ...Object.fromEntries(
         route.errors.map((status) => [status, { $ref: `#/components/responses/${status}` }]),
       ),
@@ -114,13 +124,18 @@ export function openApiDocument(routes: Record<string, ApiRouteSpec>, version: s
       title: 'Token activity dashboard API',
       version,
       description:
-        'Whole-history answers about NFT collections on Starknet, from the index this server keeps of the Token Events Service. Only GET and HEAD; any origin may read it (CORS), within the per-client limits. JSON answers carry an ETag and answer 304 to If-None-Match.',
+        "Whole-history answers about NFT collections on Starknet, from the index this server keeps of the Token Events Service. GET and HEAD for all; any origin may read it (CORS), within the per-client limits. JSON answers carry an ETag and answer 304 to If-None-Match. Webhooks (POST and DELETE too) are for the operator's token alone.",
     },
-    paths: Object.fromEntries(
-      Object.entries(routes).map(([name, route]) => [route.path, { get: operation(name, route) }]),
-    ),
+    paths: pathsOf(routes),
     components: {
       schemas: { Error: inputSchema(errorBody) },
+      securitySchemes: {
+        operatorToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: "The operator's `WEBHOOK_TOKEN`.",
+        },
+      },
       headers: {
         ETag: {
           description: 'A weak tag of the body: send it back in If-None-Match for a 304.',
@@ -138,4 +153,13 @@ export function openApiDocument(routes: Record<string, ApiRouteSpec>, version: s
       ),
     },
   };
+}
+
+/** Each path with its operations: GET unless the route says another method. */
+function pathsOf(routes: Record<string, ApiRouteSpec>) {
+  const paths: Record<string, Record<string, ReturnType<typeof operation>>> = {};
+  for (const [name, route] of Object.entries(routes)) {
+    paths[route.path] = { ...paths[route.path], [route.method ?? 'get']: operation(name, route) };
+  }
+  return paths;
 }

@@ -343,3 +343,10 @@ export function problemOf(error: z.ZodError): string {
   }
   return issue.message;
 }
+
+/** A webhook's number, as its creation answered it. */
+export const webhookId = z
+  .string()
+  .regex(/^[1-9][0-9]{0,17}$/, 'The webhook id must be the number its creation answered.')
+  .describe('The webhook’s id, as its creation answered it.');
+export const deliveriesParams = z.strictObject({ limit: limit(MAX_PAGE_SIZE, 50) });

@@ -5,6 +5,7 @@ import { mintFactsOf } from '../index/mint-facts';
 import { INDEX_SCHEMA_SQL } from '../index/schema';
 import { washFlagsOf } from '../index/wash-flags';
 import { LOG_SCHEMA_SQL } from '../log/schema';
+import { WEBHOOK_SCHEMA_SQL } from '../webhooks/schema';
 import { withClient } from './held-client';
 import { upgradeStore } from './store-upgrade';
 
@@ -159,6 +160,11 @@ ${hourlyRows(
   `(c.contract_id, (c.ts / ${HOUR_SECONDS})::integer) IN (SELECT contract_id, hour FROM assumed_hours)`,
 )};
 `,
+  },
+  {
+    version: 9,
+    name: 'webhooks: subscriptions and the outbox of their deliveries',
+    sql: WEBHOOK_SCHEMA_SQL,
   },
 ];
 

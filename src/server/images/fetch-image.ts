@@ -1,10 +1,13 @@
-import { lookup } from 'node:dns/promises';
 import type { IncomingMessage } from 'node:http';
 import { request } from 'node:https';
-import type { LookupFunction } from 'node:net';
-import ipaddr from 'ipaddr.js';
 import { RASTER_TYPES } from '../../lib/image-url';
-import { isPublicAddress } from './public-address';
+import {
+  AddressRefused as Refused,
+  isAddressLiteral,
+  lookupAs,
+  pinnedAddress,
+  type AddressCheck,
+} from '../network-address';
 import { sniffImageType } from './sniff-image';
 
 export interface FetchLimits {
@@ -16,11 +19,7 @@ export interface FetchLimits {
   maxRedirects: number;
 }
 
-export interface FetchImageOptions extends FetchLimits {
-  /** A host name's addresses (default: the system's resolver). */
-  resolve?: (hostname: string) => Promise<string[]>;
-  /** Whether an address may be connected to (default: public unicast only). */
-  permits?: (address: string) => boolean;
+export interface FetchImageOptions extends FetchLimits, AddressCheck {
   /** Certificate authorities trusted instead of Node's (a test's own stand-in). */
   ca?: string;
 }
@@ -33,9 +32,6 @@ export const DEFAULT_FETCH_LIMITS: FetchLimits = {
 
 export type Fetched =
   { ok: true; bytes: Uint8Array<ArrayBuffer>; type: string } | { ok: false; reason: string };
-
-/** Why a fetch stopped; its message is said to the visitor as it is. */
-class Refused extends Error {}
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 // Hosts that call every file this are common (object stores); the bytes decide then.
@@ -84,41 +80,12 @@ function checkedUrl(text: string, base?: URL): URL {
   return url;
 }
 
-/** The one address to connect to: every address the name has must be public. */
-async function pinnedAddress(hostname: string, options: FetchImageOptions): Promise<string> {
-  const permits = options.permits ?? isPublicAddress;
-  const literal = hostname.replace(/^\[(.*)\]$/, '$1');
-  const addresses = ipaddr.isValid(literal)
-    ? [literal]
-    : await (options.resolve ?? systemResolve)(hostname);
-  if (addresses.length === 0) throw new Refused(`${hostname} has no address`);
-  const refused = addresses.find((address) => !permits(address));
-  if (refused !== undefined) {
-    throw new Refused(`${hostname} is at ${refused}, not a public address`);
-  }
-  return addresses[0]!;
-}
-
-async function systemResolve(hostname: string): Promise<string[]> {
-  const answers = await lookup(hostname, { all: true, verbatim: true });
-  return answers.map((answer) => answer.address);
-}
-
-/** Connects to `address` whatever name the request carries (TLS still checks the name). */
-function lookupAs(address: string): LookupFunction {
-  const family = ipaddr.parse(address).kind() === 'ipv6' ? 6 : 4;
-  return (_hostname, options, callback) => {
-    if (options.all) callback(null, [{ address, family }]);
-    else callback(null, address, family);
-  };
-}
-
 type Answer =
   | { kind: 'picture'; picture: { bytes: Uint8Array<ArrayBuffer>; type: string } }
   | { kind: 'redirect'; location: string };
 
 function get(url: URL, address: string, signal: AbortSignal, options: FetchImageOptions) {
-  const literal = ipaddr.isValid(url.hostname.replace(/^\[(.*)\]$/, '$1'));
+  const literal = isAddressLiteral(url.hostname);
   return new Promise<Answer>((resolve, reject) => {
     const outgoing = request(
       url,

@@ -123,7 +123,7 @@ export function currencyConditions(sql: Sql, currency: string, alias = ''): stri
 }
 
 /** The query's conditions (on `c`), apart from the address and the keyset. */
-function conditions(sql: Sql, query: EventFilters & { contractId?: number }): string[] {
+export function conditions(sql: Sql, query: EventFilters & { contractId?: number }): string[] {
   const where: string[] = [];
   if (query.contractId !== undefined) where.push(`c.contract_id = ${sql.param(query.contractId)}`);
   if (query.kinds && query.kinds.length > 0) {
@@ -148,7 +148,7 @@ function conditions(sql: Sql, query: EventFilters & { contractId?: number }): st
 const PRICED = ['c.has_sale', 'c.price IS NOT NULL'];
 
 /** Sender or receiver, in one condition (a count's; pages merge two index scans instead). */
-function eitherParty(sql: Sql, address: string): string {
+export function eitherParty(sql: Sql, address: string): string {
   const bytes = sql.param(addressBytes(address));
   return `(c.from_addr = ${bytes} OR c.to_addr = ${bytes})`;
 }

@@ -8,6 +8,7 @@ import { HOUR_SECONDS as HOUR, hourlyRows } from './hourly';
 import { parseListPath } from './list-path';
 import { mintFactsOf } from './mint-facts';
 import { WASH_WINDOW_SECONDS, washFlagsOf } from './wash-flags';
+import { enqueueDeliveries, holdersNow, watchersOf } from '../webhooks/outbox';
 
 /**
  * Ingest: the records the record log commits become the index's rows, in the same
@@ -253,7 +254,7 @@ function tokenStates(touched: readonly Touched[]) {
 
 // The flags of every sale of the tokens given, within the wash window of the batch's sales
 // of each (a sale's flags read the token's sales within the window either side), set
-// where they changed; it answers the times of the sales whose flags changed.
+// where they changed; it answers the sales whose flags changed (with those they had).
 export const RESET_WASH = `
 WITH input AS MATERIALIZED (
   SELECT $1::integer AS contract_id, (r->>0)::numeric AS token_id, (r->>1)::bigint AS low,
@@ -272,7 +273,7 @@ WITH input AS MATERIALIZED (
 )})
 UPDATE idx_changes u SET wash = flags.wash FROM flags
 WHERE u.id = flags.id AND flags.wash <> flags.stored
-RETURNING u.ts`;
+RETURNING u.id, u.ts, flags.stored`;
 
 /** Per token of the batch's sales, the earliest and latest of their times. */
 function saleSpans(touched: readonly Touched[]): [string, number, number][] {
@@ -299,25 +300,31 @@ const RECOMPUTE_HOURS = hourlyRows(
 export function createIngest(pool: pg.Pool) {
   const ids: ContractIds = contractIds(pool);
 
-  /** Writes the change rows of one contract; returns how many rows were new or joined. */
+  /**
+   * Writes the change rows of one contract; returns the rows that were new or joined, and
+   * the sales newly flagged (what webhooks' rules read).
+   */
   async function writeChanges(client: pg.PoolClient, contractId: number, rows: ChangeRow[]) {
-    if (rows.length === 0) return 0;
+    const none = { added: [] as string[], flagged: [] as string[] };
+    if (rows.length === 0) return none;
     const { rows: touched } = await client.query<Touched>(UPSERT_CHANGES, [
       changeTuples(rows),
       contractId,
     ]);
-    if (touched.length === 0) return 0;
+    if (touched.length === 0) return none;
+    const flagged: string[] = [];
     const hours = new Set(touched.map((row) => Math.floor(Number(row.ts) / HOUR)));
     // The flags first: the tokens' mint facts read them (UPSERT_TOKENS).
     const spans = saleSpans(touched);
     // Hours whose flags changed beyond the batch's own: apart, as they may lie a month off.
     const reflagged = new Set<number>();
     if (spans.length > 0) {
-      const { rows } = await client.query<{ ts: string }>(RESET_WASH, [
+      const { rows } = await client.query<{ id: string; ts: string; stored: number }>(RESET_WASH, [
         contractId,
         JSON.stringify(spans),
       ]);
       for (const row of rows) {
+        if (row.stored === 0) flagged.push(row.id);
         const hour = Math.floor(Number(row.ts) / HOUR);
         if (!hours.has(hour)) reflagged.add(hour);
       }
@@ -356,7 +363,7 @@ export function createIngest(pool: pg.Pool) {
     };
     await recompute([...hours]);
     for (const hour of reflagged) await recompute([hour]);
-    return touched.length;
+    return { added: touched.map((row) => row.id), flagged };
   }
 
   /**
@@ -390,7 +397,22 @@ export function createIngest(pool: pg.Pool) {
       // A commit lost to a crash of PostgreSQL itself is read again from the upstream;
       // the store's own pages in this transaction are bound by the same rule.
       await client.query('SET LOCAL synchronous_commit = off');
-      changes += await writeChanges(client, contractId, changeRows(list));
+      const watching = await watchersOf(client, address);
+      const holdersBefore = await holdersNow(client, contractId, watching);
+      const written = await writeChanges(client, contractId, changeRows(list));
+      changes += written.added.length;
+      // Webhooks' deliveries of what this commit found, committed with it.
+      await enqueueDeliveries(
+        client,
+        watching,
+        {
+          contract: address,
+          contractId,
+          ...written,
+          ...(holdersBefore !== undefined && { holdersBefore }),
+        },
+        Date.now(),
+      );
       let oldest = Infinity;
       let newest = -Infinity;
       for (const event of list) {

@@ -22,6 +22,9 @@ import { createUpstreamGate, DEFAULT_GATE, type UpstreamGateSettings } from '../
 import { createPageReader, type PageFailure, type PageReader } from '../upstream/page-read';
 import type { Monitoring } from '../monitoring';
 import type { Upstream } from '../upstream/service-client';
+import { createDeliverer, DEFAULT_DELIVERER, type DelivererSettings } from '../webhooks/deliverer';
+import { createWebhookApi } from '../webhooks/webhook-api';
+import type { AddressCheck } from '../network-address';
 import { clientRateLimit, type ClientVariables } from './client-rate-limit';
 import {
   errorResponse,
@@ -94,6 +97,13 @@ export interface ProxyOptions {
   downloads?: DownloadLimits;
   /** Counts upstream requests (usage, quota, latency), recoveries and verifications. */
   monitoring?: Pick<Monitoring, 'upstreamRequest' | 'pageServed' | 'recovered' | 'verified'>;
+  /** Webhooks (src/server/webhooks): off without the operator's token. */
+  webhooks?: {
+    token: string | undefined;
+    deliverer?: Partial<DelivererSettings>;
+    /** Receivers' host names' addresses (default: the system's resolver). */
+    resolve?: AddressCheck['resolve'];
+  };
 }
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
@@ -216,6 +226,24 @@ export function createProxy(options: ProxyOptions) {
   });
   app.route('/', queryApi);
   app.route('/', createFeeds({ api: queryApi, pool, origins: options.origins }));
+  const hooks = { ...DEFAULT_DELIVERER, ...options.webhooks?.deliverer };
+  const resolve = options.webhooks?.resolve;
+  app.route(
+    '/',
+    createWebhookApi({
+      pool,
+      token: options.webhooks?.token,
+      allowPrivate: hooks.allowPrivate,
+      ...(resolve && { resolve }),
+    }),
+  );
+  // Deliveries are sent only where webhooks are on; started with the server (`start`).
+  const deliverer = options.webhooks?.token
+    ? createDeliverer(pool, hooks, {
+        ...(resolve && { resolve }),
+        ...(options.index?.log && { log: options.index.log }),
+      })
+    : undefined;
   app.get(honoPath(API_ROUTES.meta), (c) => {
     c.set('route', 'meta');
     return c.json({
@@ -380,11 +408,13 @@ export function createProxy(options: ProxyOptions) {
     /** The proxy's per-client limit, for other routes of the server (`/readyz`). */
     limitClients,
     /** The server is stopping: requests waiting for the upstream are answered 503 now. */
-    stop: () => {
+    stop: async () => {
       waiting.stop();
-      return indexer.stop();
+      await Promise.all([indexer.stop(), deliverer?.stop()]);
     },
     indexer,
+    /** Sends webhooks' deliveries once started; absent when webhooks are off. */
+    deliverer,
     reader,
     faults,
     stats: () => ({

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchImage, type FetchImageOptions } from '../../../src/server/images/fetch-image';
-import { isPublicAddress } from '../../../src/server/images/public-address';
+import { isPublicAddress } from '../../../src/server/network-address';
 import { PNG } from './pictures';
 
 const fixture = (name: string) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPublicAddress } from '../../../src/server/images/public-address';
+import { isPublicAddress } from '../../../src/server/network-address';
 import { sniffImageType } from '../../../src/server/images/sniff-image';
 
 const bytes = (...parts: (string | number[])[]) =>

@@ -26,6 +26,7 @@ describe('server configuration', () => {
         trustedProxyHops: 0,
         images: { enabled: true, ipfsGateway: 'https://ipfs.io/ipfs/' },
         downloads: { perClient: 2, max: 8 },
+        webhooks: { token: undefined, deliverer: { allowPrivate: false } },
       },
       data: {
         database: { kind: 'embedded', dataDir: '.data' },
@@ -53,6 +54,23 @@ describe('server configuration', () => {
       },
       warnings: [],
     });
+  });
+
+  it('turns webhooks on with a token of 16 characters or more, private receivers by a flag', () => {
+    const config = loadConfig({
+      WEBHOOK_TOKEN: 'a-long-operator-token',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+    });
+    expect(config.proxy.webhooks).toEqual({
+      token: 'a-long-operator-token',
+      deliverer: { allowPrivate: true },
+    });
+    expect(() => loadConfig({ WEBHOOK_TOKEN: 'short' })).toThrow(
+      'WEBHOOK_TOKEN must be at least 16 characters',
+    );
+    expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'maybe' })).toThrow(
+      'WEBHOOK_ALLOW_PRIVATE must be true or false.',
+    );
   });
 
   it('uses the real service, capped at its basic plan rate, when URL and key are set', () => {
