@@ -13,6 +13,7 @@ import {
   overviewParams,
   rankingParams,
   seriesParams,
+  taxYearParams,
   tokenParam,
   transactionHash,
   viewFiguresParams,
@@ -216,6 +217,31 @@ export const API_ROUTES = {
       '`held` over time, counts, bought and sold, `results` per currency, `flips`, `counterparties`, `heldTokens`, `counted`, `coverage`.',
     ),
     errors: A_COLLECTION,
+  },
+  walletTaxYear: {
+    path: '/api/wallets/{address}/tax-year',
+    group: 'Wallets',
+    summary: 'The tokens a wallet sold in a year: bought when and for what, sold, held, result',
+    query: taxYearParams,
+    pathParams: { address: wallet },
+    answer: json(
+      '`sales` oldest first (collection, tokenId, `acquired` how, when and price or null when unknown, `sold`, `heldDays`, `result` or null and `noResult` why), `totals` per currency, `gross`, `counted`, `covers`.',
+    ),
+    errors: CHECKED,
+  },
+  walletTaxYearExport: {
+    path: '/api/wallets/{address}/tax-year/export',
+    group: 'Wallets',
+    summary: 'The tokens a wallet sold in a year as a CSV file',
+    query: taxYearParams,
+    pathParams: { address: wallet },
+    answer: {
+      kind: 'file',
+      types: ['text/csv'],
+      description:
+        'One line per token sold, oldest first, amounts exact in their currency: collection, token_id, acquired_how, acquired_at_utc, cost, sold_at_utc, proceeds, currency, held_days, result, note. Gross: fees are not known.',
+    },
+    errors: CHECKED,
   },
   lookup: {
     path: '/api/lookup/{value}',

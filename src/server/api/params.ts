@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { canonicalAddress } from '../../lib/address';
 import { CURRENCIES } from '../../lib/price';
+import { FIRST_TAX_YEAR, parseTaxYear, utcYear } from '../../lib/tax-year';
 import { canonicalTokenId } from '../../lib/token-id';
 import { EVENT_KINDS, type EventKind } from '../../lib/token-event';
 import {
@@ -287,6 +288,17 @@ export const marketParams = withPriceRule({
   to: filterShape.to,
   wash: countedWash.optional(),
 });
+/** A UTC calendar year, from 1970 to the current one (read when asked). */
+const taxYear = z
+  .string()
+  .transform((value, ctx) => {
+    const year = parseTaxYear(value, utcYear(Date.now()));
+    if (year.ok) return year.value;
+    ctx.addIssue({ code: 'custom', message: `year: ${year.error}` });
+    return z.NEVER;
+  })
+  .describe(`A UTC calendar year, ${FIRST_TAX_YEAR} to this one (default: this one).`);
+export const taxYearParams = z.strictObject({ year: taxYear.optional() });
 export const emptyParams = z.strictObject({});
 export const overviewParams = z.strictObject({ wash: countedWash.optional() });
 
