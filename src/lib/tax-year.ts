@@ -1,6 +1,7 @@
 import type { CurrencyRef } from './answers';
 import { exactAmount } from './price';
 import type { ExportRow } from './export';
+import { quoteParam, refused, taken, type Reading } from './param-reading';
 import { fail, ok, type Parsed } from './result';
 import { toIso } from './time';
 
@@ -35,6 +36,18 @@ export function parseTaxYear(text: string, current: number): Parsed<number> {
     );
   }
   return ok(year);
+}
+
+/** A link's `year=` as the wallet's page reads it: a year it cannot take says so, and the current one is shown. */
+export function readTaxYear(value: string | null, current: number): Reading<number | null> {
+  if (!value) return taken(null);
+  const year = parseTaxYear(value, current);
+  return year.ok
+    ? taken(year.value === current ? null : year.value)
+    : refused(
+        null,
+        `${quoteParam('year', value)}: ${year.error} The sales of ${current} are shown.`,
+      );
 }
 
 /** The current UTC year at `nowMs`. */

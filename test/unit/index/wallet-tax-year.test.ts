@@ -107,14 +107,20 @@ function parseCsv(text: string): Record<string, string>[] {
   for (let i = 0; i < text.length; i++) {
     const char = text[i]!;
     if (quoted) {
-      if (char === '"' && text[i + 1] === '"') ((cell += '"'), i++);
-      else if (char === '"') quoted = false;
+      if (char === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (char === '"') quoted = false;
       else cell += char;
     } else if (char === '"') quoted = true;
-    else if (char === ',') (row.push(cell), (cell = ''));
-    else if (char === '\r') continue;
-    else if (char === '\n') (row.push(cell), lines.push(row), ([row, cell] = [[], '']));
-    else cell += char;
+    else if (char === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (char === '\n') {
+      row.push(cell);
+      lines.push(row);
+      [row, cell] = [[], ''];
+    } else if (char !== '\r') cell += char;
   }
   const [header = [], ...rest] = lines;
   return rest.map((cells) => Object.fromEntries(header.map((name, i) => [name, cells[i] ?? ''])));
