@@ -49,7 +49,7 @@ import toolbar from '../../components/toolbar.module.css';
 import styles from './wallet-page.module.css';
 
 /** The wallet's view read: its collection filter, sort and time display. */
-export function readWalletSearch(params: URLSearchParams) {
+export function readWalletSearch(params: URLSearchParams, nowMs = Date.now()) {
   const reasons = new Reasons();
   const collection = readAddress(
     'collection',
@@ -57,7 +57,7 @@ export function readWalletSearch(params: URLSearchParams) {
     'every collection of the wallet is shown',
   );
   const sort = readSort(params.get('sort'), EVENT_SORTS, 'newest first');
-  const year = readTaxYear(params.get('year'), utcYear(Date.now()));
+  const year = readTaxYear(params.get('year'), utcYear(nowMs));
   return searchReading(
     params,
     [

@@ -10,6 +10,7 @@ import {
   lookupParams,
   lookupValue,
   marketParams,
+  oembedParams,
   overviewParams,
   rankingParams,
   seriesParams,
@@ -32,7 +33,14 @@ export interface ApiRouteSpec {
   path: string;
   summary: string;
   group:
-    'Collections' | 'Wallets' | 'Lookup' | 'Feeds' | "The service's lists" | 'Pictures' | 'Server';
+    | 'Collections'
+    | 'Wallets'
+    | 'Lookup'
+    | 'Feeds'
+    | 'Embeds'
+    | "The service's lists"
+    | 'Pictures'
+    | 'Server';
   query?: z.ZodType;
   /** Each path parameter's schema and what an example of it is (docs page, tests). */
   pathParams?: Record<string, { schema: z.ZodType; sample: SampleKind }>;
@@ -316,6 +324,17 @@ export const API_ROUTES = {
     summary: "A wallet's changes of hands as an Atom feed (`collection` too)",
     pathParams: { address: wallet },
     ...ATOM_FEED,
+  },
+  oembed: {
+    path: '/api/oembed',
+    group: 'Embeds',
+    summary:
+      "oEmbed: the frame that shows a collection's activity chart or latest events on another site",
+    query: oembedParams,
+    answer: json(
+      'oEmbed 1.0, type `rich`: `html` (the iframe of the embedded page), `width`, `height`, `title`, `provider_name`, `provider_url`, `cache_age`.',
+    ),
+    errors: A_COLLECTION,
   },
   collectionPreview: {
     path: '/api/preview/collections/{address}.png',

@@ -299,6 +299,30 @@ const taxYear = z
   })
   .describe(`A UTC calendar year, ${FIRST_TAX_YEAR} to this one (default: this one).`);
 export const taxYearParams = z.strictObject({ year: taxYear.optional() });
+/** A frame's largest size the embedding site allows, in CSS pixels. */
+const pixels = (name: string) =>
+  z
+    .string()
+    .regex(/^[0-9]{1,5}$/, `${name} must be a whole number of pixels, like 600.`)
+    .transform(Number)
+    .refine((n) => n >= 1, `${name} must be 1 pixel or more.`)
+    .describe(
+      `The largest ${name === 'maxwidth' ? 'width' : 'height'} the frame may take, in pixels.`,
+    );
+export const oembedParams = z.strictObject({
+  url: z
+    .string({ error: 'url is required: the page to embed.' })
+    .max(2000, 'url is longer than any page of this server.')
+    .describe(
+      "A collection's page on this server (https://…/contracts/0x…), or one of its embedded pages (…/embed/contracts/0x…/activity or /latest).",
+    ),
+  maxwidth: pixels('maxwidth').optional(),
+  maxheight: pixels('maxheight').optional(),
+  format: z
+    .enum(['json'], { error: 'format: only json is answered.' })
+    .describe('json, the only format answered.')
+    .optional(),
+});
 export const emptyParams = z.strictObject({});
 export const overviewParams = z.strictObject({ wash: countedWash.optional() });
 
