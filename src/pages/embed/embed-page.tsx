@@ -5,6 +5,8 @@ import {
   collectionEventsQueryOptions,
   collectionQueryOptions,
   collectionSeriesQueryOptions,
+  INDEXING_POLL_MS,
+  LIVE_POLL_MS,
 } from '../../api/collection';
 import { ActivityChart } from '../../components/activity-chart';
 import { LeftOut } from '../../components/bad-param';
@@ -21,6 +23,10 @@ import { parseAddress, shortenHex } from '../../lib/address';
 import { hrefs } from '../../lib/routes';
 import { readEmbedSearch, readEmbedTheme } from './embed-view';
 import styles from './embed-page.module.css';
+
+/** How often an embedded page asks again: often while the index reads, else for what is new. */
+const refreshEvery = (complete: boolean | undefined) =>
+  complete === false ? INDEXING_POLL_MS : LIVE_POLL_MS;
 
 /** The newest changes of hands an embedded list shows: what fits a small frame. */
 const LATEST_SHOWN = 10;
@@ -96,6 +102,8 @@ function EmbedActivity({ address }: { address: string }) {
   const series = useQuery({
     ...collectionSeriesQueryOptions(address, '', range.interval),
     enabled: collection.data !== undefined,
+    // Nothing else on the page refreshes it: asked again as the index reads, then now and then.
+    refetchInterval: refreshEvery(collection.data?.coverage.complete),
   });
   return (
     <EmbedFrame address={address} what="activity">
@@ -118,7 +126,11 @@ function EmbedActivity({ address }: { address: string }) {
 function EmbedLatest({ address }: { address: string }) {
   const nowMs = useNow();
   const { timeZone } = useSettings();
-  const events = useInfiniteQuery(collectionEventsQueryOptions(address, '', LATEST_SHOWN));
+  const collection = useQuery(collectionQueryOptions(address));
+  const events = useInfiniteQuery({
+    ...collectionEventsQueryOptions(address, '', LATEST_SHOWN),
+    refetchInterval: refreshEvery(collection.data?.coverage.complete),
+  });
   const rows = events.data?.pages[0]?.items ?? [];
   return (
     <EmbedFrame address={address} what="latest events">
