@@ -70,7 +70,7 @@ export function WalletTaxYear({ address, year, currentYear, onYear }: WalletTaxY
             <p className="muted">No token sold by this wallet in {year} that the index holds.</p>
           ) : (
             <>
-              <dl className={styles.walletFigures}>
+              <dl className={styles.taxTotals}>
                 {answer.data.totals.map((total) => (
                   <Figure key={total.currency.address} term={totalTerm(total)}>
                     <TotalFigures total={total} />
