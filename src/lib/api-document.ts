@@ -8,7 +8,7 @@ export interface ApiParameter {
   required: boolean;
   description?: string;
   schema: { type?: string; enum?: string[]; default?: unknown };
-  /** A path parameter's kind of example: the page fills it from this server's data. */
+  /** A path (or required query) parameter's kind of example: the page fills it from this server's data. */
   'x-sample'?: SampleKind;
 }
 
@@ -26,7 +26,8 @@ export interface ApiDocument {
   paths: Record<string, { get: ApiOperation }>;
 }
 
-export type SampleKind = 'collection' | 'wallet' | 'token' | 'transaction' | 'preview-page';
+export type SampleKind =
+  'collection' | 'wallet' | 'token' | 'transaction' | 'preview-page' | 'collection-page';
 
 /** This server's examples of each kind: the busiest collection, one of its events' parties. */
 export type Samples = Partial<Record<SampleKind, string>>;
@@ -55,8 +56,17 @@ export function routeDocs(document: ApiDocument, samples: Samples): [string, Api
       if (!value) unfilled = true;
       return value ? encodeURIComponent(value) : whole;
     });
-    const pages = get.parameters.some((p) => p.in === 'query' && p.name === 'limit');
-    const example = pages ? `${filled}?limit=${EXAMPLE_LIMIT}` : filled;
+    const query = new URLSearchParams();
+    for (const p of get.parameters) {
+      if (p.in !== 'query' || !p['x-sample']) continue;
+      const value = samples[p['x-sample']];
+      if (value) query.set(p.name, value);
+      else unfilled = true;
+    }
+    if (get.parameters.some((p) => p.in === 'query' && p.name === 'limit')) {
+      query.set('limit', EXAMPLE_LIMIT);
+    }
+    const example = query.size > 0 ? `${filled}?${query}` : filled;
     const json = Object.keys(get.responses['200']?.content ?? {}).every(
       (type) => type === 'application/json',
     );

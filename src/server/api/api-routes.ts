@@ -44,13 +44,22 @@ export interface ApiRouteSpec {
   query?: z.ZodType;
   /** Each path parameter's schema and what an example of it is (docs page, tests). */
   pathParams?: Record<string, { schema: z.ZodType; sample: SampleKind }>;
+  /** A required query parameter's kind of example, where the route answers nothing without it. */
+  querySamples?: Record<string, SampleKind>;
   answer: AnswerSpec;
   /** Error statuses it may answer, each with the one error body. */
   errors: readonly number[];
 }
 
 /** What an example of a path parameter is: the docs page fills it from this server's data. */
-export type SampleKind = 'collection' | 'wallet' | 'token' | 'transaction' | 'preview-page';
+export type SampleKind =
+  | 'collection'
+  | 'wallet'
+  | 'token'
+  | 'transaction'
+  | 'preview-page'
+  /** A collection's page on this server, whole (`https://…/contracts/0x…`). */
+  | 'collection-page';
 
 export type AnswerSpec =
   | { kind: 'json'; description: string }
@@ -331,6 +340,7 @@ export const API_ROUTES = {
     summary:
       "oEmbed: the frame that shows a collection's activity chart or latest events on another site",
     query: oembedParams,
+    querySamples: { url: 'collection-page' },
     answer: json(
       'oEmbed 1.0, type `rich`: `html` (the iframe of the embedded page), `width`, `height`, `title`, `provider_name`, `provider_url`, `cache_age`.',
     ),

@@ -17,6 +17,7 @@ const SAMPLES: Record<SampleKind, string> = {
   token: '7',
   transaction: '0x' + '0'.repeat(60) + 'cafe',
   'preview-page': 'holders',
+  'collection-page': `http://localhost/contracts/${A}`,
 };
 
 interface Document {
@@ -37,13 +38,18 @@ async function documentOf(app: Awaited<ReturnType<typeof openProxy>>['app']) {
   return (await response.json()) as Document;
 }
 
-/** A documented path with each path parameter filled with a sample of its kind. */
+/** A documented path with each path parameter, and each query one with a sample kind, filled. */
 function filled(path: string, parameters: Document['paths'][string]['get']['parameters']) {
-  return path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+  const query = new URLSearchParams();
+  for (const each of parameters) {
+    if (each.in === 'query' && each['x-sample']) query.set(each.name, SAMPLES[each['x-sample']]);
+  }
+  const filledPath = path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const parameter = parameters.find((each) => each.in === 'path' && each.name === name);
     expect(parameter?.['x-sample'], `${path}: ${name}`).toBeDefined();
     return SAMPLES[parameter!['x-sample']!];
   });
+  return query.size > 0 ? `${filledPath}?${query}` : filledPath;
 }
 
 describe('the API document', () => {
