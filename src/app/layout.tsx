@@ -2,7 +2,6 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet, ScrollRestoration } from 'react-router';
 import { metaQueryOptions } from '../api/meta';
 import { LookupBox } from '../components/lookup-box';
-import { useRootTheme, useSettings } from '../components/settings';
 import { hrefs } from '../lib/routes';
 import { KeyboardShortcuts } from './keyboard-shortcuts';
 import { useOnline } from './use-online';
@@ -13,7 +12,6 @@ import styles from './layout.module.css';
 export function Layout() {
   const meta = useQuery(metaQueryOptions());
   const online = useOnline();
-  useRootTheme(useSettings().theme);
   return (
     <>
       <a className={styles.skipLink} href="#main">

@@ -88,7 +88,7 @@ export function useSettings(): SettingsContextValue {
 
 /**
  * Puts a theme on the root element while the page that asks is shown: the layout the
- * reader's setting, an embedded page the one its link names (a page in another site's
+ * reader's setting (the settings panel of every page with the app's header), an embedded page the one its link names (a page in another site's
  * frame follows that site, not the setting).
  */
 export function useRootTheme(theme: Theme) {
