@@ -35,6 +35,7 @@ export const apiSamplesQueryOptions = () =>
       const event = events.events[0];
       return {
         collection,
+        'collection-page': `${window.location.origin}/contracts/${collection}`,
         'preview-page': 'holders',
         ...(event && {
           token: event.tokenId,

@@ -43,6 +43,8 @@ export const queryKeys = {
   /** A wallet's changes of hands, newest first, in one collection or all (null). */
   walletEvents: (address: string, collection: string | null) =>
     ['wallet', address, 'events', collection] as const,
+  /** The tokens a wallet sold in a UTC year. */
+  walletTaxYear: (address: string, year: number) => ['wallet', address, 'tax-year', year] as const,
   /** What a whole value is to the index, with the collection in view or not. */
   lookup: (value: string, collection: string | null) => ['lookup', value, collection] as const,
   /** A transaction's changes of hands across collections. */

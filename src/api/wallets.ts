@@ -5,6 +5,7 @@ import type {
   WalletAnswer,
   WalletInCollectionAnswer,
 } from '../lib/answers';
+import type { TaxYearAnswer } from '../lib/tax-year';
 import type { TokenEvent } from '../lib/token-event';
 import { getAnswer, pagePath } from './client';
 import { INDEXING_POLL_MS } from './collection';
@@ -44,6 +45,23 @@ export const walletCollectionQueryOptions = (address: string, collection: string
     refetchIntervalInBackground: false,
     staleTime: 60_000,
   });
+
+/** The tokens a wallet sold in a UTC year, with their results and totals per currency. */
+export const walletTaxYearQueryOptions = (address: string, year: number) =>
+  queryOptions({
+    queryKey: queryKeys.walletTaxYear(address, year),
+    queryFn: ({ signal }) =>
+      getAnswer<TaxYearAnswer>(`/api/wallets/${address}/tax-year?year=${year}`, signal, [
+        'sales',
+        'totals',
+        'gross',
+      ]),
+    staleTime: 60_000,
+  });
+
+/** The same year as a CSV file, made by the server. */
+export const walletTaxYearExportHref = (address: string, year: number) =>
+  `/api/wallets/${address}/tax-year/export?year=${year}`;
 
 /** `?collection=…&limit=…&cursor=…` with only what is set. */
 export function walletEventsPath(

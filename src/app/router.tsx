@@ -46,6 +46,15 @@ function lazyPage(name: keyof typeof pageModules, component: string): RouteObjec
 }
 
 export const routes: RouteObject[] = [
+  // Pages made for another site's iframe: no header, lookup or footer around them.
+  {
+    HydrateFallback: PageLoading,
+    ErrorBoundary: PageError,
+    children: [
+      lazyPage('embedActivity', 'EmbedActivityRoute'),
+      lazyPage('embedLatest', 'EmbedLatestRoute'),
+    ],
+  },
   {
     element: <Layout />,
     // Only when the layout itself fails; a page's failure shows inside it (below).

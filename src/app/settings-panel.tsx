@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import button from '../components/button.module.css';
 import field from '../components/field.module.css';
-import { PAGE_SIZES, THEMES, useSettings } from '../components/settings';
+import { PAGE_SIZES, THEMES, useRootTheme, useSettings } from '../components/settings';
 import { parseExplorerUrl } from '../lib/explorer';
 import type { Parsed } from '../lib/result';
 import styles from './settings-panel.module.css';
@@ -13,6 +13,8 @@ import styles from './settings-panel.module.css';
  */
 export function SettingsPanel() {
   const settings = useSettings();
+  // The app's pages (which all have this panel) wear the theme chosen here.
+  useRootTheme(settings.theme);
   const [open, setOpen] = useState(false);
   const toggleRef = useRef<HTMLButtonElement>(null);
   const panelId = useId();

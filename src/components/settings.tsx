@@ -79,12 +79,20 @@ export function SettingsProvider({ children }: { children: ReactNode }) {
     });
   }, []);
   const value = useMemo(() => ({ ...settings, update }), [settings, update]);
-  useEffect(() => applyTheme(settings.theme), [settings.theme]);
   return <SettingsContext.Provider value={value}>{children}</SettingsContext.Provider>;
 }
 
 export function useSettings(): SettingsContextValue {
   return useContext(SettingsContext);
+}
+
+/**
+ * Puts a theme on the root element while the page that asks is shown: the layout the
+ * reader's setting (the settings panel of every page with the app's header), an embedded page the one its link names (a page in another site's
+ * frame follows that site, not the setting).
+ */
+export function useRootTheme(theme: Theme) {
+  useEffect(() => applyTheme(theme), [theme]);
 }
 
 /** The theme on the root element, as public/theme.js sets it at load: none is the system's. */

@@ -8,7 +8,7 @@ export interface ApiParameter {
   required: boolean;
   description?: string;
   schema: { type?: string; enum?: string[]; default?: unknown };
-  /** A path parameter's kind of example: the page fills it from this server's data. */
+  /** A path (or required query) parameter's kind of example: the page fills it from this server's data. */
   'x-sample'?: SampleKind;
 }
 
@@ -34,7 +34,13 @@ export interface ApiDocument {
 }
 
 export type SampleKind =
-  'collection' | 'wallet' | 'token' | 'transaction' | 'preview-page' | 'webhook';
+  | 'collection'
+  | 'wallet'
+  | 'token'
+  | 'transaction'
+  | 'preview-page'
+  | 'webhook'
+  | 'collection-page';
 
 /** This server's examples of each kind: the busiest collection, one of its events' parties. */
 export type Samples = Partial<Record<SampleKind, string>>;
@@ -77,8 +83,17 @@ export function routeDocs(document: ApiDocument, samples: Samples): [string, Api
       if (!value) unfilled = true;
       return value ? encodeURIComponent(value) : whole;
     });
-    const pages = operation.parameters.some((p) => p.in === 'query' && p.name === 'limit');
-    const example = pages ? `${filled}?limit=${EXAMPLE_LIMIT}` : filled;
+    const query = new URLSearchParams();
+    for (const p of operation.parameters) {
+      if (p.in !== 'query' || !p['x-sample']) continue;
+      const value = samples[p['x-sample']];
+      if (value) query.set(p.name, value);
+      else unfilled = true;
+    }
+    if (operation.parameters.some((p) => p.in === 'query' && p.name === 'limit')) {
+      query.set('limit', EXAMPLE_LIMIT);
+    }
+    const example = query.size > 0 ? `${filled}?${query}` : filled;
     const success = operation.responses['201'] ? '201' : '200';
     const json = Object.keys(operation.responses[success]?.content ?? {}).every(
       (type) => type === 'application/json',

@@ -21,13 +21,15 @@ export function csvRows(rows: readonly ExportRow[], columns: readonly string[]):
 
 // Spreadsheet programs run a cell that starts with =, +, -, @, a tab or a carriage return
 // as a formula, and some read the fullwidth forms (U+FF1D, U+FF0B, U+FF0D, U+FF20) as the
-// same signs: each is kept as text by a leading apostrophe.
+// same signs: each is kept as text by a leading apostrophe. A plain negative number (a
+// loss) is no formula, and must stay a number a spreadsheet can sum.
 const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+const PLAIN_NUMBER = /^-?[0-9]+(?:\.[0-9]+)?$/;
 
 function csvField(value: ExportValue): string {
   if (value === undefined || Array.isArray(value)) return '';
   let text = String(value);
-  if (FORMULA_START.test(text)) text = `'${text}`;
+  if (FORMULA_START.test(text) && !PLAIN_NUMBER.test(text)) text = `'${text}`;
   return /[",\r\n']/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

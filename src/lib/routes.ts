@@ -12,6 +12,8 @@ export const routePatterns = {
   wallet: '/addresses/:address',
   transaction: '/transactions/:hash',
   apiDocs: '/api-docs',
+  embedActivity: '/embed/contracts/:address/activity',
+  embedLatest: '/embed/contracts/:address/latest',
 } as const;
 
 export type RouteName = keyof typeof routePatterns;
@@ -30,6 +32,8 @@ export const pageModules = {
   wallet: 'wallet/wallet-page',
   transaction: 'transaction/transaction-page',
   apiDocs: 'api-docs/api-docs-page',
+  embedActivity: 'embed/embed-page',
+  embedLatest: 'embed/embed-page',
 } as const satisfies Partial<Record<RouteName, string>>;
 
 /**
@@ -68,7 +72,18 @@ export const hrefs = {
   wallet: (address: string, search = '') => `/addresses/${address}${search}`,
   transaction: (hash: string) => `/transactions/${hash}`,
   apiDocs: (route = '') => `/api-docs${route ? `#${route}` : ''}`,
+  embedActivity: (address: string, search = '') => `/embed/contracts/${address}/activity${search}`,
+  embedLatest: (address: string, search = '') => `/embed/contracts/${address}/latest${search}`,
 };
+
+/**
+ * The pages made to sit in another site's iframe: the only ones another origin may frame
+ * (src/server/http/security-headers.ts), shown without the app's header and footer.
+ */
+export function isEmbedPath(path: string): boolean {
+  const route = matchRoute(path);
+  return route === 'embedActivity' || route === 'embedLatest';
+}
 
 /**
  * The path with the `%` of every segment that does not decode written as `%25`, so a

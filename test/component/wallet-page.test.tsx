@@ -102,6 +102,18 @@ function walletAnswer() {
   };
 }
 
+const noTaxYear = {
+  address: WALLET,
+  year: 2026,
+  from: 0,
+  to: 0,
+  sales: [],
+  totals: [],
+  gross: 'Gross.',
+  counted: '',
+  covers: '',
+};
+
 /** A change of hands as the query API sends it. */
 function eventRow(index: number, contract: string, extra: Record<string, string> = {}) {
   const tokenId = String(100 + index);
@@ -152,6 +164,8 @@ function installWalletApi(
   api.intercept = (path) => {
     const url = new URL(path, 'http://localhost');
     if (!url.pathname.startsWith('/api/wallets/')) return null;
+    // The year for taxes has its own tests (wallet-tax-year.test.tsx): none sold here.
+    if (url.pathname.endsWith('/tax-year')) return Response.json(noTaxYear);
     const failSecond = url.searchParams.has('cursor') && secondPageFailures > 0;
     if (failures > 0 || failSecond) {
       if (failSecond) secondPageFailures -= 1;

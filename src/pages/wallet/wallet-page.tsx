@@ -35,10 +35,12 @@ import {
   Reasons,
   searchReading,
 } from '../../lib/param-reading';
+import { readTaxYear, utcYear } from '../../lib/tax-year';
 import { formatSort, formatTimeDisplay, parseSort, updateSearch } from '../../lib/view-state';
 import { collectionName, WalletCollections } from './wallet-collections';
 import { WalletHeader } from './wallet-header';
 import { WalletInCollection } from './wallet-in-collection';
+import { WalletTaxYear } from './wallet-tax-year';
 import { WalletTotals } from './wallet-totals';
 import field from '../../components/field.module.css';
 import status from '../../components/load-status.module.css';
@@ -47,7 +49,7 @@ import toolbar from '../../components/toolbar.module.css';
 import styles from './wallet-page.module.css';
 
 /** The wallet's view read: its collection filter, sort and time display. */
-export function readWalletSearch(params: URLSearchParams) {
+export function readWalletSearch(params: URLSearchParams, nowMs = Date.now()) {
   const reasons = new Reasons();
   const collection = readAddress(
     'collection',
@@ -55,10 +57,12 @@ export function readWalletSearch(params: URLSearchParams) {
     'every collection of the wallet is shown',
   );
   const sort = readSort(params.get('sort'), EVENT_SORTS, 'newest first');
+  const year = readTaxYear(params.get('year'), utcYear(nowMs));
   return searchReading(
     params,
     [
       ['collection', reasons.take(collection)],
+      ['year', reasons.take(year)?.toString() ?? null],
       ['sort', formatSort(reasons.take(sort))],
       ['time', formatTimeDisplay(reasons.take(readTimeDisplay(params.get('time'))))],
     ],
@@ -191,6 +195,12 @@ export function WalletPage({ address }: { address: string }) {
               collectionsId="wallet-collections"
             />
           )}
+          <WalletTaxYear
+            address={address}
+            year={Number(params.get('year') ?? '') || utcYear(nowMs)}
+            currentYear={utcYear(nowMs)}
+            onYear={(year) => set({ year: year === utcYear(nowMs) ? null : String(year) })}
+          />
           <h2 className={section.heading} id="wallet-collections">
             Collections
           </h2>

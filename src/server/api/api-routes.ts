@@ -12,9 +12,11 @@ import {
   lookupParams,
   lookupValue,
   marketParams,
+  oembedParams,
   overviewParams,
   rankingParams,
   seriesParams,
+  taxYearParams,
   tokenParam,
   transactionHash,
   viewFiguresParams,
@@ -40,6 +42,7 @@ export interface ApiRouteSpec {
     | 'Wallets'
     | 'Lookup'
     | 'Feeds'
+    | 'Embeds'
     | "The service's lists"
     | 'Pictures'
     | 'Webhooks'
@@ -51,6 +54,8 @@ export interface ApiRouteSpec {
   token?: true;
   /** Each path parameter's schema and what an example of it is (docs page, tests). */
   pathParams?: Record<string, { schema: z.ZodType; sample: SampleKind }>;
+  /** A required query parameter's kind of example, where the route answers nothing without it. */
+  querySamples?: Record<string, SampleKind>;
   answer: AnswerSpec;
   /** Error statuses it may answer, each with the one error body. */
   errors: readonly number[];
@@ -58,7 +63,14 @@ export interface ApiRouteSpec {
 
 /** What an example of a path parameter is: the docs page fills it from this server's data. */
 export type SampleKind =
-  'collection' | 'wallet' | 'token' | 'transaction' | 'preview-page' | 'webhook';
+  | 'collection'
+  | 'wallet'
+  | 'token'
+  | 'transaction'
+  | 'preview-page'
+  | 'webhook'
+  /** A collection's page on this server, whole (`https://…/contracts/0x…`). */
+  | 'collection-page';
 
 export type AnswerSpec =
   | { kind: 'json'; description: string }
@@ -237,6 +249,31 @@ export const API_ROUTES = {
     ),
     errors: A_COLLECTION,
   },
+  walletTaxYear: {
+    path: '/api/wallets/{address}/tax-year',
+    group: 'Wallets',
+    summary: 'The tokens a wallet sold in a year: bought when and for what, sold, held, result',
+    query: taxYearParams,
+    pathParams: { address: wallet },
+    answer: json(
+      '`sales` oldest first (collection, tokenId, `acquired` how, when and price or null when unknown, `sold`, `heldDays`, `result` or null and `noResult` why), `totals` per currency, `gross`, `counted`, `covers`.',
+    ),
+    errors: CHECKED,
+  },
+  walletTaxYearExport: {
+    path: '/api/wallets/{address}/tax-year/export',
+    group: 'Wallets',
+    summary: 'The tokens a wallet sold in a year as a CSV file',
+    query: taxYearParams,
+    pathParams: { address: wallet },
+    answer: {
+      kind: 'file',
+      types: ['text/csv'],
+      description:
+        'One line per token sold, oldest first, amounts exact in their currency: collection, token_id, acquired_how, acquired_at_utc, cost, sold_at_utc, proceeds, currency, held_days, result, note. Gross: fees are not known.',
+    },
+    errors: CHECKED,
+  },
   lookup: {
     path: '/api/lookup/{value}',
     group: 'Lookup',
@@ -310,6 +347,18 @@ export const API_ROUTES = {
     summary: "A wallet's changes of hands as an Atom feed (`collection` too)",
     pathParams: { address: wallet },
     ...ATOM_FEED,
+  },
+  oembed: {
+    path: '/api/oembed',
+    group: 'Embeds',
+    summary:
+      "oEmbed: the frame that shows a collection's activity chart or latest events on another site",
+    query: oembedParams,
+    querySamples: { url: 'collection-page' },
+    answer: json(
+      'oEmbed 1.0, type `rich`: `html` (the iframe of the embedded page), `width`, `height`, `title`, `provider_name`, `provider_url`, `cache_age`.',
+    ),
+    errors: A_COLLECTION,
   },
   collectionPreview: {
     path: '/api/preview/collections/{address}.png',

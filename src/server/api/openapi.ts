@@ -69,6 +69,7 @@ function parameters(route: ApiRouteSpec) {
       required: required.has(name),
       ...(description !== undefined && { description }),
       schema: rest,
+      ...(route.querySamples?.[name] && { 'x-sample': route.querySamples[name] }),
     }),
   );
   return [...inPath, ...inQuery];

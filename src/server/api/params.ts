@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { canonicalAddress } from '../../lib/address';
 import { CURRENCIES } from '../../lib/price';
+import { FIRST_TAX_YEAR, parseTaxYear, utcYear } from '../../lib/tax-year';
 import { canonicalTokenId } from '../../lib/token-id';
 import { EVENT_KINDS, type EventKind } from '../../lib/token-event';
 import {
@@ -286,6 +287,41 @@ export const marketParams = withPriceRule({
   from: filterShape.from,
   to: filterShape.to,
   wash: countedWash.optional(),
+});
+/** A UTC calendar year, from 1970 to the current one (read when asked). */
+const taxYear = z
+  .string()
+  .transform((value, ctx) => {
+    const year = parseTaxYear(value, utcYear(Date.now()));
+    if (year.ok) return year.value;
+    ctx.addIssue({ code: 'custom', message: `year: ${year.error}` });
+    return z.NEVER;
+  })
+  .describe(`A UTC calendar year, ${FIRST_TAX_YEAR} to this one (default: this one).`);
+export const taxYearParams = z.strictObject({ year: taxYear.optional() });
+/** A frame's largest size the embedding site allows, in CSS pixels. */
+const pixels = (name: string) =>
+  z
+    .string()
+    .regex(/^[0-9]{1,5}$/, `${name} must be a whole number of pixels, like 600.`)
+    .transform(Number)
+    .refine((n) => n >= 1, `${name} must be 1 pixel or more.`)
+    .describe(
+      `The largest ${name === 'maxwidth' ? 'width' : 'height'} the frame may take, in pixels.`,
+    );
+export const oembedParams = z.strictObject({
+  url: z
+    .string({ error: 'url is required: the page to embed.' })
+    .max(2000, 'url is longer than any page of this server.')
+    .describe(
+      "A collection's page on this server (https://…/contracts/0x…), or one of its embedded pages (…/embed/contracts/0x…/activity or /latest).",
+    ),
+  maxwidth: pixels('maxwidth').optional(),
+  maxheight: pixels('maxheight').optional(),
+  format: z
+    .enum(['json'], { error: 'format: only json is answered.' })
+    .describe('json, the only format answered.')
+    .optional(),
 });
 export const emptyParams = z.strictObject({});
 export const overviewParams = z.strictObject({ wash: countedWash.optional() });

@@ -11,7 +11,17 @@ import {
   type WalletInCollectionAnswer,
 } from '../../lib/answers';
 import { custodyChain } from '../../lib/custody';
-import { csvHeader, csvRows } from '../../lib/export';
+import { csvHeader, csvRows, toCsv } from '../../lib/export';
+import {
+  GROSS_NOTE,
+  TAX_YEAR_COUNTED,
+  taxYearExportColumns,
+  taxYearExportName,
+  taxYearExportRow,
+  taxYearSpan,
+  utcYear,
+  type TaxYearAnswer,
+} from '../../lib/tax-year';
 import { CURRENCIES } from '../../lib/price';
 import { eventExportColumns, eventExportRow } from '../../lib/event-export';
 import { eventsPage, orderStatement } from '../index/events-query';
@@ -27,6 +37,7 @@ import { lookupValue as lookupIndex } from '../index/lookup';
 import { transactionEvents } from '../index/transaction';
 import { walletCollections } from '../index/wallet';
 import { emptyWalletFigures, walletInCollection } from '../index/wallet-collection';
+import { walletTaxYear } from '../index/wallet-tax-year';
 import type { Indexer } from '../indexer/indexer';
 import { createReadPools, type ReadChoice, type ReadPools } from '../database/read-pools';
 import { errorResponse } from '../proxy/error-response';
@@ -50,6 +61,7 @@ import {
   problemOf,
   rankingParams,
   seriesParams,
+  taxYearParams,
   tokenParam,
   transactionHash,
   viewFiguresParams,
@@ -574,6 +586,42 @@ export function createQueryApi(options: QueryApiOptions) {
       coverage: found.coverage,
     };
     return c.json(answer);
+  });
+
+  // The tokens a wallet sold in a year, as JSON and as a file: what it answers is stored.
+  async function taxYearRequest(c: Context) {
+    const params = parse(c, taxYearParams);
+    if (params instanceof Response) return params;
+    const wallet = walletAddress.safeParse(c.req.param('address'));
+    if (!wallet.success) return badRequest(problemOf(wallet.error));
+    const year = params.year ?? utcYear(now());
+    const { pool } = await readOf(c);
+    return { address: wallet.data, year, ...(await walletTaxYear(pool, wallet.data, year)) };
+  }
+
+  app.get(mounted('walletTaxYear'), async (c) => {
+    const found = await taxYearRequest(c);
+    if (found instanceof Response) return found;
+    const answer: TaxYearAnswer = {
+      ...found,
+      ...taxYearSpan(found.year),
+      gross: GROSS_NOTE,
+      counted: TAX_YEAR_COUNTED,
+      covers: 'Collections the index holds; a collection not indexed yet is not counted.',
+    };
+    return c.json(answer);
+  });
+
+  app.get(mounted('walletTaxYearExport'), async (c) => {
+    const found = await taxYearRequest(c);
+    if (found instanceof Response) return found;
+    return downloads.respond(downloadRequest(c), {
+      name: `${taxYearExportName(found.address, found.year)}.csv`,
+      type: 'text/csv',
+      async *text() {
+        yield toCsv(found.sales.map(taxYearExportRow), taxYearExportColumns);
+      },
+    });
   });
 
   // What a whole value is, from the index and the contracts list as stored: never a walk.

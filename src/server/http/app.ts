@@ -10,6 +10,7 @@ import { internalErrorHandler, methodNotAllowed } from '../proxy/error-response'
 import { openCors } from '../proxy/open-cors';
 import { requestLog, type RequestLog } from '../proxy/request-log';
 import { feedLinkTag } from '../api/feeds';
+import { oembedLinkTag } from '../api/oembed';
 import { withAddedTags, withHeadTags } from '../preview/page-head';
 import { pageOrigin, type OriginRule } from '../preview/request-origin';
 import { warnForwardedFromOutside } from './forwarded-warning';
@@ -160,15 +161,20 @@ export function createServerApp(options: ServerAppOptions) {
     const indexHtml = shellFor(c.req.path);
     // An address that is no collection: the app says so, the status too, and no card.
     if (await proxy.notACollection?.(c.req.path)) return c.html(indexHtml, 404);
-    const feed = feedLinkTag(c.req.path, new URL(c.req.url).search);
-    const shell = feed ? withAddedTags(indexHtml, feed) : indexHtml;
+    const { origin, fromHost } = pageOrigin(c, origins);
+    // A collection's page names its feed and, for sites that embed it, its oEmbed answer.
+    const oembed = oembedLinkTag(c.req.path, origin);
+    const added = [feedLinkTag(c.req.path, new URL(c.req.url).search), oembed];
+    const tags = added.filter((tag) => tag !== null).join('\n    ');
+    const shell = tags ? withAddedTags(indexHtml, tags) : indexHtml;
+    // Absolute links name the Host the request came with: a cache must not give them to another.
+    const named = () => fromHost && c.header('vary', 'Host', { append: true });
+    if (oembed) named();
     const { pageHead } = proxy;
     if (!pageHead) return c.html(shell);
-    const { origin, fromHost } = pageOrigin(c, origins);
     const head = await pageHead(c.req.path, origin);
     if (!head) return c.html(shell);
-    // The links name the Host the request came with: a cache must not give it to another.
-    if (fromHost) c.header('vary', 'Host', { append: true });
+    if (!oembed) named();
     return c.html(withHeadTags(shell, head));
   });
   return app;

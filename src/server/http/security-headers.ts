@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
+import { isEmbedPath } from '../../lib/routes';
 import { trustedEntry } from '../proxy/client-address';
 
 // Half a year, as Hono's default; subdomains too, since they share the name's trust.
@@ -17,29 +18,33 @@ const HSTS = 'max-age=15552000; includeSubDomains';
  * HTTP it means nothing, and a browser reaching the server by HTTP has no HTTPS to keep.
  */
 export function securityHeaders(trustedProxyHops = 0): MiddlewareHandler {
-  const common = secureHeaders({
-    contentSecurityPolicy: {
-      defaultSrc: ["'self'"],
-      scriptSrc: ["'self'"],
-      styleSrc: ["'self'"],
-      imgSrc: ["'self'", 'data:'],
-      connectSrc: ["'self'"],
-      fontSrc: ["'self'"],
-      objectSrc: ["'none'"],
-      baseUri: ["'none'"],
-      formAction: ["'self'"],
-      frameAncestors: ["'none'"],
-    },
-    xFrameOptions: 'DENY',
-    referrerPolicy: 'no-referrer',
-    crossOriginEmbedderPolicy: false,
-    crossOriginResourcePolicy: 'same-origin',
-    permissionsPolicy: { camera: [], microphone: [], geolocation: [] },
-    strictTransportSecurity: false,
-  });
+  const framed = (embedded: boolean) =>
+    secureHeaders({
+      contentSecurityPolicy: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        formAction: ["'self'"],
+        // Only the pages made for it may sit in another site's frame (src/lib/routes.ts).
+        frameAncestors: embedded ? ['*'] : ["'none'"],
+      },
+      xFrameOptions: embedded ? false : 'DENY',
+      referrerPolicy: 'no-referrer',
+      crossOriginEmbedderPolicy: false,
+      crossOriginResourcePolicy: 'same-origin',
+      permissionsPolicy: { camera: [], microphone: [], geolocation: [] },
+      strictTransportSecurity: false,
+    });
+  const [common, embeddable] = [framed(false), framed(true)];
   return async (c, next) => {
     let own: string | null = null;
-    await common(c, async () => {
+    const headers = isEmbedPath(c.req.path) ? embeddable : common;
+    await headers(c, async () => {
       await next();
       own = c.res.headers.get('content-security-policy');
     });

@@ -3,6 +3,7 @@ import { createDownloads, DEFAULT_DOWNLOAD_LIMITS, type DownloadLimits } from '.
 import { API_ROUTES, honoPath } from '../api/api-routes';
 import { notACollectionPage } from '../api/collection-page';
 import { createFeeds } from '../api/feeds';
+import { createOembed } from '../api/oembed';
 import { openApiDocument } from '../api/openapi';
 import { createQueryApi } from '../api/query-api';
 import { DATABASE_FAILURE_MESSAGES, databaseFailure } from '../database/database-error';
@@ -226,6 +227,7 @@ export function createProxy(options: ProxyOptions) {
   });
   app.route('/', queryApi);
   app.route('/', createFeeds({ api: queryApi, pool, origins: options.origins }));
+  app.route('/', createOembed({ pool, origins: options.origins }));
   const hooks = { ...DEFAULT_DELIVERER, ...options.webhooks?.deliverer };
   const resolve = options.webhooks?.resolve;
   app.route(

@@ -4,10 +4,13 @@ import { toCsv } from '../../../src/lib/export';
 
 /**
  * Every CSV cell that a spreadsheet program could run as a formula starts with an
- * apostrophe, and every cell reads back as the value written (with that apostrophe).
+ * apostrophe, and every cell reads back as the value written (with that apostrophe). A
+ * plain negative number (a loss) is no formula: it stays a number.
  */
 // OWASP's CSV injection list (= + - @, tab, carriage return) and their fullwidth forms.
 const FORMULA_STARTS = ['=', '+', '-', '@', '\t', '\r', '＝', '＋', '－', '＠'];
+
+const PLAIN_NUMBER = /^-?[0-9]+(?:\.[0-9]+)?$/;
 
 const cell = (value: string) => toCsv([{ value }], ['value']).slice('value\r\n'.length, -2);
 /** A cell as a CSV reader reads it. */
@@ -21,6 +24,7 @@ describe('CSV cells', () => {
         fc.constantFrom(...FORMULA_STARTS),
         fc.string({ unit: 'grapheme' }),
         (sign, rest) => {
+          fc.pre(!PLAIN_NUMBER.test(sign + rest));
           expect(read(cell(sign + rest))).toBe(`'${sign}${rest}`);
         },
       ),
@@ -35,6 +39,15 @@ describe('CSV cells', () => {
         expect(read(cell(value))).toBe(value);
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it('writes a plain negative number as it is', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 1n }), fc.nat(), (whole, fraction) => {
+        const value = `-${whole}.${fraction}`;
+        expect(cell(value)).toBe(value);
+      }),
     );
   });
 

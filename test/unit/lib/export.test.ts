@@ -17,6 +17,8 @@ describe('CSV export', () => {
   it('leaves other values as they are, quoting only what CSV needs', () => {
     expect(cell('856292')).toBe('856292');
     expect(cell(1706896016)).toBe('1706896016');
+    expect(cell('-0.25')).toBe('-0.25');
+    expect(cell('-12')).toBe('-12');
     expect(cell('a, b')).toBe('"a, b"');
     expect(cell('say "hi"')).toBe('"say ""hi"""');
     expect(cell(undefined)).toBe('');

@@ -18,6 +18,7 @@ const SAMPLES: Record<SampleKind, string> = {
   transaction: '0x' + '0'.repeat(60) + 'cafe',
   'preview-page': 'holders',
   webhook: '1',
+  'collection-page': `http://localhost/contracts/${A}`,
 };
 
 interface Operation {
@@ -40,13 +41,18 @@ async function documentOf(app: Awaited<ReturnType<typeof openProxy>>['app']) {
   return (await response.json()) as Document;
 }
 
-/** A documented path with each path parameter filled with a sample of its kind. */
+/** A documented path with each path parameter, and each query one with a sample kind, filled. */
 function filled(path: string, parameters: Operation['parameters']) {
-  return path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+  const query = new URLSearchParams();
+  for (const each of parameters) {
+    if (each.in === 'query' && each['x-sample']) query.set(each.name, SAMPLES[each['x-sample']]);
+  }
+  const filledPath = path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const parameter = parameters.find((each) => each.in === 'path' && each.name === name);
     expect(parameter?.['x-sample'], `${path}: ${name}`).toBeDefined();
     return SAMPLES[parameter!['x-sample']!];
   });
+  return query.size > 0 ? `${filledPath}?${query}` : filledPath;
 }
 
 describe('the API document', () => {

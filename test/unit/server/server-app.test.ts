@@ -465,3 +465,108 @@ describe('production server', () => {
     );
   });
 });
+
+describe('embedded pages', () => {
+  const ORIGIN = 'http://127.0.0.1:4173';
+  const origins = { listen: { host: '127.0.0.1', port: 4173 } };
+
+  it.each([`/embed/contracts/${A}/activity`, `/embed/contracts/${A}/latest?theme=dark`])(
+    'lets any site frame %s, with every other header as strict',
+    async (path) => {
+      const response = await (await server()).app.request(path);
+      expect(response.status).toBe(200);
+      const csp = response.headers.get('content-security-policy') ?? '';
+      expect(csp).toContain('frame-ancestors *');
+      expect(csp).not.toContain("frame-ancestors 'none'");
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).not.toContain('unsafe-inline');
+      expect(response.headers.get('x-frame-options')).toBeNull();
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    },
+  );
+
+  it.each([`/contracts/${A}`, '/embed', `/embed/contracts/${A}`, `/api/oembed?url=x`])(
+    'refuses framing %s: only the embedded pages may be framed',
+    async (path) => {
+      const response = await (await server()).app.request(path);
+      expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(response.headers.get('x-frame-options')).toBe('DENY');
+    },
+  );
+
+  it('names the oEmbed answer in a collection’s page, and answers it with the frame', async () => {
+    const { app, proxy } = await server(serviceOf(A), { origins });
+    await proxy.indexer.listed();
+    const page = await (await app.request(`/contracts/${A}`)).text();
+    const link = /<link rel="alternate" type="application\/json\+oembed" href="([^"]+)"/.exec(page);
+    expect(link).not.toBeNull();
+    const href = link![1]!.replace(/&amp;/g, '&');
+    expect(href).toBe(
+      `${ORIGIN}/api/oembed?url=${encodeURIComponent(`${ORIGIN}/contracts/${A}`)}&format=json`,
+    );
+    // Other pages have none.
+    const holders = await (await app.request(`/contracts/${A}/holders`)).text();
+    expect(holders).not.toContain('json+oembed');
+
+    const answer = await app.request(href.slice(ORIGIN.length));
+    expect(answer.status).toBe(200);
+    const body = (await answer.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({
+      version: '1.0',
+      type: 'rich',
+      title: 'A: activity',
+      provider_name: 'Token activity',
+      provider_url: `${ORIGIN}/`,
+      width: 640,
+      height: 360,
+    });
+    expect(body.html).toBe(
+      `<iframe src="${ORIGIN}/embed/contracts/${A}/activity" width="640" height="360" title="A: activity · Token activity" style="border:0;max-width:100%" loading="lazy"></iframe>`,
+    );
+
+    // An embedded page's own link, within the site's bounds, keeps its theme.
+    const latest = `${ORIGIN}/embed/contracts/${A}/latest?theme=dark`;
+    const bounded = await app.request(
+      `/api/oembed?url=${encodeURIComponent(latest)}&maxwidth=300&maxheight=2000`,
+    );
+    const framed = (await bounded.json()) as Record<string, unknown>;
+    expect(framed).toMatchObject({ title: 'A: latest events', width: 300, height: 460 });
+    expect(framed.html).toContain(`src="${latest}"`);
+  });
+
+  it('says why it cannot embed a link', async () => {
+    const { app, proxy } = await server(serviceOf(A), { origins });
+    await proxy.indexer.listed();
+    const other = '0x' + '0'.repeat(60) + 'beef';
+    for (const [query, status, said] of [
+      ['', 400, /url is required/],
+      ['url=contracts', 400, /url is not a whole address/],
+      [
+        `url=${encodeURIComponent(`https://elsewhere.example/contracts/${A}`)}`,
+        400,
+        /must be a page of this server, http:\/\/127\.0\.0\.1:4173/,
+      ],
+      [
+        `url=${encodeURIComponent(`${ORIGIN}/addresses/${A}`)}`,
+        400,
+        /collection's page of this server/,
+      ],
+      [
+        `url=${encodeURIComponent(`${ORIGIN}/contracts/${other}`)}`,
+        404,
+        /not a collection this server knows/,
+      ],
+      [
+        `url=${encodeURIComponent(`${ORIGIN}/contracts/${A}`)}&maxwidth=wide`,
+        400,
+        /maxwidth must be a whole number/,
+      ],
+      [`url=${encodeURIComponent(`${ORIGIN}/contracts/${A}`)}&format=xml`, 400, /only json/],
+    ] as const) {
+      const response = await app.request(`/api/oembed?${query}`);
+      expect(response.status, query).toBe(status);
+      const body = (await response.json()) as { error: { message: string } };
+      expect(body.error.message, query).toMatch(said);
+    }
+  });
+});
