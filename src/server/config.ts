@@ -3,7 +3,11 @@ import { z } from 'zod';
 import { DEFAULT_DOWNLOAD_LIMITS } from './api/download';
 import { DEFAULT_CLIENT_SHARE, type ClientShareSettings } from './http/client-share';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connection-limits';
-import { DEFAULT_TIMEOUT_MS, type ProxyOptions } from './proxy/app';
+import {
+  DEFAULT_LIVE_STREAMS_PER_CLIENT,
+  DEFAULT_TIMEOUT_MS,
+  type ProxyOptions,
+} from './proxy/app';
 import { DEFAULT_RATE_LIMIT } from './proxy/rate-limit';
 import { DEFAULT_IMAGES } from './images/images';
 import { ANCHOR_RANGE } from './sample-service/dataset';
@@ -33,7 +37,14 @@ export type UpstreamConfig =
 export type ProxyConfig = Required<
   Pick<
     ProxyOptions,
-    'timeoutMs' | 'gate' | 'rateLimit' | 'trustedProxyHops' | 'dailyShare' | 'images' | 'downloads'
+    | 'timeoutMs'
+    | 'gate'
+    | 'rateLimit'
+    | 'trustedProxyHops'
+    | 'dailyShare'
+    | 'images'
+    | 'downloads'
+    | 'liveStreamsPerClient'
   >
 >;
 
@@ -259,6 +270,7 @@ const envSchema = z.object({
     0.01,
     3_650,
   ),
+  LIVE_STREAMS_PER_ADDRESS: optionalWhole('LIVE_STREAMS_PER_ADDRESS', 0, 1e6),
   MAX_CONNECTIONS: whole('MAX_CONNECTIONS', DEFAULT_CONNECTION_LIMITS.maxConnections, 1, 1e6),
   MAX_CONNECTIONS_PER_ADDRESS: whole(
     'MAX_CONNECTIONS_PER_ADDRESS',
@@ -354,6 +366,8 @@ export function loadConfig(env: Env): ServerConfig {
       ),
       images: { enabled: vars.IMAGE_PROXY, ipfsGateway: vars.IMAGE_IPFS_GATEWAY },
       downloads: { perClient: vars.EXPORTS_PER_CLIENT, max: vars.EXPORTS_MAX },
+      liveStreamsPerClient:
+        vars.LIVE_STREAMS_PER_ADDRESS ?? (clientsLimited ? DEFAULT_LIVE_STREAMS_PER_CLIENT : 0),
     },
     data: {
       database: vars.DATABASE_URL
