@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { EventRow } from '../../lib/answers';
 import { CHANGES_CHANNEL } from '../index/change-notice';
 import { EVENT_COLUMNS, EVENT_FROM, eventRow, type EventRecord } from '../index/event-rows';
+import { lockContract } from '../index/ingest';
 
 /**
  * Live pages' one reader per collection. While at least one stream of a collection is
@@ -14,7 +15,7 @@ import { EVENT_COLUMNS, EVENT_FROM, eventRow, type EventRecord } from '../index/
  *
  * New rows are those numbered past the stream's position (`idx_changes.id`: a contract's
  * rows are numbered in the order they commit, one writer at a time per contract, see
- * index/ingest.ts `lockContract`) and no older than the collection's newest change when
+ * index/ingest.ts `lockContract`; rows of one page go in the page's order, newest first) and no older than the collection's newest change when
  * the stream started (its floor): a walk reading the history deeper adds older rows,
  * which are no news. A position is the last row's number and the floor; it is the
  * stream's event id, so a stream dropped and opened again (on this server or another)
@@ -53,6 +54,8 @@ export interface LiveHubOptions {
   head: (contract: string) => Promise<void>;
   intervalMs: number;
   now?: () => number;
+  /** Rows read at a time, and the most a stream opened again may have missed (`LIVE_BATCH`). */
+  batch?: number;
 }
 
 /** Rows read at a time; a stream further behind than this many is told to load again. */
@@ -76,7 +79,7 @@ interface Hub {
 }
 
 export function createLiveHub(options: LiveHubOptions) {
-  const { pool, head, intervalMs, now = Date.now } = options;
+  const { pool, head, intervalMs, now = Date.now, batch = LIVE_BATCH } = options;
   const hubs = new Map<string, Hub>();
   let listener: pg.PoolClient | null = null;
   let listening: Promise<void> | null = null;
@@ -145,11 +148,11 @@ export function createLiveHub(options: LiveHubOptions) {
       hub.pending = false;
       for (;;) {
         counts.reads += 1;
-        const rows = await rowsAfter(hub, hub.position, null, LIVE_BATCH).catch(() => []);
+        const rows = await rowsAfter(hub, hub.position, null, batch).catch(() => []);
         if (rows.length === 0) return;
         hub.position = { ...hub.position, after: Number(rows.at(-1)!.id) };
         for (const [subscriber, at] of hub.subscribers) deliver(subscriber, at, rows);
-        if (rows.length < LIVE_BATCH) return;
+        if (rows.length < batch) return;
       }
     });
   }
@@ -185,21 +188,39 @@ export function createLiveHub(options: LiveHubOptions) {
     return hub;
   }
 
-  /** The hub's floor (the newest change now) and position (the last row at it). */
+  /**
+   * The hub's floor (the collection's newest change now) and position: the last row
+   * numbered so far, read holding the collection's ingest lock, so that no page of it is
+   * half written with smaller numbers; every later row of it is numbered past it.
+   */
   async function start(hub: Hub) {
     void listen();
-    const { rows } = await pool.query<{ id: number; newest: string | null; last: string | null }>(
-      `SELECT ic.id, ic.newest_ts AS newest,
-         (SELECT max(c.id) FROM idx_changes c
-           WHERE c.contract_id = ic.id AND c.ts >= ic.newest_ts) AS last
-       FROM idx_contracts ic WHERE ic.address = $1`,
-      [hub.contract],
-    );
-    const row = rows[0];
-    if (!row) return;
-    hub.contractId = row.id;
-    if (row.newest !== null)
-      hub.position = { after: Number(row.last ?? 0), floor: Number(row.newest) };
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const { rows } = await client.query<{ id: number; newest: string | null }>(
+        'SELECT id, newest_ts AS newest FROM idx_contracts WHERE address = $1',
+        [hub.contract],
+      );
+      const row = rows[0];
+      if (row) {
+        await lockContract(client, row.id);
+        const last = await client.query<{ id: string | null }>(
+          'SELECT max(id) AS id FROM idx_changes',
+        );
+        hub.contractId = row.id;
+        hub.position = {
+          after: Number(last.rows[0]?.id ?? 0),
+          floor: row.newest === null ? hub.position.floor : Number(row.newest),
+        };
+      }
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
   }
 
   async function tick(hub: Hub) {
@@ -243,8 +264,8 @@ export function createLiveHub(options: LiveHubOptions) {
           let missed: EventRow[] = [];
           let reset = false;
           if (from && from.after < hub.position.after) {
-            const rows = await rowsAfter(hub, from, hub.position.after, LIVE_BATCH + 1);
-            reset = rows.length > LIVE_BATCH;
+            const rows = await rowsAfter(hub, from, hub.position.after, batch + 1);
+            reset = rows.length > batch;
             if (!reset) {
               missed = rows.filter(
                 (row) => subscriber.tokenId === undefined || row.tokenId === subscriber.tokenId,
