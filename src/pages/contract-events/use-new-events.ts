@@ -9,31 +9,34 @@ import type { EventView } from '../../lib/event-view';
 import { formatCount } from '../../lib/format';
 
 /**
- * New changes of hands, pushed by the server's live stream of the collection. In a
- * newest-first view that reaches the present and is narrowed by nothing a row cannot
- * show by itself (no address, token, marketplace or currency, so no price range either),
- * a new row of the view's kinds goes to the top of the loaded rows at once, marked new
- * (`freshSince`), and is announced. Any other view (another sort, a past span, a filter)
- * counts them instead: "Show N new events" loads the view again. Either way the
- * collection's figures and charts are asked again.
+ * New changes of hands, pushed by the server's live stream of the collection. A row that
+ * belongs to the view (its kinds, span, address, token and flags; a view narrowed by
+ * marketplace or currency is the server's to tell, and is offered nothing) goes to the
+ * top of the loaded rows at once in a newest-first view, marked new (`freshSince`) and
+ * announced; another sort counts it instead: "Show N new events" loads the view again.
+ * Either way the collection's figures and charts are asked again.
  */
 export function useNewEvents(address: string, eventsKey: QueryKey, view: EventView) {
   const queryClient = useQueryClient();
-  const takesRows =
-    view.sort === null &&
-    view.address === null &&
-    view.token === null &&
-    view.marketplace === null &&
-    view.currency === null &&
-    view.wash !== 'only';
+  const takesRows = view.sort === null;
   const [fresh, setFresh] = useState<{ key: string; count: number }>({ key: '', count: 0 });
   const [marked, setMarked] = useState<{ key: string; since: number } | null>(null);
   const key = JSON.stringify(eventsKey);
 
+  // What a row says of itself; a marketplace or currency filter (a price range) is the
+  // server's to apply, so such a view is offered nothing.
   const belongs = (row: EventRow) =>
     (view.kinds.length === 0 || view.kinds.includes(row.kind)) &&
-    !(view.wash === 'exclude' && row.washFlags?.length) &&
-    (view.span === null || (row.timestamp >= view.span.from && row.timestamp < view.span.to));
+    (view.wash === 'exclude'
+      ? !row.washFlags?.length
+      : view.wash === 'only'
+        ? Boolean(row.washFlags?.length)
+        : true) &&
+    (view.span === null || (row.timestamp >= view.span.from && row.timestamp < view.span.to)) &&
+    (view.address === null || row.from === view.address || row.to === view.address) &&
+    (view.token === null || row.tokenId === view.token) &&
+    view.marketplace === null &&
+    view.currency === null;
 
   const insert = (rows: EventRow[]) => {
     const top: { since?: number } = {};
