@@ -11,7 +11,7 @@ import {
 } from './harness';
 import { expectWalletAndFilter } from './address-links';
 import type { EventRow } from '../../src/lib/answers';
-import { useFakeEventSource } from './fake-event-source';
+import { installFakeEventSource } from './fake-event-source';
 import { indexedApiForTests } from './indexed-api';
 
 /**
@@ -22,7 +22,7 @@ import { indexedApiForTests } from './indexed-api';
 const install = indexedApiForTests();
 const contract = busiestContract();
 const page = `/contracts/${contract.address}`;
-const live = useFakeEventSource();
+const live = installFakeEventSource();
 
 /** The collection's newest change of hands, as the server answers it. */
 const newestEvent = async (api: Awaited<ReturnType<typeof install>>) =>

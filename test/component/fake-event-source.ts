@@ -31,7 +31,7 @@ export class FakeEventSource extends EventTarget {
 }
 
 /** Installs the stand-in for every test of the file; the streams opened, newest last. */
-export function useFakeEventSource() {
+export function installFakeEventSource() {
   beforeEach(() => {
     FakeEventSource.opened = [];
     Object.assign(globalThis, { EventSource: FakeEventSource });
