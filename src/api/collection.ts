@@ -24,6 +24,9 @@ export const INDEXING_POLL_MS = 3_000;
 /** How often otherwise, for new events at the head ("N new events"). */
 export const LIVE_POLL_MS = 30_000;
 
+/** The live stream of a collection's new changes of hands (Server-Sent Events, use-live-rows.ts). */
+export const liveCollectionPath = (address: string) => `/api/live/collections/${address}`;
+
 /** `excludeWash`: the figures without the sales flagged as wash trades (`wash=exclude`). */
 export const collectionQueryOptions = (address: string, excludeWash = false) =>
   queryOptions({

@@ -14,7 +14,12 @@ export const queryKeys = {
   rankings: (search: string) => ['collections', 'ranking', search] as const,
   /** One collection's identity, figures and coverage, with or without flagged sales. */
   collection: (address: string, excludeWash = false) =>
-    ['collection', address, 'overview', excludeWash ? 'wash=exclude' : 'wash=include'] as const,
+    [
+      ...queryKeys.collectionOverviews(address),
+      excludeWash ? 'wash=exclude' : 'wash=include',
+    ] as const,
+  /** Both of a collection's overviews (with and without flagged sales): to refresh them. */
+  collectionOverviews: (address: string) => ['collection', address, 'overview'] as const,
   /** Every query of one kind about a collection (events, series, holders…): to refresh them all. */
   collectionAll: (address: string, kind: 'events' | 'series' | 'holders' | 'market') =>
     ['collection', address, kind] as const,

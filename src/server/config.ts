@@ -3,7 +3,11 @@ import { z } from 'zod';
 import { DEFAULT_DOWNLOAD_LIMITS } from './api/download';
 import { DEFAULT_CLIENT_SHARE, type ClientShareSettings } from './http/client-share';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connection-limits';
-import { DEFAULT_TIMEOUT_MS, type ProxyOptions } from './proxy/app';
+import {
+  DEFAULT_LIVE_STREAMS_PER_CLIENT,
+  DEFAULT_TIMEOUT_MS,
+  type ProxyOptions,
+} from './proxy/app';
 import { DEFAULT_RATE_LIMIT } from './proxy/rate-limit';
 import { DEFAULT_IMAGES } from './images/images';
 import { ANCHOR_RANGE } from './sample-service/dataset';
@@ -41,6 +45,7 @@ export type ProxyConfig = Required<
     | 'images'
     | 'downloads'
     | 'webhooks'
+    | 'liveStreamsPerClient'
   >
 >;
 
@@ -266,6 +271,7 @@ const envSchema = z.object({
     0.01,
     3_650,
   ),
+  LIVE_STREAMS_PER_ADDRESS: optionalWhole('LIVE_STREAMS_PER_ADDRESS', 0, 1e6),
   MAX_CONNECTIONS: whole('MAX_CONNECTIONS', DEFAULT_CONNECTION_LIMITS.maxConnections, 1, 1e6),
   MAX_CONNECTIONS_PER_ADDRESS: whole(
     'MAX_CONNECTIONS_PER_ADDRESS',
@@ -373,6 +379,8 @@ export function loadConfig(env: Env): ServerConfig {
         token: vars.WEBHOOK_TOKEN,
         deliverer: { allowPrivate: vars.WEBHOOK_ALLOW_PRIVATE },
       },
+      liveStreamsPerClient:
+        vars.LIVE_STREAMS_PER_ADDRESS ?? (clientsLimited ? DEFAULT_LIVE_STREAMS_PER_CLIENT : 0),
     },
     data: {
       database: vars.DATABASE_URL

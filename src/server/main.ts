@@ -128,6 +128,9 @@ export function listen(
      */
     stop(deadlineMs: number): Promise<void> {
       const closed = tracked.shutdown();
+      // Live streams never end by themselves: ended now, their pages open them again
+      // on another server (or this one, restarted) from their last event.
+      proxy.live.close();
       const timer = setTimeout(() => void proxy.stop(), deadlineMs);
       return closed.finally(() => {
         clearTimeout(timer);

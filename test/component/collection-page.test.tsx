@@ -10,6 +10,8 @@ import {
   statusText,
 } from './harness';
 import { expectWalletAndFilter } from './address-links';
+import type { EventRow } from '../../src/lib/answers';
+import { installFakeEventSource } from './fake-event-source';
 import { indexedApiForTests } from './indexed-api';
 
 /**
@@ -20,6 +22,25 @@ import { indexedApiForTests } from './indexed-api';
 const install = indexedApiForTests();
 const contract = busiestContract();
 const page = `/contracts/${contract.address}`;
+const live = installFakeEventSource();
+
+/** The collection's newest change of hands, as the server answers it. */
+const newestEvent = async (api: Awaited<ReturnType<typeof install>>) =>
+  (
+    (await api.answer(`/api/collections/${contract.address}/events?limit=1`)) as {
+      events: EventRow[];
+    }
+  ).events[0]!;
+/** The live stream the page opened. */
+const liveStream = () =>
+  waitFor(
+    () => {
+      const stream = live.stream(`/api/live/collections/${contract.address}`);
+      expect(stream).toBeDefined();
+      return stream!;
+    },
+    { timeout: 10_000 },
+  );
 
 /** The table's requests (the sales chart asks for its own page of sales). */
 const eventsRequests = (requests: string[]) =>
@@ -183,58 +204,76 @@ describe('the collection page', () => {
     await screen.findByRole('table');
   });
 
-  it('offers new events where they belong, without moving the rows, and reads the view again on request', async () => {
+  it('puts a live row at the top of a newest-first view, announced, each row once', async () => {
     const api = await install({ indexed: [contract.address] });
-    const real = (await api.answer(`/api/collections/${contract.address}`)) as {
-      figures: { events: number; counts: { transfer: number } };
-      coverage: { newest: number };
+    const top = await newestEvent(api);
+    renderAt(page);
+    await screen.findByRole('table', {}, { timeout: 15_000 });
+    const stream = await liveStream();
+    const row = {
+      ...top,
+      id: '999999999',
+      key: '999999999',
+      tokenId: '424242',
+      timestamp: top.timestamp + 60,
     };
-    let more = 0;
-    api.intercept = (path) => {
-      if (path !== `/api/collections/${contract.address}` || more === 0) return null;
-      const answer = structuredClone(real);
-      answer.figures.counts.transfer += more;
-      return Response.json(answer);
-    };
-    const { queryClient } = renderAt(page);
-    await screen.findByRole('table');
-    // The figures the rows were loaded with (they and the rows come in either order).
-    await screen.findByText(real.figures.events.toLocaleString('en'), { selector: 'dd' });
+    stream.send('change', row);
+    await waitFor(() => expect(dataRows()[0]).toHaveTextContent('424242'), { timeout: 10_000 });
+    expect(dataRows()[1]).not.toHaveTextContent('424242');
+    await waitFor(() => expect(document.body).toHaveTextContent('1 new event'));
+    // The same row again (a stream opened again) changes nothing.
+    stream.send('change', row);
+    stream.send('change', { ...row, id: '999999990', key: '999999990', tokenId: '434343' });
+    await waitFor(() => expect(dataRows()[0]).toHaveTextContent('434343'));
+    expect(dataRows().filter((each) => each.textContent?.includes('424242'))).toHaveLength(1);
+  });
+
+  it('offers the live rows of another sort, and reads the view again on request', async () => {
+    const api = await install({ indexed: [contract.address] });
+    const top = await newestEvent(api);
+    renderAt(`${page}?sort=-token`);
+    await screen.findByRole('table', {}, { timeout: 15_000 });
+    const stream = await liveStream();
     const firstRow = dataRows()[0]!.textContent;
-    more = 2;
-    await queryClient.refetchQueries({ queryKey: ['collection', contract.address, 'overview'] });
-    const offer = await screen.findByRole('button', { name: 'Show 2 new events' });
+    stream.send('change', {
+      ...top,
+      id: '999999998',
+      key: '999999998',
+      timestamp: top.timestamp + 60,
+    });
+    stream.send('change', {
+      ...top,
+      id: '999999999',
+      key: '999999999',
+      timestamp: top.timestamp + 61,
+    });
+    const offer = await screen.findByRole(
+      'button',
+      { name: 'Show 2 new events' },
+      { timeout: 10_000 },
+    );
     expect(dataRows()[0]!.textContent).toBe(firstRow);
     await userEvent.click(offer);
     await waitFor(() => expect(screen.queryByRole('button', { name: /new events/ })).toBeNull());
-    await screen.findByRole('table');
+    await screen.findByRole('table', {}, { timeout: 15_000 });
   });
 
   it.each([
-    ['a past span', '?from=2024-01-01&to=2024-02-01'],
-    ['an address', `?address=0x${'4'.repeat(64)}`],
-    ['a token', '?token=1'],
-  ])('offers no new events where they cannot belong: %s', async (_name, search) => {
+    ['a past span', '?from=2024-01-01&to=2024-02-01&sort=-token'],
+    ['an address', `?address=0x${'4'.repeat(64)}&sort=-token`],
+    ['a token', '?token=1&sort=-token'],
+  ])('offers no live row where it cannot belong: %s', async (_name, search) => {
     const api = await install({ indexed: [contract.address] });
-    const real = (await api.answer(`/api/collections/${contract.address}`)) as {
-      figures: { events: number; counts: { transfer: number } };
-    };
-    let more = 0;
-    api.intercept = (path) => {
-      if (path !== `/api/collections/${contract.address}` || more === 0) return null;
-      const answer = structuredClone(real);
-      answer.figures.events += more;
-      answer.figures.counts.transfer += more;
-      return Response.json(answer);
-    };
-    const { queryClient } = renderAt(`${page}${search}`);
-    const figures = (events: number) =>
-      screen.findByText(events.toLocaleString('en'), { selector: 'dd' }, { timeout: 10_000 });
-    await figures(real.figures.events);
-    more = 3;
-    await queryClient.refetchQueries({ queryKey: ['collection', contract.address, 'overview'] });
-    // The figures have the three new events: the page knows of them, and offers none here.
-    await figures(real.figures.events + 3);
+    const top = await newestEvent(api);
+    renderAt(`${page}${search}`);
+    const stream = await liveStream();
+    const eventPages = () => api.requests.filter((path) => path.includes('/events?')).length;
+    await waitFor(() => expect(eventPages()).toBeGreaterThan(0), { timeout: 15_000 });
+    const before = eventPages();
+    stream.send('change', { ...top, id: '999999999', key: '999999999', tokenId: '7' });
+    // Then a reset, which loads the view again: once it has, the row before it was taken.
+    stream.send('reset', {});
+    await waitFor(() => expect(eventPages()).toBeGreaterThan(before), { timeout: 10_000 });
     expect(screen.queryByRole('button', { name: /new event/ })).toBeNull();
   });
 

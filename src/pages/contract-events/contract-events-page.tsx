@@ -67,9 +67,12 @@ export function ContractEventsPage({ address }: { address: string }) {
 
   const collectionQuery = useQuery(collectionQueryOptions(address, view.wash === 'exclude'));
   const collection = collectionQuery.data;
-  const eventsQuery = useInfiniteQuery(
-    collectionEventsQueryOptions(address, apiSearch, Math.min(pageSize, MAX_PAGE_SIZE)),
+  const eventsOptions = collectionEventsQueryOptions(
+    address,
+    apiSearch,
+    Math.min(pageSize, MAX_PAGE_SIZE),
   );
+  const eventsQuery = useInfiniteQuery(eventsOptions);
   const list = useServerList(eventsQuery);
   const range = chartRange(view.span, activeSpan(collection?.figures), nowSeconds);
   const seriesQuery = useQuery({
@@ -84,7 +87,7 @@ export function ContractEventsPage({ address }: { address: string }) {
   );
   const viewCounts = viewFiguresQuery.data?.figures;
   useIndexRefresh(address, collection?.coverage);
-  const live = useNewEvents(address, apiSearch, view, collection, nowSeconds);
+  const live = useNewEvents(address, eventsOptions.queryKey, view);
   const missing = collectionQuery.error;
   const notACollection =
     missing instanceof ApiError && missing.kind === 'not_found' && !collection ? missing : null;

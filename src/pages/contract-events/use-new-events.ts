@@ -1,66 +1,92 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type InfiniteData, type QueryKey } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
+import { liveCollectionPath, type EventsPage } from '../../api/collection';
 import { queryKeys } from '../../api/query-keys';
-import type { CollectionAnswer } from '../../lib/answers';
+import { useLiveRows } from '../../api/use-live-rows';
+import { announce } from '../../components/announce';
+import type { EventRow } from '../../lib/answers';
 import type { EventView } from '../../lib/event-view';
-import { EVENT_KINDS, type EventKind } from '../../lib/token-event';
-
-interface Baseline {
-  key: string;
-  count: number;
-  newest: number | null;
-}
+import { formatCount } from '../../lib/format';
 
 /**
- * New events at the head of the list, where they can belong: a newest-first view that
- * reaches the present and is narrowed by nothing the figures cannot count (no address,
- * token, marketplace or currency, so no price range either). The collection's figures, polled anyway, tell how many of
- * the view's kinds came in since the rows were loaded; they are added only when the reader
- * asks, and then marked new (`freshSince`), so nothing moves under the reader meanwhile.
+ * New changes of hands, pushed by the server's live stream of the collection. A row that
+ * belongs to the view (its kinds, span, address, token and flags; a view narrowed by
+ * marketplace or currency is the server's to tell, and is offered nothing) goes to the
+ * top of the loaded rows at once in a newest-first view, marked new (`freshSince`) and
+ * announced; another sort counts it instead: "Show N new events" loads the view again.
+ * Either way the collection's figures and charts are asked again.
  */
-export function useNewEvents(
-  address: string,
-  apiSearch: string,
-  view: EventView,
-  collection: CollectionAnswer | undefined,
-  nowSeconds: number,
-) {
+export function useNewEvents(address: string, eventsKey: QueryKey, view: EventView) {
   const queryClient = useQueryClient();
-  const applies =
-    view.sort === null &&
-    view.address === null &&
-    view.token === null &&
+  const takesRows = view.sort === null;
+  const [fresh, setFresh] = useState<{ key: string; count: number }>({ key: '', count: 0 });
+  const [marked, setMarked] = useState<{ key: string; since: number } | null>(null);
+  const key = JSON.stringify(eventsKey);
+
+  // What a row says of itself; a marketplace or currency filter (a price range) is the
+  // server's to apply, so such a view is offered nothing.
+  const belongs = (row: EventRow) =>
+    (view.kinds.length === 0 || view.kinds.includes(row.kind)) &&
+    (view.wash === 'exclude'
+      ? !row.washFlags?.length
+      : view.wash === 'only'
+        ? Boolean(row.washFlags?.length)
+        : true) &&
+    (view.span === null || (row.timestamp >= view.span.from && row.timestamp < view.span.to)) &&
+    (view.address === null || row.from === view.address || row.to === view.address) &&
+    (view.token === null || row.tokenId === view.token) &&
     view.marketplace === null &&
-    view.currency === null &&
-    view.wash !== 'only' &&
-    (view.span === null || view.span.to > nowSeconds);
-  const figures = collection?.figures;
-  const kinds: readonly EventKind[] = view.kinds.length ? view.kinds : EVENT_KINDS;
-  const count = figures ? kinds.reduce((sum, kind) => sum + figures.counts[kind], 0) : null;
-  const newest = collection?.coverage.newest ?? null;
+    view.currency === null;
 
-  // What the loaded rows knew: the count and newest time when the view was (re)loaded,
-  // which it also is when the indexer finishes reading the history. Kept as state and set
-  // during render when the view changes (React's way for state derived from a change).
-  const key = `${apiSearch}|${collection?.coverage.complete ?? ''}`;
-  const [baseline, setBaseline] = useState<Baseline | null>(null);
-  if (count !== null && baseline?.key !== key) setBaseline({ key, count, newest });
-  const [marked, setMarked] = useState<{ search: string; since: number | null } | null>(null);
-  const freshSince = marked?.search === apiSearch ? marked.since : null;
+  const insert = (rows: EventRow[]) => {
+    const top: { since?: number } = {};
+    queryClient.setQueryData<InfiniteData<EventsPage>>(eventsKey, (data) => {
+      const first = data?.pages[0];
+      if (!data || !first) return data;
+      top.since = first.items[0]?.timestamp ?? 0;
+      const newest = [...rows].sort(
+        (a, b) => b.timestamp - a.timestamp || Number(b.id) - Number(a.id),
+      );
+      const ids = new Set(newest.map((row) => row.id));
+      const items = [...newest, ...first.items.filter((row) => !ids.has(row.id))];
+      return { ...data, pages: [{ ...first, items }, ...data.pages.slice(1)] };
+    });
+    const { since } = top;
+    if (since === undefined) return false;
+    // Rows newer than the top row when the first of them came are marked new.
+    setMarked((before) => (before?.key === key ? before : { key, since }));
+    return true;
+  };
 
-  const fresh =
-    applies && collection?.coverage.complete && baseline?.key === key && count !== null
-      ? Math.max(0, count - baseline.count)
-      : 0;
+  useLiveRows(liveCollectionPath(address), {
+    rows: (rows) => {
+      const mine = rows.filter(belongs);
+      if (mine.length > 0) {
+        if (takesRows && insert(mine)) {
+          announce(`${formatCount(mine.length)} new event${mine.length === 1 ? '' : 's'}`);
+        } else {
+          setFresh((before) => ({
+            key,
+            count: (before.key === key ? before.count : 0) + mine.length,
+          }));
+        }
+      }
+      // The figures and charts follow (cheap: from the hourly rollup).
+      void queryClient.invalidateQueries({ queryKey: queryKeys.collectionOverviews(address) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.collectionAll(address, 'series') });
+    },
+    reset: () =>
+      void queryClient.resetQueries({ queryKey: queryKeys.collectionAll(address, 'events') }),
+  });
 
   const show = useCallback(() => {
-    if (!baseline || count === null) return;
-    setMarked({ search: apiSearch, since: baseline.newest });
-    setBaseline({ key, count, newest });
-    void queryClient.resetQueries({
-      queryKey: queryKeys.collectionAll(address, 'events'),
-    });
-  }, [address, apiSearch, baseline, key, count, newest, queryClient]);
+    setFresh({ key, count: 0 });
+    void queryClient.resetQueries({ queryKey: queryKeys.collectionAll(address, 'events') });
+  }, [address, key, queryClient]);
 
-  return { fresh, show, freshSince };
+  return {
+    fresh: fresh.key === key ? fresh.count : 0,
+    show,
+    freshSince: marked?.key === key ? marked.since : null,
+  };
 }

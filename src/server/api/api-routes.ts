@@ -10,6 +10,7 @@ import {
   holdersExportParams,
   holdersParams,
   lookupParams,
+  liveParams,
   lookupValue,
   marketParams,
   oembedParams,
@@ -41,6 +42,7 @@ export interface ApiRouteSpec {
     | 'Collections'
     | 'Wallets'
     | 'Lookup'
+    | 'Live'
     | 'Feeds'
     | 'Embeds'
     | "The service's lists"
@@ -74,7 +76,9 @@ export type SampleKind =
 
 export type AnswerSpec =
   | { kind: 'json'; description: string }
-  | { kind: 'file'; types: readonly string[]; description: string };
+  | { kind: 'file'; types: readonly string[]; description: string }
+  /** Server-Sent Events (`text/event-stream`), resumed after `Last-Event-ID`. */
+  | { kind: 'stream'; description: string };
 
 const collection = { schema: contractAddress, sample: 'collection' } as const;
 const wallet = { schema: walletAddress, sample: 'wallet' } as const;
@@ -317,6 +321,31 @@ export const API_ROUTES = {
     pathParams: { address: collection, tokenId: token },
     answer: json("The service's page: `result`, `cursor`."),
     errors: FROM_THE_SERVICE,
+  },
+  liveCollection: {
+    path: '/api/live/collections/{address}',
+    group: 'Live',
+    summary: "A collection's new changes of hands as they are read (Server-Sent Events)",
+    query: liveParams,
+    pathParams: { address: collection },
+    answer: {
+      kind: 'stream',
+      description:
+        'Events `change` (one row each, as in `events`), `ready` (the position it starts at) and `reset` (too far behind: load the view again); each id is the position after it, for `Last-Event-ID`.',
+    },
+    errors: A_COLLECTION,
+  },
+  liveToken: {
+    path: '/api/live/collections/{address}/tokens/{tokenId}',
+    group: 'Live',
+    summary: "A token's new changes of hands as they are read (Server-Sent Events)",
+    query: liveParams,
+    pathParams: { address: collection, tokenId: token },
+    answer: {
+      kind: 'stream',
+      description: "As the collection's stream, with this token's rows alone.",
+    },
+    errors: A_COLLECTION,
   },
   collectionFeed: {
     path: '/api/feed/contracts/{address}',

@@ -75,23 +75,34 @@ function parameters(route: ApiRouteSpec) {
   return [...inPath, ...inQuery];
 }
 
+// What an EventSource sends when it opens a dropped stream again.
+const LAST_EVENT_ID = {
+  name: 'Last-Event-ID',
+  in: 'header',
+  required: false,
+  description: 'The id of the last event received: the stream goes on after it.',
+  schema: { type: 'string' },
+};
+
 function operation(name: string, route: ApiRouteSpec) {
   const { answer } = route;
   const read = route.method === undefined;
   const content =
     answer.kind === 'json'
       ? { 'application/json': { schema: { type: 'object' } } }
-      : Object.fromEntries(
-          answer.types.map((type) => [
-            type,
-            { schema: type === 'application/json' ? { type: 'object' } : { type: 'string' } },
-          ]),
-        );
+      : answer.kind === 'stream'
+        ? { 'text/event-stream': { schema: { type: 'string' } } }
+        : Object.fromEntries(
+            answer.types.map((type) => [
+              type,
+              { schema: type === 'application/json' ? { type: 'object' } : { type: 'string' } },
+            ]),
+          );
   return {
     operationId: name,
     summary: route.summary,
     tags: [route.group],
-    parameters: parameters(route),
+    parameters: [...parameters(route), ...(answer.kind === 'stream' ? [LAST_EVENT_ID] : [])],
     ...(route.body && {
       requestBody: {
         required: true,

@@ -325,6 +325,16 @@ export const oembedParams = z.strictObject({
 });
 export const emptyParams = z.strictObject({});
 export const overviewParams = z.strictObject({ wash: countedWash.optional() });
+/** A live stream opened again where the `Last-Event-ID` header cannot be sent. */
+export const liveParams = z.strictObject({
+  after: z
+    .string()
+    .regex(/^\d{1,15}_\d{1,12}$/, 'after must be the id of the last event the stream sent')
+    .describe(
+      'The id of the last event received: the stream goes on after it (as `Last-Event-ID`).',
+    )
+    .optional(),
+});
 
 export const lookupParams = z.strictObject({
   collection: address('collection').describe('The collection in view: its address.').optional(),

@@ -11,6 +11,7 @@ import { openCors } from '../proxy/open-cors';
 import { requestLog, type RequestLog } from '../proxy/request-log';
 import { feedLinkTag } from '../api/feeds';
 import { oembedLinkTag } from '../api/oembed';
+import { LIVE_PREFIX } from '../live/live-api';
 import { withAddedTags, withHeadTags } from '../preview/page-head';
 import { pageOrigin, type OriginRule } from '../preview/request-origin';
 import { warnForwardedFromOutside } from './forwarded-warning';
@@ -110,6 +111,10 @@ export function createServerApp(options: ServerAppOptions) {
   if (share) {
     const limit = clientShare(share, trustedProxyHops ?? 0);
     app.use('*', async (c, next) => {
+      // A live stream stays open while its page does: it holds no turn and spends no share
+      // of the server's time (its reads are the hub's, one per collection); it has its
+      // own bound per client (LIVE_STREAMS_PER_ADDRESS).
+      if (c.req.path.startsWith(LIVE_PREFIX)) return next();
       const started = performance.now();
       let passed = false;
       const answer = await limit(c, () => ((passed = true), next()));

@@ -1,4 +1,5 @@
 import { openRecordLog, type RecordLogOptions } from '../log/record-log';
+import { noticeChanges } from './change-notice';
 import { createIngest, type Ingest } from './ingest';
 import { parseListPath } from './list-path';
 import { rebuildContract } from './rebuild';
@@ -14,9 +15,13 @@ export async function openIndexedLog(options: Omit<RecordLogOptions, 'onCommit'>
     ...options,
     onCommit: async (client, path, texts, state, changed) => {
       await fed.ingest?.onCommit(client, path, texts, state);
+      const target = parseListPath(path);
+      // Live pages hear of the new rows once they are committed (change-notice.ts).
+      if (target && target.kind !== 'contracts' && texts.length > 0) {
+        await noticeChanges(client, target.contract);
+      }
       // Records the service sent changed, or no longer lists: the contract's index is made
       // again from the log, in the same transaction (ingest only ever adds).
-      const target = parseListPath(path);
       if (changed && target && target.kind !== 'contracts') {
         await rebuildContract(client, target.contract);
       }

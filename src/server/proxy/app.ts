@@ -10,7 +10,14 @@ import { DATABASE_FAILURE_MESSAGES, databaseFailure } from '../database/database
 import { createReadPools, type ReadPools, type ReplicaStatus } from '../database/read-pools';
 import { createKeyset } from '../index/keyset';
 import { createIndexer, type Indexer } from '../indexer/indexer';
-import { createListReader, type ListReaderSettings, type ListSpec } from '../log/list-reader';
+import {
+  createListReader,
+  DEFAULT_READER_SETTINGS,
+  type ListReaderSettings,
+  type ListSpec,
+} from '../log/list-reader';
+import { createLiveApi } from '../live/live-api';
+import { createLiveHub } from '../live/live-hub';
 import { readListWith } from '../log/read-list';
 import type { RecordLog } from '../log/record-log';
 import { createImages, DEFAULT_IMAGES, type ImageOptions } from '../images/images';
@@ -96,6 +103,8 @@ export interface ProxyOptions {
   budget?: UpstreamBudget;
   /** Exports (downloads) sent at once, per client and in all. */
   downloads?: DownloadLimits;
+  /** Live pages' streams one client may hold open at once (0: no bound); default 10. */
+  liveStreamsPerClient?: number;
   /** Counts upstream requests (usage, quota, latency), recoveries and verifications. */
   monitoring?: Pick<Monitoring, 'upstreamRequest' | 'pageServed' | 'recovered' | 'verified'>;
   /** Webhooks (src/server/webhooks): off without the operator's token. */
@@ -112,8 +121,11 @@ const DEFAULT_READY_TIMEOUT_MS = 3_000;
 const DEFAULT_READY_CACHE_MS = 5_000;
 // The smallest real request: proves the address, the key and the service all work.
 const READY_PATH = '/v1/contracts?limit=1';
-// Who asks, for the gate: readiness checks and callers without a socket share a turn each.
+// Who asks, for the gate: readiness checks and callers without a socket share a turn each;
+// live pages' head reads, one per collection for all of them, are asked in one name.
 const READINESS_CLIENT = 'readiness';
+const LIVE_CLIENT = 'live';
+export const DEFAULT_LIVE_STREAMS_PER_CLIENT = 10;
 const NO_ADDRESS_CLIENT = 'local';
 // The API document's version: the answers' shape, raised when one changes incompatibly.
 const API_VERSION = '1.0.0';
@@ -226,6 +238,17 @@ export function createProxy(options: ProxyOptions) {
     downloads,
   });
   app.route('/', queryApi);
+  const live = createLiveHub({
+    pool,
+    head: (contract) => indexer.head(contract, LIVE_CLIENT),
+    intervalMs: options.log_.settings?.headIntervalMs ?? DEFAULT_READER_SETTINGS.headIntervalMs,
+  });
+  const liveApi = createLiveApi({
+    hub: live,
+    indexer,
+    streamsPerClient: options.liveStreamsPerClient ?? DEFAULT_LIVE_STREAMS_PER_CLIENT,
+  });
+  app.route('/', liveApi);
   app.route('/', createFeeds({ api: queryApi, pool, origins: options.origins }));
   app.route('/', createOembed({ pool, origins: options.origins }));
   const hooks = { ...DEFAULT_DELIVERER, ...options.webhooks?.deliverer };
@@ -409,9 +432,12 @@ export function createProxy(options: ProxyOptions) {
     notACollection: notACollectionPage(pool, indexer),
     /** The proxy's per-client limit, for other routes of the server (`/readyz`). */
     limitClients,
+    /** Live pages' streams: ended when the server stops (before its deadline). */
+    live,
     /** The server is stopping: requests waiting for the upstream are answered 503 now. */
     stop: async () => {
       waiting.stop();
+      live.close();
       await Promise.all([indexer.stop(), deliverer?.stop()]);
     },
     indexer,
@@ -425,6 +451,7 @@ export function createProxy(options: ProxyOptions) {
       previews: previews.stats(),
       images: images.stats(),
       downloads: downloads.running(),
+      live: live.stats(),
     }),
   };
 }

@@ -1,0 +1,155 @@
+import { Hono, type Context } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import type { EventRow } from '../../lib/answers';
+import { API_ROUTES, honoPath } from '../api/api-routes';
+import { contractAddress, liveParams, problemOf, tokenParam } from '../api/params';
+import type { Indexer } from '../indexer/indexer';
+import { errorResponse } from '../proxy/error-response';
+import type { LiveHub, LivePosition, LiveSubscription } from './live-hub';
+
+/**
+ * The live routes (Server-Sent Events): a collection's new changes of hands, or one
+ * token's, as the hub (live-hub.ts) reads them. Each row is an event `change` whose id is
+ * the stream's position after it, so the browser's EventSource, opened again after a
+ * drop, sends it back (`Last-Event-ID`) and the stream goes on from there; `ready` says
+ * the position a stream starts at, `reset` that the one asked for was too far behind
+ * (the page loads its view again).
+ */
+
+/** Where live streams are answered: outside the per-request share of the server's time. */
+export const LIVE_PREFIX = '/api/live/';
+
+/** How long the browser waits before opening a dropped stream again. */
+const RETRY_MS = 2_000;
+/** A comment this often keeps proxies and load balancers from closing a quiet stream. */
+const KEEP_ALIVE_MS = 20_000;
+/** Rows waiting to be written to a client that does not read: past it, the stream ends. */
+const MAX_UNSENT_ROWS = 2_000;
+
+export interface LiveApiOptions {
+  hub: LiveHub;
+  indexer: Pick<Indexer, 'storedListing' | 'listingOf'>;
+  /** Streams one client may hold open at once (0: no bound). */
+  streamsPerClient: number;
+}
+
+const positionId = (position: LivePosition) => `${position.after}_${position.floor}`;
+
+/** A stream's id as the browser sends it back; null for anything else. */
+export function parsePosition(text: string | undefined): LivePosition | null {
+  const match = /^(\d{1,15})_(\d{1,12})$/.exec(text ?? '');
+  return match ? { after: Number(match[1]), floor: Number(match[2]) } : null;
+}
+
+export function createLiveApi({ hub, indexer, streamsPerClient }: LiveApiOptions) {
+  const app = new Hono<{ Variables: { route: string; client?: string } }>();
+  const open = new Map<string, number>();
+
+  const badRequest = (message: string) =>
+    errorResponse({ kind: 'bad_request', status: 400, message });
+
+  async function stream(c: Context, route: string, tokenId: string | undefined) {
+    c.set('route', route);
+    const address = contractAddress.safeParse(c.req.param('address'));
+    if (!address.success) return badRequest(problemOf(address.error));
+    const params = liveParams.safeParse(Object.fromEntries(new URL(c.req.url).searchParams));
+    if (!params.success) return badRequest(problemOf(params.error));
+    const from = parsePosition(c.req.header('last-event-id') ?? params.data.after);
+    let listing = await indexer.storedListing(address.data);
+    if (listing !== 'listed') listing = await indexer.listingOf(address.data);
+    if (listing !== 'listed') {
+      return errorResponse({
+        kind: 'not_found',
+        status: 404,
+        message: `${address.data} is not a collection the Token Events Service lists.`,
+      });
+    }
+    const client = (c.get('client') as string | undefined) ?? 'local';
+    const held = open.get(client) ?? 0;
+    if (streamsPerClient > 0 && held >= streamsPerClient) {
+      return errorResponse({
+        kind: 'client_rate_limited',
+        status: 429,
+        message: `This dashboard keeps ${streamsPerClient} live pages open per address, and yours has that many: close one, or reload this page later.`,
+        retryAfterSeconds: 30,
+      });
+    }
+    open.set(client, held + 1);
+    const leave = () => {
+      const left = (open.get(client) ?? 1) - 1;
+      if (left === 0) open.delete(client);
+      else open.set(client, left);
+    };
+    // Rows the hub finds before the stream is open wait for it.
+    const early: [readonly EventRow[], LivePosition][] = [];
+    let onRows: (rows: readonly EventRow[], position: LivePosition) => void = (rows, position) =>
+      void early.push([rows, position]);
+    let ended = false;
+    let onEnd: () => void = () => void (ended = true);
+    let subscription: LiveSubscription;
+    try {
+      subscription = await hub.subscribe(address.data, from, {
+        send: (rows, position) => onRows(rows, position),
+        end: () => onEnd(),
+        ...(tokenId !== undefined && { tokenId }),
+      });
+    } catch (error) {
+      leave();
+      throw error;
+    }
+    c.header('x-accel-buffering', 'no');
+    return streamSSE(c, async (sse) => {
+      const finished = new Promise<void>((resolve) => (onEnd = resolve));
+      if (ended) onEnd();
+      sse.onAbort(onEnd);
+      (
+        c.env as { outgoing?: { once(e: 'close', f: () => void): void } } | undefined
+      )?.outgoing?.once('close', onEnd);
+      // Written one after another; a client that reads nothing is let go.
+      let writing: Promise<unknown> = sse.write(`retry: ${RETRY_MS}\n\n`);
+      let unsent = 0;
+      const write = (event: string, data: string, id: string) => {
+        writing = writing.then(() => sse.writeSSE({ event, data, id })).catch(onEnd);
+      };
+      const sendRows = (rows: readonly EventRow[], position: LivePosition) => {
+        if (unsent + rows.length > MAX_UNSENT_ROWS) return onEnd();
+        unsent += rows.length;
+        rows.forEach((row, index) => {
+          const last = index === rows.length - 1;
+          write(
+            'change',
+            JSON.stringify(row),
+            positionId(last ? position : { ...position, after: Number(row.id) }),
+          );
+        });
+        writing = writing.then(() => (unsent -= rows.length));
+      };
+      const { position, missed, reset } = subscription;
+      if (reset) write('reset', '{}', positionId(position));
+      if (missed.length > 0) sendRows(missed, position);
+      else write('ready', JSON.stringify({ after: position.after }), positionId(position));
+      for (const [rows, at] of early.splice(0)) sendRows(rows, at);
+      onRows = sendRows;
+      const keepAlive = setInterval(() => {
+        writing = writing.then(() => sse.write(': keep-alive\n\n')).catch(onEnd);
+      }, KEEP_ALIVE_MS);
+      try {
+        await finished;
+      } finally {
+        clearInterval(keepAlive);
+        subscription.stop();
+        leave();
+      }
+    });
+  }
+
+  app.get(honoPath(API_ROUTES.liveCollection), (c) =>
+    stream(c, honoPath(API_ROUTES.liveCollection), undefined),
+  );
+  app.get(honoPath(API_ROUTES.liveToken), (c) => {
+    const token = tokenParam.safeParse(c.req.param('tokenId'));
+    if (!token.success) return badRequest(problemOf(token.error));
+    return stream(c, honoPath(API_ROUTES.liveToken), token.data);
+  });
+  return Object.assign(app, { streams: () => [...open.values()].reduce((a, b) => a + b, 0) });
+}
