@@ -241,15 +241,15 @@ export const alsoHoldParams = z.strictObject({
 });
 export const overlapParams = z.strictObject({ limit: limit(MAX_PAGE_SIZE, 50), cursor });
 const compareSpan = {
-  from: time('from').describe(
-    'The first moment (unix seconds or a UTC date): changes at or before it.',
-  ),
+  from: time('from')
+    .describe('The first moment (unix seconds or a UTC date); default: 30 days before to.')
+    .optional(),
   to: time('to')
     .describe('The second moment (unix seconds or a UTC date); default: now.')
     .optional(),
 };
-const fromNotAfterTo = (v: { from: number; to?: number | undefined }) =>
-  v.to === undefined || v.from <= v.to;
+const fromNotAfterTo = (v: { from?: number | undefined; to?: number | undefined }) =>
+  v.from === undefined || v.to === undefined || v.from <= v.to;
 const FROM_AFTER_TO = 'from must not be after to: the first moment comes first.';
 export const compareParams = z
   .strictObject({

@@ -125,6 +125,8 @@ const NO_HOLDERS: HoldersFigures = {
   distribution: ['1', '2–5', '6–10', '11–25', '26+'].map((range) => ({ range, holders: 0 })),
   top10Share: 0,
 };
+// The first moment of a comparison that names none: as far back before the second.
+const COMPARE_DEFAULT_DAYS = 30;
 // What every holders answer counts, in words.
 const HOLDERS_COUNTED =
   'Tokens held, not copies: the records carry no ERC1155 balances. A token burned without the index seeing it (contract lists carry no burns) still counts for its last holder.';
@@ -584,7 +586,13 @@ export function createQueryApi(options: QueryApiOptions) {
     });
   });
 
-  /** The comparison of two moments (`to` absent: now), coalesced across identical asks. */
+  /** The moments compared: `to` now unless named, `from` 30 days before it unless named. */
+  const compareMoments = (params: { from?: number; to?: number }) => {
+    const to = params.to ?? Math.floor(now() / 1000);
+    return { from: params.from ?? to - COMPARE_DEFAULT_DAYS * 86_400, to };
+  };
+
+  /** The comparison of two moments, coalesced across identical asks. */
   const comparisons = createCoalescer<HoldersComparison>();
   async function comparison(c: Context, id: number, from: number, to: number, records: number) {
     const { pool } = await readOf(c);
@@ -599,21 +607,21 @@ export function createQueryApi(options: QueryApiOptions) {
     const found = await collectionRequest(c, compareParams);
     if (found.error) return found.error;
     const { params } = found;
-    const to = params.to ?? Math.floor(now() / 1000);
+    const { from, to } = compareMoments(params);
     const key = queryKey(`compare:${found.address}`, params);
     const cursor = decodeCursor(key, params.cursor);
     if (cursor.error) return cursor.error;
     const whole =
       found.id === undefined
         ? emptyComparison()
-        : await comparison(c, found.id, params.from, to, found.coverage.records);
+        : await comparison(c, found.id, from, to, found.coverage.records);
     const page = changesPage(whole.changes, {
       limit: params.limit,
       after: cursor.after,
       ...(params.change && { change: params.change }),
     });
     const answer: HoldersCompareAnswer = {
-      from: params.from,
+      from,
       to,
       toNow: params.to === undefined,
       figures: whole.figures,
@@ -630,17 +638,17 @@ export function createQueryApi(options: QueryApiOptions) {
     const found = await collectionRequest(c, compareExportParams);
     if (found.error) return found.error;
     const { params } = found;
-    const to = params.to ?? Math.floor(now() / 1000);
+    const { from, to } = compareMoments(params);
     const id = found.id;
     const records = found.coverage.records;
     const figures = params.part === 'figures';
     return downloads.respond(downloadRequest(c), {
-      name: `${compareExportName(found.address, params.from, to, params.part)}.csv`,
+      name: `${compareExportName(found.address, from, to, params.part)}.csv`,
       type: 'text/csv',
       async *text() {
         yield csvHeader(figures ? compareFiguresColumns : compareExportColumns);
         const whole =
-          id === undefined ? emptyComparison() : await comparison(c, id, params.from, to, records);
+          id === undefined ? emptyComparison() : await comparison(c, id, from, to, records);
         if (figures) {
           yield csvRows(compareFiguresRows(whole.figures), compareFiguresColumns);
           return;
@@ -649,7 +657,7 @@ export function createQueryApi(options: QueryApiOptions) {
           yield csvRows(
             whole.changes
               .slice(start, start + EXPORT_BATCH)
-              .map((row) => compareExportRow(row, params.from, to)),
+              .map((row) => compareExportRow(row, from, to)),
             compareExportColumns,
           );
         }

@@ -129,7 +129,8 @@ describe('what the holders also hold', () => {
   }, 180_000);
 
   it('says what it cannot read: a bad address, an address that is no collection, a cursor of another pair', async () => {
-    const { get } = await setUp();
+    const { proxy, get } = await setUp();
+    for (const contract of [busiest!, second!]) await proxy.indexer!.whole(contract.address).done;
     const nowhere = `0x${'7'.repeat(64)}`;
     const notListed = await get(`${base}/holders/overlap/${nowhere}`);
     expect(notListed.status).toBe(404);
@@ -141,6 +142,7 @@ describe('what the holders also hold', () => {
     expect(bad.body.error.message).toMatch(/Starknet address/);
     const [third] = dataset.contracts.filter((c) => c !== busiest && c !== second);
     const page = await get(`${base}/holders/overlap/${second!.address}?limit=1`);
+    expect(typeof page.body.next).toBe('string');
     const moved = await get(
       `${base}/holders/overlap/${third!.address}?limit=1&cursor=${page.body.next}`,
     );
