@@ -34,6 +34,7 @@ import { Deadline, round } from './lib/stats';
 import { proxyOverhead } from './proxy-overhead';
 import { recordLog } from './record-log';
 import { replicaReads } from './replicas';
+import { holdersOverlap } from './holders-overlap';
 import { sampleServiceDepth } from './sample-service';
 import { scaleBench, scaleSize } from './scale';
 import { upstreamSharing } from './upstream-sharing';
@@ -48,11 +49,24 @@ const chosen = [flags.only ?? '', ...positionals]
   .flatMap((list) => list.split(','))
   .map((text) => text.trim())
   .filter(Boolean);
-const ALL = ['1', '2', '4', '5', '7', '8', 'index', 'rebuild', 'ingest', 'preview', 'replicas'];
+const ALL = [
+  '1',
+  '2',
+  '4',
+  '5',
+  '7',
+  '8',
+  'index',
+  'rebuild',
+  'ingest',
+  'preview',
+  'replicas',
+  'overlap',
+];
 // Run only when named: its time grows with SCALE_EVENTS.
 const NAMED_ONLY = ['scale'];
 // Benchmarks with what they need of their own: no build, no servers.
-const ALONE = new Set(['index', 'rebuild', 'ingest', 'preview', 'scale', 'replicas']);
+const ALONE = new Set(['index', 'rebuild', 'ingest', 'preview', 'scale', 'replicas', 'overlap']);
 const only = new Set(chosen.length > 0 ? chosen : ALL);
 for (const id of only) {
   if (!ALL.includes(id) && !NAMED_ONLY.includes(id)) {
@@ -164,6 +178,7 @@ async function main(): Promise<number> {
     ['ingest', 'ingest', () => indexCommand({ report, deadline, log })],
     ['preview', 'preview', () => previewCard({ report, log })],
     ['replicas', 'replicas', () => replicaReads({ report, deadline, log })],
+    ['overlap', 'overlap', () => holdersOverlap({ report, deadline, log })],
     ['scale', 'scale', () => scaleBench({ report, deadline, log })],
   ];
   for (const [id, name, bench] of benches) {

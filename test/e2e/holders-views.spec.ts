@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
-import { expectLayoutInBothSchemes, openWhenIndexed, WIDTHS } from './support/layout';
+import { expectLayoutInBothSchemes, WIDTHS } from './support/layout';
 
 /*
  * The views beside a collection's holders, each opened from a shared URL: what its holders
@@ -25,16 +25,35 @@ async function daysOf(page: Page, address: string) {
   return [day(1 / 3), day(2 / 3)] as const;
 }
 
+/**
+ * Asks for the collections' holders until their whole histories are indexed (the first
+ * question starts the reading): the views compare collections, each indexed in full.
+ */
+async function indexed(page: Page, ...addresses: string[]) {
+  for (const address of addresses) {
+    await expect
+      .poll(
+        async () => {
+          const answer = await page.request.get(`/api/collections/${address}/holders?limit=1`);
+          return ((await answer.json()) as { coverage?: { complete?: boolean } }).coverage
+            ?.complete;
+        },
+        { timeout: 120_000 },
+      )
+      .toBe(true);
+  }
+}
+
 test.describe.configure({ mode: 'parallel' });
 
 test('two days compared, opened from a shared URL: the changes and figures of those days, through a reload, and its file', async ({
   page,
   servers,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   const collection = servers.contracts.deep[1]!;
   const path = `/contracts/${collection.address}/holders`;
-  await openWhenIndexed(page, path);
+  await indexed(page, collection.address);
   const [from, to] = await daysOf(page, collection.address);
   // The page shows each day at its end: the next midnight, as the API is asked.
   const end = (day: string) => new Date(Date.parse(day) + 86_400_000).toISOString().slice(0, 10);
@@ -85,10 +104,10 @@ test('also hold, then who holds both, by keyboard; an address that is no collect
   page,
   servers,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const [first, second] = servers.contracts.deep;
-  await openWhenIndexed(page, `/contracts/${second!.address}/holders`);
-  await openWhenIndexed(page, `/contracts/${first!.address}/holders?view=also-hold`);
+  await indexed(page, first!.address, second!.address);
+  await page.goto(`/contracts/${first!.address}/holders?view=also-hold`);
   const table = page.getByRole('table', { name: /also hold, most holders in common first/ });
   await expect(bodyRows(table).first()).toBeVisible();
   const both = page.getByRole('link', { name: `Who holds both: ${second!.name}` });
@@ -117,11 +136,11 @@ for (const view of ['also-hold', 'overlap', 'compare'] as const) {
     servers,
   }, testInfo) => {
     test.skip(testInfo.project.name !== 'deployed', 'layout does not depend on the profile');
-    test.setTimeout(150_000);
+    test.setTimeout(240_000);
     const [first, second] = servers.contracts.deep;
-    await openWhenIndexed(page, `/contracts/${second!.address}/holders`);
+    await indexed(page, first!.address, second!.address);
     const search = view === 'overlap' ? `view=overlap&with=${second!.address}` : `view=${view}`;
-    await openWhenIndexed(page, `/contracts/${first!.address}/holders?${search}`);
+    await page.goto(`/contracts/${first!.address}/holders?${search}`);
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 900 });
       await expect(page.locator('tbody tr:not([aria-hidden="true"])').first()).toBeVisible();
