@@ -6,6 +6,7 @@ import {
   todayStart,
   type CompareDays,
 } from '../../lib/holders-view';
+import { FieldProblem } from '../../components/field-problem';
 import button from '../../components/button.module.css';
 import field from '../../components/field.module.css';
 import styles from './holders-page.module.css';
@@ -83,11 +84,7 @@ export function CompareDaysField({
           Now
         </button>
       </div>
-      {problem && (
-        <p id={`${id}-problem`} className={field.floatingError} role="alert">
-          {problem}
-        </p>
-      )}
+      <FieldProblem id={`${id}-problem`} problem={problem} />
     </fieldset>
   );
 }

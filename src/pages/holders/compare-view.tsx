@@ -3,13 +3,12 @@ import { useCallback } from 'react';
 import { useSearchParams } from 'react-router';
 import { compareExportHref, compareQueryOptions } from '../../api/holders';
 import { useServerList } from '../../api/use-server-list';
-import { Address } from '../../components/address';
 import { countFigures, FigureList } from '../../components/figure-list';
 import { LoadStatus } from '../../components/load-status';
 import { ServerListTable } from '../../components/server-list-table';
 import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../components/states';
 import { useNow } from '../../components/use-now';
-import { rankColumn, type ListColumn, type RowCellProps } from '../../components/table-features';
+import type { ListColumn, RowCellProps } from '../../components/table-features';
 import type { HolderChange } from '../../lib/answers';
 import { formatCount } from '../../lib/format';
 import {
@@ -25,6 +24,7 @@ import { CompareFigures } from './compare-figures';
 import button from '../../components/button.module.css';
 import section from '../../components/section.module.css';
 import toolbar from '../../components/toolbar.module.css';
+import { rankAndOwnerColumns } from './holder-columns';
 import styles from './holders-page.module.css';
 
 type CellProps = RowCellProps<HolderChange>;
@@ -43,14 +43,8 @@ function ChangeCell({ row }: CellProps) {
 }
 
 const columnsOf = (fromLabel: string, toLabel: string): ListColumn<HolderChange>[] => [
-  rankColumn(styles.rank, ({ row }: CellProps) => <>{row.index + 1}</>),
-  {
-    id: 'owner',
-    header: 'Owner',
-    enableSorting: false,
-    meta: { className: styles.owner, minWidth: 11, cardLabel: false },
-    cell: ({ row }: CellProps) => <Address value={row.original.owner} wallet />,
-  },
+  ...rankAndOwnerColumns<HolderChange>(),
+
   {
     id: 'from',
     header: fromLabel,

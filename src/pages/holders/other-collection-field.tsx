@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { parseAddress } from '../../lib/address';
+import { FieldProblem } from '../../components/field-problem';
 import button from '../../components/button.module.css';
 import field from '../../components/field.module.css';
 
@@ -42,11 +43,7 @@ export function OtherCollectionField({
           Show overlap
         </button>
       </div>
-      {problem && (
-        <p id={`${id}-problem`} className={field.floatingError} role="alert">
-          {problem}
-        </p>
-      )}
+      <FieldProblem id={`${id}-problem`} problem={problem} />
     </form>
   );
 }

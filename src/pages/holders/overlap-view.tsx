@@ -3,12 +3,11 @@ import { useCallback } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { alsoHoldQueryOptions, overlapExportHref, overlapQueryOptions } from '../../api/holders';
 import { useServerList } from '../../api/use-server-list';
-import { Address } from '../../components/address';
 import { countFigures, FigureList } from '../../components/figure-list';
 import { LoadStatus } from '../../components/load-status';
 import { ServerListTable } from '../../components/server-list-table';
 import { EmptyState, ErrorState, RetryingNotice, SkeletonRows } from '../../components/states';
-import { rankColumn, type ListColumn, type RowCellProps } from '../../components/table-features';
+import type { ListColumn, RowCellProps } from '../../components/table-features';
 import { shortenHex } from '../../lib/address';
 import type { OverlapHolder } from '../../lib/answers';
 import { formatCount, formatShare } from '../../lib/format';
@@ -18,19 +17,14 @@ import { OtherCollectionField } from './other-collection-field';
 import button from '../../components/button.module.css';
 import section from '../../components/section.module.css';
 import toolbar from '../../components/toolbar.module.css';
+import { rankAndOwnerColumns } from './holder-columns';
 import styles from './holders-page.module.css';
 
 type CellProps = RowCellProps<OverlapHolder>;
 
 const columns: ListColumn<OverlapHolder>[] = [
-  rankColumn(styles.rank, ({ row }: CellProps) => <>{row.index + 1}</>),
-  {
-    id: 'owner',
-    header: 'Owner',
-    enableSorting: false,
-    meta: { className: styles.owner, minWidth: 11, cardLabel: false },
-    cell: ({ row }: CellProps) => <Address value={row.original.owner} wallet />,
-  },
+  ...rankAndOwnerColumns<OverlapHolder>(),
+
   {
     id: 'tokens',
     header: 'Tokens here',
