@@ -38,7 +38,7 @@ async function indexed(page: Page, ...addresses: string[]) {
           return ((await answer.json()) as { coverage?: { complete?: boolean } }).coverage
             ?.complete;
         },
-        { timeout: 120_000 },
+        { timeout: 200_000 },
       )
       .toBe(true);
   }

@@ -48,7 +48,7 @@ const number = (
   id,
   header,
   enableSorting: false,
-  meta: { className: styles.number, width: 8, ...(priority !== undefined && { priority }) },
+  meta: { className: styles.number, width: 9, ...(priority !== undefined && { priority }) },
   cell: ({ row }: CellProps) => <>{value(row.original)}</>,
 });
 
@@ -61,10 +61,10 @@ const columnsOf = (address: string): ListColumn<AlsoHeld>[] => [
     meta: { minWidth: 10, cardLabel: false, className: styles.owner },
     cell: CollectionCell,
   },
-  number('inCommon', 'Holders in common', (held) => formatCount(held.inCommon)),
-  number('share', 'Of these holders', (held) => formatShare(held.share)),
+  number('inCommon', 'In common', (held) => formatCount(held.inCommon)),
+  number('share', 'Share here', (held) => formatShare(held.share)),
   number('holders', 'Its holders', (held) => formatCount(held.holders), 2),
-  number('theirShare', 'Of its holders', (held) => formatShare(held.theirShare), 3),
+  number('theirShare', 'Share there', (held) => formatShare(held.theirShare), 3),
   {
     id: 'both',
     header: 'Overlap',

@@ -68,26 +68,28 @@ export function CompareFigures({
     });
   }
   return (
-    <table className={styles.compareFigures}>
-      <caption>The collection at both moments</caption>
-      <ColumnHeads
-        columns={[
-          ['Figure'],
-          [fromLabel, styles.number],
-          [toLabel, styles.number],
-          ['Change', styles.number],
-        ]}
-      />
-      <tbody>
-        {lines.map((line) => (
-          <tr key={line.label}>
-            <th scope="row">{line.label}</th>
-            <td className={styles.number}>{line.from}</td>
-            <td className={styles.number}>{line.to}</td>
-            <td className={styles.number}>{line.change}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <div className={styles.compareScroll}>
+      <table className={styles.compareFigures}>
+        <caption>The collection at both moments</caption>
+        <ColumnHeads
+          columns={[
+            ['Figure'],
+            [fromLabel, styles.number],
+            [toLabel, styles.number],
+            ['Change', styles.number],
+          ]}
+        />
+        <tbody>
+          {lines.map((line) => (
+            <tr key={line.label}>
+              <th scope="row">{line.label}</th>
+              <td className={styles.number}>{line.from}</td>
+              <td className={styles.number}>{line.to}</td>
+              <td className={styles.number}>{line.change}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

@@ -29,14 +29,14 @@ const columns: ListColumn<OverlapHolder>[] = [
     id: 'tokens',
     header: 'Tokens here',
     enableSorting: false,
-    meta: { className: styles.number, width: 8 },
+    meta: { className: styles.number, width: 9 },
     cell: ({ row }: CellProps) => <>{formatCount(row.original.tokens)}</>,
   },
   {
     id: 'otherTokens',
     header: 'Tokens there',
     enableSorting: false,
-    meta: { className: styles.number, width: 8 },
+    meta: { className: styles.number, width: 9 },
     cell: ({ row }: CellProps) => <>{formatCount(row.original.otherTokens)}</>,
   },
 ];
