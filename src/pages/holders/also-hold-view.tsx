@@ -69,7 +69,7 @@ const columnsOf = (address: string): ListColumn<AlsoHeld>[] => [
     id: 'both',
     header: 'Overlap',
     enableSorting: false,
-    meta: { width: 9, cardLabel: false },
+    meta: { width: 11, cardLabel: false },
     cell: (props: CellProps) => <BothCell {...props} address={address} />,
   },
 ];
