@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Amount } from '../../components/amount';
 import { ColumnHeads } from '../../components/column-heads';
+import { shortenHex } from '../../lib/address';
 import type { MomentFigures } from '../../lib/answers';
 import { formatCount, formatShare } from '../../lib/format';
 import styles from './holders-page.module.css';
@@ -58,7 +59,8 @@ export function CompareFigures({
   );
   for (const [address, currency] of currencies) {
     const at = (f: MomentFigures) => f.activity.volume.find((v) => v.currency.address === address);
-    const name = currency.symbol ?? 'an unknown currency';
+    // Unknown currencies are named by their address: each is a figure of its own.
+    const name = currency.symbol ?? shortenHex(address);
     const [a, b] = [at(from), at(to)];
     lines.push(countLine(`Sales in ${name}`, a?.sales ?? 0, b?.sales ?? 0), {
       label: `Volume in ${name}`,
