@@ -373,6 +373,87 @@ export interface HoldersAnswer extends HoldersFigures {
   coverage: Coverage;
 }
 
+/** A collection as another answer names it. */
+export interface CollectionRef {
+  address: string;
+  name: string | null;
+  symbol: string | null;
+}
+
+/** `GET /api/collections/:address/holders/also-hold`: one collection its holders also hold. */
+export interface AlsoHeld extends CollectionRef {
+  /** Holders of the collection asked about who hold this one too. */
+  inCommon: number;
+  /** `inCommon` as a share of the collection asked about's holders. */
+  share: number;
+  /** This collection's own holders, and `inCommon` as a share of them. */
+  holders: number;
+  theirShare: number;
+  /** Tokens of this collection the holders in common hold. */
+  tokens: number;
+}
+export interface AlsoHoldAnswer {
+  /** The collection's holders now. */
+  holders: number;
+  collections: AlsoHeld[];
+  counted: string;
+  coverage: Coverage;
+}
+
+/** `GET /api/collections/:address/holders/overlap/:other`: one wallet that holds both. */
+export interface OverlapHolder {
+  owner: string;
+  /** Tokens of the collection asked about, and of the other. */
+  tokens: number;
+  otherTokens: number;
+}
+export interface HoldersOverlapAnswer {
+  other: CollectionRef;
+  holders: number;
+  otherHolders: number;
+  inCommon: number;
+  /** `inCommon` as a share of each collection's holders. */
+  share: number;
+  otherShare: number;
+  rows: OverlapHolder[];
+  next: string | null;
+  counted: string;
+  coverage: Coverage;
+  otherCoverage: Coverage;
+}
+
+/** How a holder's count went from one moment to the other. */
+export const HOLDER_CHANGES = ['joined', 'left', 'grew', 'shrank'] as const;
+export type HolderChangeKind = (typeof HOLDER_CHANGES)[number];
+
+/** `GET /api/collections/:address/holders/compare`: one holder whose count changed. */
+export interface HolderChange {
+  owner: string;
+  /** Tokens held at `from` and at `to` (0: none). */
+  from: number;
+  to: number;
+  change: HolderChangeKind;
+}
+/** A collection at one moment: its holders' figures and its activity up to then. */
+export interface MomentFigures extends HoldersFigures {
+  activity: ViewFigures;
+}
+export interface HoldersCompareAnswer {
+  /** The two moments (unix seconds; every change of hands at or before each counts). */
+  from: number;
+  to: number;
+  /** `to` is the moment of the answer: no `to` was asked. */
+  toNow: boolean;
+  figures: { from: MomentFigures; to: MomentFigures };
+  /** Holders per kind of change, and those whose count stayed. */
+  changed: Record<HolderChangeKind, number> & { stayed: number };
+  /** The holders whose count changed, the largest change first (of `change` alone if asked). */
+  changes: HolderChange[];
+  next: string | null;
+  counted: string;
+  coverage: Coverage;
+}
+
 /** `GET /api/collections/:address/tokens/:tokenId`. */
 export interface TokenPageAnswer extends TokenAnswer {
   address: string;

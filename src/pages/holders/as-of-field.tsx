@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { asOfProblem, formatDayParam, parseDay, todayStart } from '../../lib/holders-view';
+import { FieldProblem } from '../../components/field-problem';
 import button from '../../components/button.module.css';
 import field from '../../components/field.module.css';
 
@@ -57,11 +58,7 @@ export function AsOfField({
           Now
         </button>
       </div>
-      {problem && (
-        <p id={`${id}-problem`} className={field.floatingError} role="alert">
-          {problem}
-        </p>
-      )}
+      <FieldProblem id={`${id}-problem`} problem={problem} />
     </div>
   );
 }

@@ -18,12 +18,22 @@ const { useCellView } = HolderCells;
 
 type CellProps = RowCellProps<Holder>;
 
-/** The place in the answer's order (largest first): the server's order, as it came. */
-const RankCell = ({ row }: CellProps) => <>{row.index + 1}</>;
-
-/** The owner, short, as a link to its wallet page (the whole address in the tooltip). */
-function OwnerCell({ row }: CellProps) {
-  return <Address value={row.original.owner} wallet />;
+/**
+ * The first columns of every list of holders: the place in the server's order, as it
+ * came, and the owner, short, as a link to its wallet page (the whole address in the
+ * tooltip).
+ */
+export function rankAndOwnerColumns<T extends { owner: string }>(): ListColumn<T>[] {
+  return [
+    rankColumn(styles.rank, ({ row }: RowCellProps<T>) => <>{row.index + 1}</>),
+    {
+      id: 'owner',
+      header: 'Owner',
+      enableSorting: false,
+      meta: { className: styles.owner, minWidth: 11, cardLabel: false },
+      cell: ({ row }: RowCellProps<T>) => <Address value={row.original.owner} wallet />,
+    },
+  ];
 }
 
 const TokensCell = ({ row }: CellProps) => <>{formatCount(row.original.tokens)}</>;
@@ -46,14 +56,7 @@ function SinceCell({ row }: CellProps) {
  */
 export function holderColumns(display: TimeDisplay, zone: TimeZoneChoice): ListColumn<Holder>[] {
   return [
-    rankColumn(styles.rank, RankCell),
-    {
-      id: 'owner',
-      header: 'Owner',
-      enableSorting: false,
-      meta: { className: styles.owner, minWidth: 11, cardLabel: false },
-      cell: OwnerCell,
-    },
+    ...rankAndOwnerColumns<Holder>(),
     {
       id: 'tokens',
       header: 'Tokens',

@@ -1,5 +1,5 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { useCallback, useMemo } from 'react';
+import { lazy, Suspense, useCallback, useMemo } from 'react';
 import { useLocation, useParams, useSearchParams } from 'react-router';
 import { collectionQueryOptions } from '../../api/collection';
 import { collectionHoldersQueryOptions, holdersExportHref } from '../../api/holders';
@@ -21,8 +21,8 @@ import { collectionTitle } from '../../lib/collection-title';
 import {
   formatDayParam,
   holdersApiSearch,
-  parseAsOfDay,
   readHoldersSearch,
+  readHoldersView,
 } from '../../lib/holders-view';
 import { hrefs } from '../../lib/routes';
 import { formatDay } from '../../lib/time';
@@ -30,6 +30,7 @@ import { formatTimeDisplay, parseTimeDisplay, updateSearch } from '../../lib/vie
 import { AsOfField } from './as-of-field';
 import { HolderCells, holderColumns } from './holder-columns';
 import { HoldersFigures } from './holders-figures';
+import { HoldersViewsNav } from './holders-views-nav';
 import button from '../../components/button.module.css';
 import section from '../../components/section.module.css';
 import toolbar from '../../components/toolbar.module.css';
@@ -63,17 +64,69 @@ const whenOf = (day: number | null) => (day === null ? 'now' : `at the end of ${
 const holderKey = (holder: Holder) => holder.owner;
 const HOLDERS = ['holders'] as const;
 
+const AlsoHoldView = lazy(() =>
+  import('./also-hold-view').then((module) => ({ default: module.AlsoHoldView })),
+);
+const OverlapView = lazy(() =>
+  import('./overlap-view').then((module) => ({ default: module.OverlapView })),
+);
+const CompareView = lazy(() =>
+  import('./compare-view').then((module) => ({ default: module.CompareView })),
+);
+
+const VIEW_TITLES = {
+  holders: '',
+  'also-hold': ' · also hold',
+  overlap: ' · overlap',
+  compare: ' · two days compared',
+} as const;
+
 /**
- * A collection's holders, now or as of the end of a UTC day: the figures and spread of
+ * A collection's holders page: its header and coverage, the views' links, and the view
+ * the URL names (the holders themselves, or one of the views beside them, each loaded
+ * when first shown).
+ */
+export function HoldersPage({ address }: { address: string }) {
+  const [params] = useSearchParams();
+  const nowMs = useNow();
+  const state = readHoldersView(params, nowMs);
+  const collectionQuery = useQuery(collectionQueryOptions(address));
+  const collection = collectionQuery.data;
+  const name = collectionTitle(collection, address);
+  const coverage = collection?.coverage;
+  useWholeRefresh(address, coverage?.complete, HOLDERS);
+  const asOf =
+    state.view === 'holders' && state.asOf !== null ? ` as of ${formatDayParam(state.asOf)}` : '';
+  useTitle(`${name} · holders${VIEW_TITLES[state.view]}${asOf}`);
+  return (
+    <section aria-labelledby={subpageTitleId('Holders')}>
+      <SubpageHeader address={address} name={name} page="Holders" />
+      <CoverageNote coverage={coverage} nowMs={nowMs} />
+      <LeftOut />
+      <HoldersViewsNav address={address} view={state.view} />
+      {state.view === 'holders' ? (
+        <HoldersList address={address} day={state.asOf} />
+      ) : (
+        <Suspense fallback={<SkeletonRows columns={4} />}>
+          {state.view === 'also-hold' && <AlsoHoldView address={address} />}
+          {state.view === 'overlap' && <OverlapView address={address} other={state.with} />}
+          {state.view === 'compare' && <CompareView address={address} days={state.compare} />}
+        </Suspense>
+      )}
+    </section>
+  );
+}
+
+/**
+ * The holders, now or as of the end of a UTC day: the figures and spread of
  * the whole answer, every holder largest first (paged by the server's cursor), and the
  * same snapshot as a CSV file. The URL holds the day, so a reload or a shared link shows
  * the same rows.
  */
-export function HoldersPage({ address }: { address: string }) {
+function HoldersList({ address, day }: { address: string; day: number | null }) {
   const [params, setParams] = useSearchParams();
   const { timeZone, timeDisplay } = useSettings();
   const nowMs = useNow();
-  const day = parseAsOfDay(params.get('asOf'), nowMs);
   const display = parseTimeDisplay(params.get('time')) ?? timeDisplay;
   const apiSearch = holdersApiSearch(day);
 
@@ -88,13 +141,10 @@ export function HoldersPage({ address }: { address: string }) {
   const updating = query.isPlaceholderData;
   const answer = updating ? undefined : query.data?.pages[0]?.answer;
   const coverage = collection?.coverage ?? query.data?.pages[0]?.answer.coverage;
-  useWholeRefresh(address, coverage?.complete, HOLDERS);
-  const name = collectionTitle(collection, address);
   const when = whenOf(day);
   // The rows on screen may still be the day before's while the new day's come.
   const shownAsOf = query.data?.pages[0]?.answer.asOf;
   const rowsWhen = shownAsOf === undefined ? when : whenOf(shownAsOf && shownAsOf - DAY);
-  useTitle(`${name} · holders${day === null ? '' : ` as of ${formatDayParam(day)}`}`);
 
   const set = useCallback(
     (changes: Record<string, string | null>) =>
@@ -109,10 +159,7 @@ export function HoldersPage({ address }: { address: string }) {
   const count = list.items.length;
 
   return (
-    <section aria-labelledby={subpageTitleId('Holders')}>
-      <SubpageHeader address={address} name={name} page="Holders" />
-      <CoverageNote coverage={coverage} nowMs={nowMs} />
-      <LeftOut />
+    <>
       <div className={toolbar.toolbar}>
         <AsOfField
           day={day}
@@ -166,6 +213,6 @@ export function HoldersPage({ address }: { address: string }) {
           </HolderCells.Provider>
         </>
       )}
-    </section>
+    </>
   );
 }

@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { pageQuery } from '../proxy/route-match';
 import { webhookRequest } from '../webhooks/rules';
 import {
+  alsoHoldParams,
+  compareExportParams,
+  compareParams,
   contractAddress,
   deliveriesParams,
   emptyParams,
@@ -14,6 +17,7 @@ import {
   lookupValue,
   marketParams,
   oembedParams,
+  overlapParams,
   overviewParams,
   rankingParams,
   seriesParams,
@@ -197,6 +201,80 @@ export const API_ROUTES = {
       kind: 'file',
       types: ['text/csv'],
       description: 'Streamed: owner, tokens, since_utc, as_of_utc; largest first.',
+    },
+    errors: A_COLLECTION,
+  },
+  holdersAlsoHold: {
+    path: '/api/collections/{address}/holders/also-hold',
+    group: 'Collections',
+    summary: "The collections a collection's holders hold most, now",
+    query: alsoHoldParams,
+    pathParams: { address: collection },
+    answer: json(
+      '`holders` (now), `collections` (address, name, symbol, `inCommon`, `share` of these holders, `holders` of theirs, `theirShare`, `tokens`), most in common first; `counted`, `coverage`.',
+    ),
+    errors: A_COLLECTION,
+  },
+  alsoHoldExport: {
+    path: '/api/collections/{address}/holders/also-hold/export',
+    group: 'Collections',
+    summary: 'Every collection its holders also hold, as a CSV file',
+    query: emptyParams,
+    pathParams: { address: collection },
+    answer: {
+      kind: 'file',
+      types: ['text/csv'],
+      description:
+        'address, name, symbol, holders_in_common, share, their_holders, their_share, tokens, as_of_utc; most in common first.',
+    },
+    errors: A_COLLECTION,
+  },
+  holdersOverlap: {
+    path: '/api/collections/{address}/holders/overlap/{other}',
+    group: 'Collections',
+    summary: 'The wallets that hold two collections now',
+    query: overlapParams,
+    pathParams: { address: collection, other: collection },
+    answer: json(
+      '`other` (address, name, symbol), `holders`, `otherHolders`, `inCommon`, `share`, `otherShare`, `rows` (owner, tokens, otherTokens; most tokens first), `next`, `counted`, `coverage`, `otherCoverage`.',
+    ),
+    errors: A_COLLECTION,
+  },
+  overlapExport: {
+    path: '/api/collections/{address}/holders/overlap/{other}/export',
+    group: 'Collections',
+    summary: 'The wallets that hold both, as a CSV file',
+    query: emptyParams,
+    pathParams: { address: collection, other: collection },
+    answer: {
+      kind: 'file',
+      types: ['text/csv'],
+      description: 'Streamed: owner, tokens, other_tokens, as_of_utc; most tokens first.',
+    },
+    errors: A_COLLECTION,
+  },
+  holdersCompare: {
+    path: '/api/collections/{address}/holders/compare',
+    group: 'Collections',
+    summary: 'Holders and figures at two moments: who joined, left, grew or shrank',
+    query: compareParams,
+    pathParams: { address: collection },
+    answer: json(
+      '`from`, `to`, `toNow`, `figures` at each (holders figures and `activity` up to then), `changed` (joined, left, grew, shrank, stayed), `changes` (owner, from, to, change; largest first), `next`, `counted`, `coverage`.',
+    ),
+    errors: A_COLLECTION,
+  },
+  compareExport: {
+    path: '/api/collections/{address}/holders/compare/export',
+    group: 'Collections',
+    summary: 'The comparison of two moments as a CSV file: its holders or its figures',
+    query: compareExportParams,
+    pathParams: { address: collection },
+    answer: {
+      kind: 'file',
+      types: ['text/csv'],
+      description:
+        'part=holders: owner, tokens_from, tokens_to, change, from_utc, to_utc; part=figures: figure, currency, from, to.',
     },
     errors: A_COLLECTION,
   },

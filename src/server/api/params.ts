@@ -7,6 +7,7 @@ import { EVENT_KINDS, type EventKind } from '../../lib/token-event';
 import {
   EVENT_SORTS,
   HELD_INTERVALS,
+  HOLDER_CHANGES,
   INTERVALS,
   MAX_PAGE_SIZE,
   RANKING_SORTS,
@@ -236,6 +237,41 @@ export const holdersParams = z.strictObject({
 export const holdersExportParams = z.strictObject({
   asOf: time('asOf').describe('Holders as of this time (unix seconds or a UTC date).').optional(),
 });
+export const alsoHoldParams = z.strictObject({
+  limit: limit(100, 20).describe('Collections, 1 to 100 (default 20).'),
+});
+export const overlapParams = z.strictObject({ limit: limit(MAX_PAGE_SIZE, 50), cursor });
+const compareSpan = {
+  from: time('from')
+    .describe('The first moment (unix seconds or a UTC date); default: 30 days before to.')
+    .optional(),
+  to: time('to')
+    .describe('The second moment (unix seconds or a UTC date); default: now.')
+    .optional(),
+};
+const fromNotAfterTo = (v: { from?: number | undefined; to?: number | undefined }) =>
+  v.from === undefined || v.to === undefined || v.from <= v.to;
+const FROM_AFTER_TO = 'from must not be after to: the first moment comes first.';
+export const compareParams = z
+  .strictObject({
+    ...compareSpan,
+    change: z
+      .enum(HOLDER_CHANGES, { error: `change must be one of ${HOLDER_CHANGES.join(', ')}.` })
+      .describe(`Only holders that ${HOLDER_CHANGES.join(', ')}.`)
+      .optional(),
+    limit: limit(MAX_PAGE_SIZE, 50),
+    cursor,
+  })
+  .refine(fromNotAfterTo, FROM_AFTER_TO);
+export const compareExportParams = z
+  .strictObject({
+    ...compareSpan,
+    part: z
+      .enum(['holders', 'figures'], { error: 'part must be holders or figures.' })
+      .default('holders')
+      .describe('holders (default): each holder whose count changed; figures: both moments.'),
+  })
+  .refine(fromNotAfterTo, FROM_AFTER_TO);
 export const rankingParams = z.strictObject({
   window: z
     .enum(Object.keys(WINDOWS) as [keyof typeof WINDOWS], {

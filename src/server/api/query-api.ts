@@ -3,6 +3,10 @@ import type pg from 'pg';
 import type { z } from 'zod';
 import {
   HOLDER_SINCE_NOTE,
+  type AlsoHoldAnswer,
+  type CollectionRef,
+  type HoldersCompareAnswer,
+  type HoldersOverlapAnswer,
   type HoldersFigures,
   type LookupAnswer,
   type MarketFigures,
@@ -25,7 +29,14 @@ import {
 import { CURRENCIES } from '../../lib/price';
 import { eventExportColumns, eventExportRow } from '../../lib/event-export';
 import { eventsPage, orderStatement } from '../index/events-query';
-import { overview } from '../index/figures';
+import { emptyCounts, overview } from '../index/figures';
+import { changesPage, compareHolders, type HoldersComparison } from '../index/holders-compare';
+import {
+  alsoHold,
+  everyOverlapHolder,
+  overlapFigures,
+  overlapPage,
+} from '../index/holders-overlap';
 import { everyHolder, holders } from '../index/holders';
 import { market, marketCounted, noMarket } from '../index/market';
 import type { Keyset } from '../index/keyset';
@@ -45,8 +56,24 @@ import { createCoalescer } from '../upstream/coalesce';
 import { API_ROUTES, honoPath, type ApiRouteName } from './api-routes';
 import type { Downloads } from './download';
 import { coverageOf } from './coverage';
-import { holderExportColumns, holderExportName, holderExportRow } from './holders-export';
 import {
+  alsoHoldExportColumns,
+  alsoHoldExportRow,
+  compareExportColumns,
+  compareExportName,
+  compareExportRow,
+  compareFiguresColumns,
+  compareFiguresRows,
+  holderExportColumns,
+  holderExportName,
+  holderExportRow,
+  overlapExportColumns,
+  overlapExportRow,
+} from './holders-export';
+import {
+  alsoHoldParams,
+  compareExportParams,
+  compareParams,
   contractAddress,
   emptyParams,
   eventsParams,
@@ -57,6 +84,7 @@ import {
   lookupParams,
   lookupValue,
   marketParams,
+  overlapParams,
   overviewParams,
   problemOf,
   rankingParams,
@@ -108,6 +136,32 @@ const NO_HOLDERS: HoldersFigures = {
   knownBurned: 0,
   distribution: ['1', '2–5', '6–10', '11–25', '26+'].map((range) => ({ range, holders: 0 })),
   top10Share: 0,
+};
+// The first moment of a comparison that names none: as far back before the second.
+const COMPARE_DEFAULT_DAYS = 30;
+// What every holders answer counts, in words.
+const HOLDERS_COUNTED =
+  'Tokens held, not copies: the records carry no ERC1155 balances. A token burned without the index seeing it (contract lists carry no burns) still counts for its last holder.';
+const ALSO_HOLD_COUNTED = `Holders now, of collections the index holds (one not indexed yet counts what is indexed). ${HOLDERS_COUNTED}`;
+/** A comparison of a collection nothing of which is indexed yet. */
+const emptyComparison = (): HoldersComparison => {
+  const none = {
+    ...NO_HOLDERS,
+    activity: {
+      events: 0,
+      counts: emptyCounts(),
+      sales: 0,
+      priced: 0,
+      volume: [],
+      washSales: 0,
+      washVolume: [],
+    },
+  };
+  return {
+    figures: { from: none, to: none },
+    changed: { joined: 0, left: 0, grew: 0, shrank: 0, stayed: 0 },
+    changes: [],
+  };
 };
 // Newest-first pages read this many upstream pages deeper at most before answering.
 const BROWSE_DEEPER_PAGES = 3;
@@ -412,7 +466,7 @@ export function createQueryApi(options: QueryApiOptions) {
       ...answer,
       asOf: params.asOf ?? null,
       next: answer.next ? keyset.encode(key, answer.next) : null,
-      counted: `Tokens held, not copies: the records carry no ERC1155 balances. A token burned without the index seeing it (contract lists carry no burns) still counts for its last holder. ${HOLDER_SINCE_NOTE}`,
+      counted: `${HOLDERS_COUNTED} ${HOLDER_SINCE_NOTE}`,
       coverage: found.coverage,
     });
   });
@@ -436,6 +490,187 @@ export function createQueryApi(options: QueryApiOptions) {
           yield csvRows(
             batch.map((holder) => holderExportRow(holder, asOf)),
             holderExportColumns,
+          );
+        }
+      },
+    });
+  });
+
+  /** A collection's name and symbol as answers name it. */
+  async function collectionRef(pool: pg.Pool, address: string): Promise<CollectionRef> {
+    const { rows } = await pool.query<{ name: string | null; symbol: string | null }>(
+      'SELECT name, symbol FROM idx_contracts WHERE address = $1',
+      [address],
+    );
+    return { address, name: rows[0]?.name ?? null, symbol: rows[0]?.symbol ?? null };
+  }
+
+  app.get(mounted('holdersAlsoHold'), async (c) => {
+    const found = await collectionRequest(c, alsoHoldParams);
+    if (found.error) return found.error;
+    const answer: AlsoHoldAnswer = {
+      ...(found.id === undefined
+        ? { holders: 0, collections: [] }
+        : await alsoHold((await readOf(c)).pool, found.id, found.params.limit)),
+      counted: ALSO_HOLD_COUNTED,
+      coverage: found.coverage,
+    };
+    return c.json(answer);
+  });
+
+  app.get(mounted('alsoHoldExport'), async (c) => {
+    const found = await collectionRequest(c, emptyParams);
+    if (found.error) return found.error;
+    const id = found.id;
+    const asOf = Math.floor(now() / 1000);
+    const { pool } = await readOf(c);
+    return downloads.respond(downloadRequest(c), {
+      name: `holders-${found.address.slice(0, 10)}_also-hold.csv`,
+      type: 'text/csv',
+      async *text() {
+        yield csvHeader(alsoHoldExportColumns);
+        if (id === undefined) return;
+        const { collections } = await alsoHold(pool, id, Number.MAX_SAFE_INTEGER);
+        yield csvRows(
+          collections.map((held) => alsoHoldExportRow(held, asOf)),
+          alsoHoldExportColumns,
+        );
+      },
+    });
+  });
+
+  /** Both collections of an overlap route; either may be one the service does not list. */
+  async function overlapRequest<S extends z.ZodType>(c: Context, schema: S) {
+    const found = await collectionRequest(c, schema);
+    if (found.error) return found;
+    const other = await collection(c, true, 'other');
+    if (other.error) return other;
+    return { ...found, other };
+  }
+
+  app.get(mounted('holdersOverlap'), async (c) => {
+    const found = await overlapRequest(c, overlapParams);
+    if (found.error) return found.error;
+    const { params, other } = found;
+    const key = queryKey(`overlap:${found.address}:${other.address}`, params);
+    const cursor = decodeCursor(key, params.cursor);
+    if (cursor.error) return cursor.error;
+    const { pool } = await readOf(c);
+    const ids = found.id !== undefined && other.id !== undefined ? [found.id, other.id] : null;
+    const [figures, page, ref] = await Promise.all([
+      ids ? overlapFigures(pool, ids[0]!, ids[1]!) : null,
+      ids
+        ? overlapPage(pool, ids[0]!, ids[1]!, { limit: params.limit, after: cursor.after })
+        : { rows: [], next: null },
+      collectionRef(pool, other.address),
+    ]);
+    const answer: HoldersOverlapAnswer = {
+      other: ref,
+      ...(figures ?? { holders: 0, otherHolders: 0, inCommon: 0, share: 0, otherShare: 0 }),
+      rows: page.rows,
+      next: page.next ? keyset.encode(key, page.next) : null,
+      counted: ALSO_HOLD_COUNTED,
+      coverage: found.coverage,
+      otherCoverage: other.coverage,
+    };
+    return c.json(answer);
+  });
+
+  app.get(mounted('overlapExport'), async (c) => {
+    const found = await overlapRequest(c, emptyParams);
+    if (found.error) return found.error;
+    const [id, otherId] = [found.id, found.other.id];
+    const asOf = Math.floor(now() / 1000);
+    const { pool } = await readOf(c);
+    return downloads.respond(downloadRequest(c), {
+      name: `holders-${found.address.slice(0, 10)}_and-${found.other.address.slice(0, 10)}.csv`,
+      type: 'text/csv',
+      async *text() {
+        yield csvHeader(overlapExportColumns);
+        if (id === undefined || otherId === undefined) return;
+        for await (const batch of everyOverlapHolder(pool, id, otherId, EXPORT_BATCH)) {
+          yield csvRows(
+            batch.map((holder) => overlapExportRow(holder, asOf)),
+            overlapExportColumns,
+          );
+        }
+      },
+    });
+  });
+
+  /** The moments compared: `to` now unless named, `from` 30 days before it unless named. */
+  const compareMoments = (params: { from?: number; to?: number }) => {
+    const to = params.to ?? Math.floor(now() / 1000);
+    return { from: params.from ?? to - COMPARE_DEFAULT_DAYS * 86_400, to };
+  };
+
+  /** The comparison of two moments, coalesced across identical asks. */
+  const comparisons = createCoalescer<HoldersComparison>();
+  async function comparison(c: Context, id: number, from: number, to: number, records: number) {
+    const { pool } = await readOf(c);
+    return (
+      await comparisons.run(JSON.stringify([id, from, to, records]), () =>
+        compareHolders(pool, id, from, to),
+      )
+    ).value;
+  }
+
+  app.get(mounted('holdersCompare'), async (c) => {
+    const found = await collectionRequest(c, compareParams);
+    if (found.error) return found.error;
+    const { params } = found;
+    const { from, to } = compareMoments(params);
+    const key = queryKey(`compare:${found.address}`, params);
+    const cursor = decodeCursor(key, params.cursor);
+    if (cursor.error) return cursor.error;
+    const whole =
+      found.id === undefined
+        ? emptyComparison()
+        : await comparison(c, found.id, from, to, found.coverage.records);
+    const page = changesPage(whole.changes, {
+      limit: params.limit,
+      after: cursor.after,
+      ...(params.change && { change: params.change }),
+    });
+    const answer: HoldersCompareAnswer = {
+      from,
+      to,
+      toNow: params.to === undefined,
+      figures: whole.figures,
+      changed: whole.changed,
+      changes: page.changes,
+      next: page.next ? keyset.encode(key, page.next) : null,
+      counted: `${HOLDERS_COUNTED} Each moment counts every change of hands at or before it.`,
+      coverage: found.coverage,
+    };
+    return c.json(answer);
+  });
+
+  app.get(mounted('compareExport'), async (c) => {
+    const found = await collectionRequest(c, compareExportParams);
+    if (found.error) return found.error;
+    const { params } = found;
+    const { from, to } = compareMoments(params);
+    const id = found.id;
+    const records = found.coverage.records;
+    const figures = params.part === 'figures';
+    return downloads.respond(downloadRequest(c), {
+      name: `${compareExportName(found.address, from, to, params.part)}.csv`,
+      type: 'text/csv',
+      async *text() {
+        yield csvHeader(figures ? compareFiguresColumns : compareExportColumns);
+        const whole =
+          id === undefined ? emptyComparison() : await comparison(c, id, from, to, records);
+        if (figures) {
+          yield csvRows(compareFiguresRows(whole.figures), compareFiguresColumns);
+          return;
+        }
+        for (let start = 0; start < whole.changes.length; start += EXPORT_BATCH) {
+          yield csvRows(
+            whole.changes
+              .slice(start, start + EXPORT_BATCH)
+              .map((row) => compareExportRow(row, from, to)),
+            compareExportColumns,
           );
         }
       },

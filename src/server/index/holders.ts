@@ -125,13 +125,9 @@ export async function* everyHolder(
   batch: number,
 ): AsyncGenerator<Holder[]> {
   if (asOf !== undefined) {
-    const all = await holdersAsOf(pool, contractId, {
-      asOf,
-      limit: Number.MAX_SAFE_INTEGER,
-      after: null,
-    });
-    for (let start = 0; start < all.holders.length; start += batch)
-      yield all.holders.slice(start, start + batch);
+    const { owners } = await replayHolders(pool, contractId, asOf);
+    for (let start = 0; start < owners.length; start += batch)
+      yield owners.slice(start, start + batch);
     return;
   }
   let after: KeysetValues | null = null;
@@ -164,13 +160,14 @@ async function sinceOf(pool: pg.Pool, contractId: number, owners: Buffer[]) {
 
 /**
  * As of a moment: every token's latest change up to it (read from the token index alone,
- * in its order), then each owner's count.
+ * in its order), then each owner's count: every holder in the answer's order, and how
+ * many tokens were burned by then.
  */
-async function holdersAsOf(
+export async function replayHolders(
   pool: pg.Pool,
   contractId: number,
-  options: { asOf: number; limit: number; after: KeysetValues | null; owner?: string },
-): Promise<HoldersAnswer> {
+  asOf: number,
+): Promise<{ owners: Holder[]; burned: number }> {
   const { rows } = await pool.query<{ owner: Buffer | null; tokens: string; since: string | null }>(
     `WITH t AS MATERIALIZED (
       SELECT DISTINCT ON (token_id) token_id, to_addr AS owner, ts AS since, kind = 3 AS burned
@@ -178,9 +175,8 @@ async function holdersAsOf(
       ORDER BY token_id, ${LATEST_FIRST})
     SELECT owner, count(*) AS tokens, ${HOLDING_SINCE} AS since FROM t WHERE NOT burned GROUP BY owner
     UNION ALL SELECT NULL, count(*), NULL FROM t WHERE burned`,
-    [contractId, options.asOf],
+    [contractId, asOf],
   );
-  const burned = Number(rows.find((row) => row.owner === null)?.tokens ?? 0);
   const owners = rows
     .filter((row) => row.owner !== null)
     .map((row) => ({
@@ -189,8 +185,32 @@ async function holdersAsOf(
       since: Number(row.since),
     }))
     .sort(before);
+  return { owners, burned: Number(rows.find((row) => row.owner === null)?.tokens ?? 0) };
+}
+
+/** The figures of every holder at one moment (in the answer's order) and the burns by then. */
+export function holdersFigures(owners: Holder[], burned: number): HoldersFigures {
   const tokensHeld = owners.reduce((sum, holder) => sum + holder.tokens, 0);
   const top10 = owners.slice(0, 10).reduce((sum, holder) => sum + holder.tokens, 0);
+  return {
+    totalHolders: owners.length,
+    tokensHeld,
+    knownBurned: burned,
+    distribution: distributionOf(
+      ([low, high]) =>
+        owners.filter((holder) => holder.tokens >= low && holder.tokens <= high).length,
+    ),
+    top10Share: tokensHeld > 0 ? top10 / tokensHeld : 0,
+  };
+}
+
+/** As of a moment: one replay, then the page asked for. */
+async function holdersAsOf(
+  pool: pg.Pool,
+  contractId: number,
+  options: { asOf: number; limit: number; after: KeysetValues | null; owner?: string },
+): Promise<HoldersAnswer> {
+  const { owners, burned } = await replayHolders(pool, contractId, options.asOf);
   let start = 0;
   if (options.after) {
     const [tokens, owner] = options.after as [number, string];
@@ -206,14 +226,7 @@ async function holdersAsOf(
   return {
     holders: selected,
     next: more && last ? [last.tokens, last.owner.slice(2)] : null,
-    totalHolders: owners.length,
-    tokensHeld,
-    knownBurned: burned,
-    distribution: distributionOf(
-      ([low, high]) =>
-        owners.filter((holder) => holder.tokens >= low && holder.tokens <= high).length,
-    ),
-    top10Share: tokensHeld > 0 ? top10 / tokensHeld : 0,
+    ...holdersFigures(owners, burned),
   };
 }
 

@@ -185,7 +185,7 @@ export async function expectTapTargets(page: Page, where: string): Promise<void>
  * The page in light and dark: nothing to scroll sideways, every column readable, no serious
  * axe violation; a screenshot of each (`name-width-scheme.png`).
  */
-async function expectLayoutInBothSchemes(
+export async function expectLayoutInBothSchemes(
   page: Page,
   name: string,
   width: number,
