@@ -54,8 +54,9 @@ export function embedOf(
 
 /** The `<link>` in a collection page's head by which sites find its oEmbed answer; null for any other page. */
 export function oembedLinkTag(path: string, origin: string): string | null {
-  if (matchRoute(path) !== 'contractEvents') return null;
+  // Only a collection's page with a whole address: what oEmbed itself would answer.
   const page = `${origin}${path}`;
+  if (matchRoute(path) !== 'contractEvents' || !embedOf(new URL(page))) return null;
   const href = `${origin}${API_ROUTES.oembed.path}?url=${encodeURIComponent(page)}&format=json`;
   return `<link rel="alternate" type="application/json+oembed" href="${escapeMarkup(href)}" title="Embed this collection's activity" />`;
 }
