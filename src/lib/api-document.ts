@@ -33,6 +33,7 @@ export interface ApiDocument {
   paths: Record<string, Partial<Record<ApiMethod, ApiOperation>>>;
 }
 
+/** What an example of a parameter is: the docs page fills it from this server's data. */
 export type SampleKind =
   | 'collection'
   | 'wallet'
@@ -40,6 +41,7 @@ export type SampleKind =
   | 'transaction'
   | 'preview-page'
   | 'webhook'
+  /** A collection's page on this server, whole (`https://…/contracts/0x…`). */
   | 'collection-page';
 
 /** This server's examples of each kind: the busiest collection, one of its events' parties. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { SampleKind } from '../../lib/api-document';
 import { pageQuery } from '../proxy/route-match';
 import { webhookRequest } from '../webhooks/rules';
 import {
@@ -67,16 +68,8 @@ export interface ApiRouteSpec {
   errors: readonly number[];
 }
 
-/** What an example of a path parameter is: the docs page fills it from this server's data. */
-export type SampleKind =
-  | 'collection'
-  | 'wallet'
-  | 'token'
-  | 'transaction'
-  | 'preview-page'
-  | 'webhook'
-  /** A collection's page on this server, whole (`https://…/contracts/0x…`). */
-  | 'collection-page';
+// What an example of a parameter is: the docs page fills it from this server's data.
+export type { SampleKind };
 
 export type AnswerSpec =
   | { kind: 'json'; description: string }
