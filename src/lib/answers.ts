@@ -318,8 +318,13 @@ export interface RankingAnswer {
   washSales: number;
   /** Whether the figures leave the flagged sales out (`wash=exclude`). */
   washExcluded: boolean;
-  /** Faults of the whole server: why nothing may be fresh (a refused key, a full disk…). */
+  /**
+   * Faults of the whole server: why nothing may be fresh (a refused key, a full disk…), and
+   * the replica note when the answer was read from a lagging replica.
+   */
   faults: string[];
+  /** As a collection's coverage says it: read from a replica this far behind, or null. */
+  replicaLagSeconds: number | null;
 }
 
 /** `GET /api/collections/:address`: what the collection is and its whole-history figures. */
@@ -469,8 +474,13 @@ export interface WalletAnswer {
   address: string;
   collections: WalletCollection[];
   covers: string;
-  /** Faults of the whole server: why nothing may be fresh (a refused key, a full disk…). */
+  /**
+   * Faults of the whole server: why nothing may be fresh (a refused key, a full disk…), and
+   * the replica note when the answer was read from a lagging replica.
+   */
   faults: string[];
+  /** As a collection's coverage says it: read from a replica this far behind, or null. */
+  replicaLagSeconds: number | null;
 }
 
 /** One of a currency's highest sales (`GET …/market`). */

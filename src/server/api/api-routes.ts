@@ -120,7 +120,7 @@ export const API_ROUTES = {
     summary: 'Collections ranked by activity in a window',
     query: rankingParams,
     answer: json(
-      '`collections` ranked, `next` (the cursor of the next page or null), and of the whole window: `active`, `newest`, `nearest`, `washSales`, `washExcluded`.',
+      "`collections` ranked, `next` (the cursor of the next page or null), and of the whole window: `active`, `newest`, `nearest`, `washSales`, `washExcluded`; `faults` and `replicaLagSeconds`, as a collection's coverage gives them.",
     ),
     errors: CHECKED,
   },
@@ -301,7 +301,9 @@ export const API_ROUTES = {
     summary: 'A wallet in every collection indexed',
     query: emptyParams,
     pathParams: { address: wallet },
-    answer: json('`collections` (holds, events, bought and sold per currency), `covers`.'),
+    answer: json(
+      "`collections` (holds, events, bought and sold per currency), `covers`; `faults` and `replicaLagSeconds`, as a collection's coverage gives them.",
+    ),
     errors: CHECKED,
   },
   walletEvents: {

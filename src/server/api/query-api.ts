@@ -3,6 +3,7 @@ import type pg from 'pg';
 import type { z } from 'zod';
 import {
   HOLDER_SINCE_NOTE,
+  replicaLagNote,
   type AlsoHoldAnswer,
   type CollectionRef,
   type HoldersCompareAnswer,
@@ -200,6 +201,14 @@ export function createQueryApi(options: QueryApiOptions) {
   });
   /** Where this request reads the index now (see `requestReads`). */
   const readOf = (c: Context) => (c.get('reading') as RequestReads).choice();
+  /**
+   * An answer without a collection's coverage (the ranking, a wallet) says a lagging
+   * replica where it says the server's faults: both are why it may not be fresh.
+   */
+  const freshness = (read: { lagSeconds: number | null }) => ({
+    replicaLagSeconds: read.lagSeconds,
+    faults: read.lagSeconds === null ? faults() : [...faults(), replicaLagNote(read.lagSeconds)],
+  });
   /** The request waited for writes of its own (the service read): its reads must see them. */
   const wrote = (c: Context) => (c.get('reading') as RequestReads).wrote();
 
@@ -314,7 +323,7 @@ export function createQueryApi(options: QueryApiOptions) {
       next: more ? keyset.encode(key, [page.at(-1)!.address]) : null,
       ...windowSummary(matching, nowSeconds),
       washExcluded: excludeWash,
-      faults: faults(),
+      ...freshness(read),
     });
   });
 
@@ -759,7 +768,7 @@ export function createQueryApi(options: QueryApiOptions) {
       address: wallet.data,
       collections: await walletCollections(read.pool, wallet.data),
       covers: 'Collections the index holds; a collection not indexed yet is not counted.',
-      faults: faults(),
+      ...freshness(read),
     });
   });
 

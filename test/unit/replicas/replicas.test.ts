@@ -24,6 +24,8 @@ import type { Json } from '../../support/indexed-sample';
 const dataset = generateDataset({ seed: 11, contracts: 4, events: 3_000 });
 const [first, second] = [...dataset.contracts].sort((a, b) => b.eventCount - a.eventCount);
 const NOTE_LAG_MS = 1_000;
+// Any wallet: its answer is read where the ranking's is, whatever it holds.
+const WALLET = `0x${'ab'.repeat(32)}`;
 const STATS = { bytes: 0, records: 0, lists: 0 };
 
 let primary: PostgresServer;
@@ -115,6 +117,12 @@ describe('reads from a streaming replica', () => {
     expect(lagging.name).toBe(whole.name);
     expect(lagging.coverage.replicaLagSeconds).toBeGreaterThanOrEqual(NOTE_LAG_MS / 1000);
     expect(lagging.coverage.statement).toContain('Read from a replica');
+    // Answers with no collection's coverage say it beside the server's faults.
+    for (const path of ['/api/collections', `/api/wallets/${WALLET}`]) {
+      const answer = (await get(path)).body;
+      expect(answer.replicaLagSeconds, path).toBeGreaterThanOrEqual(NOTE_LAG_MS / 1000);
+      expect(answer.faults.join(' '), path).toContain('Read from a replica');
+    }
 
     // Replay resumed: caught up, the change shows and the note is gone.
     await onStandby(name, 'SELECT pg_wal_replay_resume()');
@@ -123,6 +131,11 @@ describe('reads from a streaming replica', () => {
     expect(caughtUp.name).toBe('Renamed');
     expect(caughtUp.coverage.replicaLagSeconds).toBeNull();
     expect(caughtUp.coverage.statement).not.toContain('replica');
+    for (const path of ['/api/collections', `/api/wallets/${WALLET}`]) {
+      const answer = (await get(path)).body;
+      expect(answer.replicaLagSeconds, path).toBeNull();
+      expect(answer.faults.join(' '), path).not.toContain('replica');
+    }
   }, 120_000);
 
   it('reads what a request just wrote from the primary while the standby has not replayed it', async () => {
