@@ -2,10 +2,10 @@ import { useId } from 'react';
 import { formatSpanEnd, type TimeSpan } from '../lib/time-span';
 import field from './field.module.css';
 import styles from './date-range.module.css';
+import { DAY, formatUtcDay, parseUtc } from '../lib/utc';
 
-const DAY = 86_400;
-const dateOf = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
-const secondsOf = (date: string) => Date.parse(`${date}T00:00:00Z`) / 1000;
+const dateOf = formatUtcDay;
+const secondsOf = (date: string) => parseUtc(date, { dateOnly: true }) ?? Number.NaN;
 
 /**
  * A span of whole UTC days picked with the browser's date inputs, both ends inclusive on

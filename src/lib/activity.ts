@@ -2,6 +2,7 @@ import type { Coverage, Interval, SeriesBucket } from './answers';
 import { formatDay } from './time';
 import type { TimeSpan } from './time-span';
 import { EVENT_KINDS, type EventKind } from './token-event';
+import { DAY, FIRST_MONDAY, HOUR, WEEK } from './utc';
 
 /**
  * The activity chart's geometry over the query API's time series: which interval to ask
@@ -9,12 +10,6 @@ import { EVENT_KINDS, type EventKind } from './token-event';
  * and readout say. Buckets are UTC hours, days, weeks from Monday or calendar months, as
  * the server makes them (only buckets with events are sent).
  */
-
-const HOUR = 3600;
-const DAY = 24 * HOUR;
-const WEEK = 7 * DAY;
-/** 5 Jan 1970, the first Monday after the epoch: weeks start on Monday. */
-const FIRST_MONDAY = 4 * DAY;
 
 /**
  * The interval that gives a range a useful number of bars: hours for up to two days,
@@ -65,10 +60,10 @@ export const activeSpan = (
  * the edge) — never past now, at least an hour long; and the size of its buckets.
  */
 export function chartRange(span: TimeSpan | null, active: ActiveSpan, now: number): ChartRange {
-  const from = span?.from ?? active.first ?? now - 30 * 86_400;
+  const from = span?.from ?? active.first ?? now - 30 * DAY;
   // The last event's own second is in the span: it ends just after.
   const end = span?.to ?? (active.first === null ? now : (active.last ?? now) + 1);
-  const to = Math.max(from + 3600, Math.min(end, now));
+  const to = Math.max(from + HOUR, Math.min(end, now));
   return { from, to, interval: chooseInterval({ from, to }) };
 }
 

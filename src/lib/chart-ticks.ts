@@ -1,15 +1,10 @@
+import { DAY, FIRST_MONDAY, HOUR, MINUTE } from './utc';
 /**
  * Where the charts put their ticks: values at round steps (1, 2 or 5 times a power of
  * ten, whole numbers for counts) from zero to at least the largest value, and times at
  * calendar steps (minutes, hours, days, Mondays, months, years, UTC) so that labels fall
  * on dates people count in, never at a bar's start or at fractions of a step.
  */
-
-const MINUTE = 60;
-const HOUR = 3600;
-const DAY = 24 * HOUR;
-/** 5 Jan 1970, the first Monday after the epoch: the charts' weeks start on Monday. */
-const FIRST_MONDAY = 4 * DAY;
 
 /** Zero, then round steps up to the first at or above `max`; at most `count` steps. */
 export function valueTicks(max: number, { count = 4, whole = false } = {}): number[] {

@@ -1,6 +1,7 @@
 import { isZeroAddress } from './address';
 import { saleCurrency } from './price';
 import type { TokenEvent } from './token-event';
+import { DAY } from './utc';
 
 /**
  * A token's chain of custody: each owner in turn, how they got it (minted to them, bought
@@ -33,8 +34,6 @@ export interface Custody {
   result?: Amount;
   flip: boolean;
 }
-
-const DAY = 86_400;
 
 /** Base units in one currency; `assumed`: ETH, as the sale named none. */
 export interface Amount {

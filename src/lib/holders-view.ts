@@ -8,6 +8,7 @@ import {
   type SearchReading,
 } from './param-reading';
 import { formatTimeDisplay } from './view-state';
+import { DAY, formatUtcDay, parseUtc } from './utc';
 
 /**
  * A collection's holders as its URL states them: now, or as of the end of a UTC day
@@ -15,23 +16,14 @@ import { formatTimeDisplay } from './view-state';
  * midnight, so the day's own changes of hands are in it. A malformed day, or one after
  * today, falls back to now; the canonical search leaves defaults out.
  */
-const DAY = 86_400;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
 /** `2025-06-29` as its UTC midnight (unix seconds), or null when it is no such day. */
 export function parseDay(value: string | null): number | null {
-  const match = value ? DATE.exec(value.trim()) : null;
-  if (!match) return null;
-  const [, year, month, day] = match;
-  const ms = Date.UTC(Number(year), Number(month) - 1, Number(day));
-  // 2025-02-30 is no day: Date.UTC would quietly make it 2 March.
-  if (new Date(ms).getUTCDate() !== Number(day) || Number(year) < 1970) return null;
-  return ms / 1000;
+  const day = value ? parseUtc(value.trim(), { dateOnly: true }) : null;
+  return day !== null && day >= 0 ? day : null;
 }
 
 /** A UTC midnight as the URL writes it: `2025-06-29`. */
-export const formatDayParam = (midnight: number) =>
-  new Date(midnight * 1000).toISOString().slice(0, 10);
+export const formatDayParam = formatUtcDay;
 
 /** The start of today, UTC: the last day a snapshot can be asked for. */
 export const todayStart = (nowMs: number) => Math.floor(nowMs / 1000 / DAY) * DAY;

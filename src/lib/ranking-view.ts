@@ -9,6 +9,7 @@ import {
 import { quoteParam, readSort, Reasons, searchReading, type SearchReading } from './param-reading';
 import { CURRENCIES, type Currency } from './price';
 import { formatSort, searchText, type SortState } from './view-state';
+import { HOUR } from './utc';
 
 /**
  * The collections ranking as a view: its window, its sort, the currency of its volumes and
@@ -112,12 +113,12 @@ export const notIndexed = (row: RankedContract) => !row.complete && row.indexedB
 /** The first hour (unix hours) a window counts, at `nowSeconds`; 0 for the whole history. */
 export function windowStartHour(window: RankingWindow, nowSeconds: number): number {
   const hours = WINDOWS[window];
-  return hours === null ? 0 : Math.floor(nowSeconds / 3600) - hours + 1;
+  return hours === null ? 0 : Math.floor(nowSeconds / HOUR) - hours + 1;
 }
 
 /** The shortest window that counts an event at `time` (unix seconds). */
 export const windowHolding = (time: number, nowSeconds: number): RankingWindow =>
-  RANKING_WINDOWS.find((window) => windowStartHour(window, nowSeconds) <= Math.floor(time / 3600))!;
+  RANKING_WINDOWS.find((window) => windowStartHour(window, nowSeconds) <= Math.floor(time / HOUR))!;
 
 /**
  * A collection's volume in one currency, exact base units (ETH's counts the sales that

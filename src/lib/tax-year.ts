@@ -4,6 +4,7 @@ import type { ExportRow } from './export';
 import { quoteParam, refused, taken, type Reading } from './param-reading';
 import { fail, ok, type Parsed } from './result';
 import { toIso } from './time';
+import { DAY } from './utc';
 
 /**
  * A wallet's year for taxes: each token it sold in a UTC calendar year, with when and how
@@ -110,8 +111,6 @@ export interface TaxYearAnswer {
   counted: string;
   covers: string;
 }
-
-const DAY = 86_400;
 
 export const heldDaysOf = (from: number, to: number) => Math.floor((to - from) / DAY);
 

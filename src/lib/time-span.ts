@@ -1,4 +1,5 @@
 import { formatClock, formatDay } from './time';
+import { DAY, parseUtc } from './utc';
 
 /**
  * A span of time the events are narrowed to (a bar of the activity chart), from `from`
@@ -10,19 +11,7 @@ export interface TimeSpan {
   to: number;
 }
 
-const DAY = 86_400;
-const PARAM = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})Z)?$/;
-
-function parseEnd(value: string | null): number | null {
-  const match = value ? PARAM.exec(value) : null;
-  if (!match) return null;
-  const [, year, month, day, hour = '0', minute = '0'] = match;
-  const ms = Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute));
-  const date = new Date(ms);
-  // 2025-02-30 is no date: Date.UTC would quietly make it 2 March.
-  if (date.getUTCDate() !== Number(day) || Number(hour) > 23 || Number(minute) > 59) return null;
-  return ms / 1000;
-}
+const parseEnd = (value: string | null) => (value ? parseUtc(value) : null);
 
 /** The span of the URL's `from` and `to`, or null when either is missing or wrong. */
 export function parseTimeSpan(from: string | null, to: string | null): TimeSpan | null {

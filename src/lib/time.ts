@@ -1,10 +1,9 @@
 import type { TickUnit } from './chart-ticks';
+import { DAY, HOUR } from './utc';
 
 /** Timestamps are unix seconds throughout the app; these helpers format them for people. */
 
 const MINUTE = 60;
-const HOUR = 3600;
-const DAY = 24 * HOUR;
 /** Past this, a relative time counts days alone, then months, then years. */
 const RELATIVE_LIMIT = 7 * DAY;
 const YEAR = 365.25 * DAY;

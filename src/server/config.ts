@@ -16,6 +16,7 @@ import type { ReplicaSettings } from './database/read-pools';
 import { DEFAULT_READER_SETTINGS } from './log/list-reader';
 import { isLoopback } from './network-address';
 import { DEFAULT_GATE } from './upstream/gate';
+import { DAY, DAY_MS, HOUR } from '../lib/utc';
 
 /**
  * Server configuration comes from the environment only (plus `.env` when present).
@@ -82,7 +83,7 @@ export const DEFAULT_INDEX: IndexConfig = {
   backgroundShare: 0.2,
   backgroundQuotaShare: 0.5,
   verifyShare: 0.02,
-  verifyEveryMs: 30 * 86_400_000,
+  verifyEveryMs: 30 * DAY_MS,
 };
 
 // Settings of the page cache and the old store, whose copies were dropped by size or age:
@@ -226,7 +227,7 @@ const envSchema = z.object({
   UPSTREAM_MAX_COOL_DOWN_SECONDS: seconds(
     'UPSTREAM_MAX_COOL_DOWN_SECONDS',
     DEFAULT_GATE.maxCoolDownMs,
-    86_400,
+    DAY,
     1,
   ),
   UPSTREAM_CLIENT_SHARE: decimal('UPSTREAM_CLIENT_SHARE', DEFAULT_GATE.clientShare, 0.01, 1),
@@ -258,16 +259,16 @@ const envSchema = z.object({
       .pipe(z.array(postgresUrl('DATABASE_REPLICA_URLS', 'comma-separated PostgreSQL URLs')))
       .optional(),
   ),
-  REPLICA_MAX_LAG_SECONDS: seconds('REPLICA_MAX_LAG_SECONDS', 5_000, 86_400),
-  REPLICA_SKIP_LAG_SECONDS: seconds('REPLICA_SKIP_LAG_SECONDS', 60_000, 86_400, 1),
-  HEAD_READ_SECONDS: seconds('HEAD_READ_SECONDS', DEFAULT_READER_SETTINGS.headIntervalMs, 3_600, 1),
+  REPLICA_MAX_LAG_SECONDS: seconds('REPLICA_MAX_LAG_SECONDS', 5_000, DAY),
+  REPLICA_SKIP_LAG_SECONDS: seconds('REPLICA_SKIP_LAG_SECONDS', 60_000, DAY, 1),
+  HEAD_READ_SECONDS: seconds('HEAD_READ_SECONDS', DEFAULT_READER_SETTINGS.headIntervalMs, HOUR, 1),
   UPSTREAM_MONTHLY_QUOTA: whole('UPSTREAM_MONTHLY_QUOTA', BASIC_PLAN_MONTHLY_QUOTA, 0, 1e12),
   INDEX_BACKGROUND_SHARE: decimal('INDEX_BACKGROUND_SHARE', undefined, 0, 1),
   INDEX_BACKGROUND_QUOTA_SHARE: decimal('INDEX_BACKGROUND_QUOTA_SHARE', undefined, 0, 1),
   INDEX_VERIFY_SHARE: decimal('INDEX_VERIFY_SHARE', DEFAULT_INDEX.verifyShare, 0, 1),
   INDEX_VERIFY_DAYS: decimal(
     'INDEX_VERIFY_DAYS',
-    DEFAULT_INDEX.verifyEveryMs / 86_400_000,
+    DEFAULT_INDEX.verifyEveryMs / DAY_MS,
     0.01,
     3_650,
   ),
@@ -394,7 +395,7 @@ export function loadConfig(env: Env): ServerConfig {
       backgroundShare: vars.INDEX_BACKGROUND_SHARE ?? DEFAULT_INDEX.backgroundShare,
       backgroundQuotaShare: vars.INDEX_BACKGROUND_QUOTA_SHARE ?? DEFAULT_INDEX.backgroundQuotaShare,
       verifyShare: vars.INDEX_VERIFY_SHARE ?? DEFAULT_INDEX.verifyShare,
-      verifyEveryMs: (vars.INDEX_VERIFY_DAYS ?? 30) * 86_400_000,
+      verifyEveryMs: (vars.INDEX_VERIFY_DAYS ?? 30) * DAY_MS,
     },
     connections: {
       maxConnections: vars.MAX_CONNECTIONS,

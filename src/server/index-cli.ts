@@ -9,6 +9,7 @@ import { rebuildCommand } from './index/rebuild-command';
 import { openServices } from './open-services';
 import { createProxy } from './proxy/app';
 import { createUpstream } from './upstream/create-upstream';
+import { formatUtcDay } from '../lib/utc';
 
 /**
  * `npm run index -- 0x… [0x…]` or `npm run index -- --all`: reads named contracts' whole
@@ -103,10 +104,7 @@ async function main() {
       const report = async () => {
         const { coverage } = await coverageOf(services.engine.pool, address, walk.progress);
         last = coverage.records;
-        const back =
-          coverage.indexedBack === null
-            ? '—'
-            : new Date(coverage.indexedBack * 1000).toISOString().slice(0, 10);
+        const back = coverage.indexedBack === null ? '—' : formatUtcDay(coverage.indexedBack);
         console.log(
           `[${index + 1}/${addresses.length}] ${address}: ${coverage.records} records, back to ${back}, ` +
             `${walk.progress.pages} pages at ${walk.progress.pagesPerSecond.toFixed(1)}/s` +

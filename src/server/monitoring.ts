@@ -2,6 +2,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { ReadPools } from './database/read-pools';
 import type { RecordLog } from './log/record-log';
 import type { UpstreamRequestOutcome } from './upstream/page-read';
+import { HOUR_MS } from '../lib/utc';
 
 /**
  * What an operator watches: the upstream requests spent (per hour and in the month, by
@@ -23,7 +24,6 @@ export interface MonitoringOptions {
 /** Where a page served to a browser came from. */
 export type PageSource = 'log' | 'upstream';
 
-const HOUR_MS = 3_600_000;
 const QUOTA_WARNING_SHARE = 0.8;
 // The month's count is read again after this many requests or this long, not on each one.
 const CHECK_EVERY_REQUESTS = 50;

@@ -35,6 +35,7 @@ import button from '../../components/button.module.css';
 import section from '../../components/section.module.css';
 import toolbar from '../../components/toolbar.module.css';
 import styles from './holders-page.module.css';
+import { DAY } from '../../lib/utc';
 
 /** `/contracts/:address/holders`: validates and canonicalises the URL, then shows the holders. */
 export function HoldersRoute() {
@@ -57,7 +58,6 @@ export function HoldersRoute() {
   return <HoldersPage key={parsed.value} address={parsed.value} />;
 }
 
-const DAY = 86_400;
 /** "now", or "at the end of 29 Jun 2025" for a day's UTC midnight. */
 const whenOf = (day: number | null) => (day === null ? 'now' : `at the end of ${formatDay(day)}`);
 

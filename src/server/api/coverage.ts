@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { replicaLagNote, type Coverage, type WalkProgress } from '../../lib/answers';
+import { formatUtcDay } from '../../lib/utc';
 
 interface ContractRow {
   id: number;
@@ -18,7 +19,7 @@ interface ContractRow {
 }
 
 const iso = (ms: string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
-const day = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
+const day = formatUtcDay;
 
 /**
  * How much of a contract's history an answer knows, and how fresh it is, from the index

@@ -9,6 +9,7 @@ import { SITE_NAME } from '../preview/page-head';
 import { pageOrigin, type OriginRule } from '../preview/request-origin';
 import { API_ROUTES, honoPath } from './api-routes';
 import { oembedParams, problemOf } from './params';
+import { DAY } from '../../lib/utc';
 
 /**
  * oEmbed (https://oembed.com): a site given the link of a collection's page, or of one of
@@ -23,7 +24,7 @@ export interface OembedOptions {
 }
 
 // Consumers may keep an answer this long: a collection's name rarely changes.
-const CACHE_AGE = 86_400;
+const CACHE_AGE = DAY;
 
 const NOT_EMBEDDABLE =
   "url must be a collection's page of this server (/contracts/0x…) or one of its embedded pages (/embed/contracts/0x…/activity or /latest).";

@@ -16,27 +16,21 @@ import {
   type EventSortId,
 } from '../../lib/answers';
 import type { EventFilters } from '../index/events-query';
+import { parseUtc } from '../../lib/utc';
 
 /**
  * The query API's parameters, each checked with a message that says what it accepts.
  * Unknown parameters are refused too, so a mistyped one is never silently ignored. Each
  * says what it is (`describe`): the API document (openapi.ts) is made from these schemas.
  */
-const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2}))?Z)?$/;
-
 /** Unix seconds, or a UTC date (`2025-06-29`) or minute (`2025-06-29T14:00Z`). */
 function time(name: string) {
   return z
     .string()
     .transform((value, ctx) => {
       if (/^[0-9]{1,11}$/.test(value)) return Number(value);
-      const match = DATE.exec(value);
-      if (match) {
-        const [, y, mo, d, h = '0', mi = '0', s = '0'] = match;
-        const ms = Date.UTC(+y!, +mo! - 1, +d!, +h, +mi, +s);
-        const date = new Date(ms);
-        if (date.getUTCDate() === +d! && +h < 24 && +mi < 60 && +s < 60) return ms / 1000;
-      }
+      const seconds = parseUtc(value);
+      if (seconds !== null) return seconds;
       ctx.addIssue({
         code: 'custom',
         message: `${name} must be unix seconds or a UTC date like 2025-06-29 or 2025-06-29T14:00Z.`,

@@ -98,6 +98,7 @@ import {
   walletCollectionParams,
   walletEventsParams,
 } from './params';
+import { DAY, HOUR, WEEK, formatUtcDay } from '../../lib/utc';
 
 /**
  * The query API: whole-history answers from the event index, as JSON, paged by keyset
@@ -126,10 +127,10 @@ const EXPORT_BATCH = 100;
 const MAX_SERIES_BUCKETS = 2_000;
 // The shortest each interval can be (a month of 28 days), so a span's count is never short.
 const INTERVAL_SECONDS: Record<Interval, number> = {
-  hour: 3_600,
-  day: 86_400,
-  week: 7 * 86_400,
-  month: 28 * 86_400,
+  hour: HOUR,
+  day: DAY,
+  week: WEEK,
+  month: 28 * DAY,
 };
 const NO_HOLDERS: HoldersFigures = {
   totalHolders: 0,
@@ -610,7 +611,7 @@ export function createQueryApi(options: QueryApiOptions) {
   /** The moments compared: `to` now unless named, `from` 30 days before it unless named. */
   const compareMoments = (params: { from?: number; to?: number }) => {
     const to = params.to ?? Math.floor(now() / 1000);
-    return { from: params.from ?? to - COMPARE_DEFAULT_DAYS * 86_400, to };
+    return { from: params.from ?? to - COMPARE_DEFAULT_DAYS * DAY, to };
   };
 
   /** The comparison of two moments, coalesced across identical asks. */
@@ -916,10 +917,8 @@ function exportName(address: string, params: Params<typeof exportParams>): strin
   if (params.marketplace)
     parts.push(params.marketplace.replace(/[^A-Za-z0-9]+/g, '-').slice(0, 30));
   if (params.currency) parts.push(`currency-${currencyName(params.currency)}`);
-  if (params.from !== undefined)
-    parts.push(`from-${new Date(params.from * 1000).toISOString().slice(0, 10)}`);
-  if (params.to !== undefined)
-    parts.push(`to-${new Date(params.to * 1000).toISOString().slice(0, 10)}`);
+  if (params.from !== undefined) parts.push(`from-${formatUtcDay(params.from)}`);
+  if (params.to !== undefined) parts.push(`to-${formatUtcDay(params.to)}`);
   if (params.wash === 'exclude') parts.push('without-flagged-sales');
   if (params.wash === 'only') parts.push('flagged-sales-only');
   return parts.join('_');

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { ASSUMED_CURRENCY } from '../../lib/price';
-import { HOUR_SECONDS, hourlyRows } from '../index/hourly';
+import { hourlyRows } from '../index/hourly';
 import { mintFactsOf } from '../index/mint-facts';
 import { INDEX_SCHEMA_SQL } from '../index/schema';
 import { washFlagsOf } from '../index/wash-flags';
@@ -8,6 +8,7 @@ import { LOG_SCHEMA_SQL } from '../log/schema';
 import { WEBHOOK_SCHEMA_SQL } from '../webhooks/schema';
 import { withClient } from './held-client';
 import { upgradeStore } from './store-upgrade';
+import { HOUR } from '../../lib/utc';
 
 /**
  * The database's schema, as an ordered list of steps. A database records the steps it
@@ -151,13 +152,13 @@ UPDATE idx_changes SET currency = '\\x${ASSUMED_CURRENCY.address.slice(2)}'::byt
 -- The sales naming no currency, counted per contract and read by the filter for them.
 CREATE INDEX idx_changes_assumed ON idx_changes (contract_id, ts) WHERE currency_assumed;
 CREATE TEMP TABLE assumed_hours ON COMMIT DROP AS
-  SELECT DISTINCT contract_id, (ts / ${HOUR_SECONDS})::integer AS hour
+  SELECT DISTINCT contract_id, (ts / ${HOUR})::integer AS hour
     FROM idx_changes WHERE currency_assumed;
 DELETE FROM idx_hourly h USING assumed_hours a
  WHERE h.contract_id = a.contract_id AND h.hour = a.hour;
 ${hourlyRows(
   'idx_changes c',
-  `(c.contract_id, (c.ts / ${HOUR_SECONDS})::integer) IN (SELECT contract_id, hour FROM assumed_hours)`,
+  `(c.contract_id, (c.ts / ${HOUR})::integer) IN (SELECT contract_id, hour FROM assumed_hours)`,
 )};
 `,
   },

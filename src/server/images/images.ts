@@ -5,6 +5,7 @@ import { DEFAULT_IPFS_GATEWAY, imageSource } from '../../lib/image-url';
 import { errorResponse } from '../proxy/error-response';
 import { DEFAULT_FETCH_LIMITS, fetchImage, type FetchImageOptions } from './fetch-image';
 import { createImageCache } from './image-cache';
+import { DAY_MS } from '../../lib/utc';
 
 export interface ImageOptions {
   /** Off: no contract image is fetched or served; the browser draws its placeholder. */
@@ -20,7 +21,7 @@ export interface ImageOptions {
 export const DEFAULT_IMAGES: ImageOptions = { enabled: true, ipfsGateway: DEFAULT_IPFS_GATEWAY };
 
 const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
-const KEEP_MS = 86_400_000;
+const KEEP_MS = DAY_MS;
 const FAILURE_MS = 10 * 60_000;
 // The route's URL changes with the contract's image (`?v=`): a day is safe to keep.
 const PICTURE_CACHE_CONTROL = 'public, max-age=86400';

@@ -7,10 +7,10 @@ import type {
   ViewFigures,
   Volume,
 } from '../../lib/answers';
-import { HOUR_SECONDS } from './hourly';
 import { holdersFigures, replayHolders } from './holders';
 import type { KeysetValues } from './keyset';
 import { viewFigures } from './view-figures';
+import { HOUR } from '../../lib/utc';
 
 /**
  * A collection at two moments: who joined its holders, who left, who grew or shrank, and
@@ -110,7 +110,7 @@ export function changesPage(
  */
 async function activityUpTo(pool: pg.Pool, contractId: number, moment: number) {
   const end = moment + 1;
-  const hour = Math.floor(end / HOUR_SECONDS) * HOUR_SECONDS;
+  const hour = Math.floor(end / HOUR) * HOUR;
   const [hours, rest] = await Promise.all([
     viewFigures(pool, contractId, { to: hour }),
     hour === end ? null : viewFigures(pool, contractId, { from: hour, to: end }),

@@ -1,4 +1,5 @@
 import type { WashMode } from '../../lib/answers';
+import { HOUR } from '../../lib/utc';
 
 /**
  * The hourly rollup (`idx_hourly`) as the rows (`c`, of idx_changes) of `from` make it:
@@ -7,12 +8,11 @@ import type { WashMode } from '../../lib/answers';
  * less the flagged part). Ingest recomputes the hours it touched with it; the migration
  * that added the flagged part rebuilt every hour with it.
  */
-export const HOUR_SECONDS = 3_600;
 
 export const hourlyRows = (from: string, where: string) => `
 INSERT INTO idx_hourly (contract_id, hour, kind, marketplace, currency, events, volume,
   wash_events, wash_volume)
-SELECT c.contract_id, (c.ts / ${HOUR_SECONDS})::integer, c.kind, coalesce(c.marketplace, ''),
+SELECT c.contract_id, (c.ts / ${HOUR})::integer, c.kind, coalesce(c.marketplace, ''),
   coalesce(c.currency, '\\x'::bytea), count(*), coalesce(sum(c.price), 0),
   count(*) FILTER (WHERE c.wash <> 0), coalesce(sum(c.price) FILTER (WHERE c.wash <> 0), 0)
 FROM ${from}

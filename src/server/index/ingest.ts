@@ -4,11 +4,12 @@ import type { Contract } from '../../lib/contract';
 import type { TokenEvent } from '../../lib/token-event';
 import { changeRows, type ChangeRow } from './change-row';
 import { contractIds, type ContractIds } from './contract-ids';
-import { HOUR_SECONDS as HOUR, hourlyRows } from './hourly';
+import { hourlyRows } from './hourly';
 import { parseListPath } from './list-path';
 import { mintFactsOf } from './mint-facts';
 import { WASH_WINDOW_SECONDS, washFlagsOf } from './wash-flags';
 import { enqueueDeliveries, holdersNow, watchersOf } from '../webhooks/outbox';
+import { HOUR } from '../../lib/utc';
 
 /**
  * Ingest: the records the record log commits become the index's rows, in the same

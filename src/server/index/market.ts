@@ -7,9 +7,10 @@ import type {
 } from '../../lib/answers';
 import { tokenIdToHex } from '../../lib/token-id';
 import { currencyRef } from './figures';
-import { HOUR_SECONDS as HOUR, hourlyTotal } from './hourly';
+import { hourlyTotal } from './hourly';
 import { KIND_CODES } from './schema';
 import { hexOf, Sql } from './sql';
+import { DAY, HOUR } from '../../lib/utc';
 
 /**
  * The market of one collection over its whole history or a span (`from` inclusive, `to`
@@ -40,7 +41,6 @@ export interface MarketSpan {
   excludeWash?: boolean;
 }
 
-const DAY = 86_400;
 /** How many sales of each currency the answer lists. */
 export const TOP_SALES = 10;
 

@@ -5,6 +5,7 @@ import { currencyConditions, type EventFilters } from './events-query';
 import { hourlyTotal } from './hourly';
 import { KIND_CODES } from './schema';
 import { addressBytes, Sql } from './sql';
+import { HOUR } from '../../lib/utc';
 
 /**
  * Counts per kind and sales volume per currency per hour, day, week or month (UTC; weeks
@@ -42,8 +43,8 @@ export function activityQuery(
     filters.tokenId !== undefined ||
     filters.minPrice !== undefined ||
     filters.maxPrice !== undefined ||
-    (filters.from ?? 0) % 3600 !== 0 ||
-    (filters.to ?? 0) % 3600 !== 0 ||
+    (filters.from ?? 0) % HOUR !== 0 ||
+    (filters.to ?? 0) % HOUR !== 0 ||
     // The hours count sales naming no currency as ETH, not apart.
     filters.currency === 'none';
   const where = [`contract_id = ${sql.param(contractId)}`];
@@ -79,8 +80,8 @@ export function activityQuery(
     return { text, values: sql.values };
   }
   // A span on whole hours (any other is read from the rows).
-  if (filters.from !== undefined) where.push(`hour >= ${sql.param(filters.from / 3600)}`);
-  if (filters.to !== undefined) where.push(`hour < ${sql.param(filters.to / 3600)}`);
+  if (filters.from !== undefined) where.push(`hour >= ${sql.param(filters.from / HOUR)}`);
+  if (filters.to !== undefined) where.push(`hour < ${sql.param(filters.to / HOUR)}`);
   if (filters.currency !== undefined) {
     where.push(`kind = ${KIND_CODES.sale}`);
     // 'none' is read from the rows (above): the hours count those sales as ETH's.
@@ -92,7 +93,7 @@ export function activityQuery(
   const volume = hourlyTotal('volume', wash);
   const washed = (column: 'events' | 'volume') =>
     wash === 'exclude' ? '0' : `sum(wash_${column})`;
-  const text = `SELECT ${bucket('hour * 3600')} AS start, kind, currency,
+  const text = `SELECT ${bucket(`hour * ${HOUR}`)} AS start, kind, currency,
       sum(${events})::bigint AS events, sum(${volume})::text AS volume,
       ${washed('events')}::bigint AS wash_events, ${washed('volume')}::text AS wash_volume
     FROM idx_hourly WHERE ${where.join(' AND ')} GROUP BY 1, 2, 3

@@ -1,3 +1,4 @@
+import { DAY } from '../../lib/utc';
 /**
  * Wash-trade flags of sales, after the rules analysts use (Dune's nft_wash_trades): the
  * buyer is the seller; the token goes back from the buyer to the seller within 30 days
@@ -12,7 +13,7 @@
  * The hourly rollup keeps the flagged part of each hour (`wash_events`, `wash_volume`),
  * so every figure can leave flagged sales out.
  */
-export const WASH_WINDOW_SECONDS = 30 * 86_400;
+export const WASH_WINDOW_SECONDS = 30 * DAY;
 export const WASH_REPEAT = 3;
 
 /** The bits of `idx_changes.wash`, one a rule. */

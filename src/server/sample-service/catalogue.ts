@@ -1,5 +1,6 @@
 import { createRandom, fieldElementHex, hash32, type Random } from './random';
 import { patternPng } from './pattern-png';
+import { DAY } from '../../lib/utc';
 
 /**
  * The cast of the sample data: contracts (a few fixed ones every dataset needs, the rest
@@ -51,8 +52,6 @@ export interface Currency {
   decimals: number;
   address: string;
 }
-
-const DAY = 86_400;
 
 /**
  * Two years of activity ending at a fixed date: the timeline at the fixed anchor. A dataset

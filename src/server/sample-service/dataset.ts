@@ -16,6 +16,7 @@ import {
 } from './derived';
 import type { Contract, EventKind, EventSource, Sale, Token } from './event-source';
 import { createRandom, type Random } from './random';
+import { DAY, HOUR } from '../../lib/utc';
 
 /**
  * The sample data: contracts and a simulated history of their tokens.
@@ -40,8 +41,6 @@ export interface DatasetOptions {
 
 export const DEFAULT_DATASET_SIZE = { seed: 1, contracts: 50, events: 320_000 } as const;
 
-const HOUR = 3_600;
-
 /**
  * A service's anchor: its start time rounded down to the hour, so a seed gives the same data
  * all that hour.
@@ -53,7 +52,7 @@ export function startAnchor(nowMs = Date.now()): number {
 /** Anchors that keep every time of the timeline, and ten years of live arrivals, in 32 bits. */
 export const ANCHOR_RANGE = {
   min: TIMELINE.end - TIMELINE.start,
-  max: 0xffff_ffff - 10 * 365 * 86_400,
+  max: 0xffff_ffff - 10 * 365 * DAY,
 };
 
 /** The in-memory data: every event generated up front, and events added while it serves. */
@@ -461,7 +460,7 @@ function mintChance(type: ContractType, progress: number): number {
 function activeUntil(random: Random, draft: ContractDraft): number {
   if (draft.role !== 'any' || random.chance(0.6)) return TIMELINE.end;
   const life = (TIMELINE.end - draft.indexedAt) * (0.2 + 0.8 * random.float());
-  return draft.indexedAt + Math.max(86_400, Math.floor(life));
+  return draft.indexedAt + Math.max(DAY, Math.floor(life));
 }
 
 /** `count` ascending unix times in [from, to): a Poisson process, built without sorting. */

@@ -19,6 +19,7 @@ import {
   tokenAt,
   type Round,
 } from './scale-shape';
+import { DAY } from '../../lib/utc';
 
 /**
  * The scale data: the real service's shape at millions of events (thousands of contracts,
@@ -46,7 +47,6 @@ export interface ScaleData extends EventSource {
 export const DEFAULT_SCALE_SIZE = { seed: 1, contracts: 5_000, events: 10_000_000 } as const;
 /** Contracts at most: their drafts (names, pictures) are kept. */
 const MAX_CONTRACTS = 100_000;
-const DAY = 86_400;
 /** Share of the contracts past the busiest that went quiet before the end of the timeline. */
 const QUIET_SHARE = 0.4;
 const BURN_SHARE = 0.03;

@@ -1,4 +1,5 @@
 import type { PageReader } from './page-read';
+import { DAY_MS } from '../../lib/utc';
 
 /**
  * Each visitor's share of the month: at most `perDay` requests to the service a UTC day
@@ -17,14 +18,14 @@ export function withDailyShare(
   let counts = new Map<string, number>();
   return async (path, client, signal) => {
     if (client.startsWith('indexer') || client === 'readiness') return read(path, client, signal);
-    const today = Math.floor(now() / 86_400_000);
+    const today = Math.floor(now() / DAY_MS);
     if (today !== day) {
       day = today;
       counts = new Map();
     }
     const used = counts.get(client) ?? 0;
     if (used >= perDay) {
-      const secondsLeft = Math.ceil(((today + 1) * 86_400_000 - now()) / 1000);
+      const secondsLeft = Math.ceil(((today + 1) * DAY_MS - now()) / 1000);
       return { kind: 'failed', failure: { kind: 'daily_share', secondsLeft } };
     }
     counts.set(client, used + 1);
