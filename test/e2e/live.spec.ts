@@ -18,7 +18,9 @@ import { freePort } from '../support/free-port';
 import { startDropProxy } from './support/drop-proxy';
 import { expect, test } from './support/fixtures';
 import { startAppServer, stopChildren } from './support/processes';
-import { dataRows, eventsTable, rowSignatures } from './support/ui';
+import { expectLayoutInBothSchemes, WIDTHS } from './support/layout';
+import { drawnInFull } from './support/pages';
+import { dataRows, eventsTable, loadStatus, rowSignatures } from './support/ui';
 
 /*
  * Live pages in Chromium. These tests add events to the service while they run, so they
@@ -108,6 +110,8 @@ test('a new change of hands reaches an open collection page, and a dropped strea
   });
   await streamOpened;
   await expect(dataRows(table).first()).toBeVisible();
+  // Settled: the whole history's first view loaded again once read whole, nothing busy.
+  await drawnInFull(page);
   const before = await rowSignatures(table, 1);
 
   const first = arrive();
@@ -150,4 +154,44 @@ test('a new change of hands reaches an open collection page, and a dropped strea
   expect(shown.slice(0, 3).every((row) => row.includes('New'))).toBe(true);
   expect(shown[3]).toBe(before[0]);
   expect(new Set(shown).size).toBe(shown.length);
+});
+
+test('a token page shows its new change of hands marked new, its figures following, at every width in both themes', async ({
+  page,
+}) => {
+  // A token that has just moved: it has a holder to move it on from.
+  const { token, timestamp } = arrive();
+  const history = page.getByRole('table', { name: `History of token ${token.id}, oldest first` });
+  const streamOpened = page.waitForResponse((response) =>
+    new URL(response.url()).pathname.startsWith(
+      `/api/live/collections/${contract.address}/tokens/${token.id}`,
+    ),
+  );
+  await page.goto(`${proxy!.url}/contracts/${contract.address}/tokens/${token.id}`);
+  await expect(loadStatus(page)).toHaveText(/^all \d+ events? loaded/, { timeout: 30_000 });
+  const before = Number(/all (\d+)/.exec((await loadStatus(page).textContent()) ?? '')?.[1]);
+  await streamOpened;
+  await expect(history.getByText('New')).toHaveCount(0);
+  const holder = figure(page, 'Current holder');
+  const heldBy = await holder.textContent();
+  await drawnInFull(page);
+
+  // The next arrival moves this token on (as the sample's arrivals do, to another wallet).
+  dataset.addMove(
+    token,
+    'transfer',
+    (dataset.holder(token) + 1) % dataset.walletCount,
+    Math.max(Math.floor(Date.now() / 1000), timestamp),
+  );
+  await expect(loadStatus(page)).toHaveText(new RegExp(`^all ${before + 1} events loaded`), {
+    timeout: 15_000,
+  });
+  await expect(dataRows(history).last()).toContainText('New');
+  await expect(history.getByText('New')).toHaveCount(1);
+  await expect(holder).not.toHaveText(heldBy ?? '');
+
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 1100 });
+    await expectLayoutInBothSchemes(page, 'live-token', width, true);
+  }
 });
