@@ -25,6 +25,10 @@ const REQUIRED = [
 export const tokenPath = (address: string, tokenId: string) =>
   `/api/collections/${address}/tokens/${tokenId}`;
 
+/** The live stream of a token's new changes of hands (Server-Sent Events, use-live-rows.ts). */
+export const liveTokenPath = (address: string, tokenId: string) =>
+  `/api/live/collections/${address}/tokens/${tokenId}`;
+
 export const tokenQueryOptions = (address: string, tokenId: string) =>
   queryOptions({
     queryKey: queryKeys.token(address, tokenId),

@@ -35,6 +35,7 @@ import { proxyOverhead } from './proxy-overhead';
 import { recordLog } from './record-log';
 import { replicaReads } from './replicas';
 import { holdersOverlap } from './holders-overlap';
+import { livePages } from './live-pages';
 import { sampleServiceDepth } from './sample-service';
 import { scaleBench, scaleSize } from './scale';
 import { upstreamSharing } from './upstream-sharing';
@@ -64,6 +65,7 @@ const ALL = [
   'replicas',
   'webhooks',
   'overlap',
+  'live',
 ];
 // Run only when named: its time grows with SCALE_EVENTS.
 const NAMED_ONLY = ['scale'];
@@ -77,6 +79,7 @@ const ALONE = new Set([
   'replicas',
   'webhooks',
   'overlap',
+  'live',
 ]);
 const only = new Set(chosen.length > 0 ? chosen : ALL);
 for (const id of only) {
@@ -193,6 +196,7 @@ async function main(): Promise<number> {
     ['replicas', 'replicas', () => replicaReads({ report, deadline, log })],
     ['webhooks', 'webhooks', () => webhookDelivery({ report, deadline, log })],
     ['overlap', 'overlap', () => holdersOverlap({ report, deadline, log })],
+    ['live', 'live', () => livePages({ report, deadline, log })],
     ['scale', 'scale', () => scaleBench({ report, deadline, log })],
   ];
   for (const [id, name, bench] of benches) {

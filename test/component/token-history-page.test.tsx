@@ -8,6 +8,7 @@ import { tokenIdToHex } from '../../src/lib/token-id';
 import { errorResponse } from '../../src/server/proxy/error-response';
 import { busiestContract, dataRows, installSampleApi, renderAt, statusText } from './harness';
 import { expectWalletAndFilter } from './address-links';
+import { installFakeEventSource } from './fake-event-source';
 
 /*
  * The token page over the query API. The harness's proxy has no event index (no
@@ -354,5 +355,37 @@ describe('lookup box', () => {
     await waitFor(() =>
       expect(router.state.location.pathname).toBe(`/contracts/${contract.address}`),
     );
+  });
+});
+
+describe('token history page, live', () => {
+  const live = installFakeEventSource();
+
+  it('shows a new change of hands from its stream marked new, and its holder and custody follow', async () => {
+    const before = answerOf();
+    let answer = before;
+    const api = installSampleApi({ profile: 'documented' });
+    api.intercept = (path) =>
+      path.startsWith(`/api/collections/${before.address}/tokens/`) ? Response.json(answer) : null;
+    renderAt(`/contracts/${before.address}/tokens/${TOKEN}`);
+    await screen.findByRole('table', { name: `History of token ${TOKEN}, oldest first` });
+    const stream = await waitFor(() => {
+      const found = live.stream(`/api/live/collections/${before.address}/tokens/${TOKEN}`);
+      expect(found).toBeDefined();
+      return found!;
+    });
+    expect(screen.queryByText('New')).toBeNull();
+
+    // The server has the row when it pushes it: its answer holds it too.
+    const moved = row(3, 'transfer', BUYER, FLIPPER, T0 + 40 * DAY);
+    answer = answerOf({ events: [...before.events, moved] });
+    stream.send('change', moved);
+    await waitFor(() => expect(dataRows()).toHaveLength(4), { timeout: 10_000 });
+    const rows = dataRows();
+    expect(rows[3]).toHaveTextContent('New');
+    expect(rows.slice(0, 3).some((each) => each.textContent?.includes('New'))).toBe(false);
+    expect(screen.getByText('Current holder').nextSibling).toHaveTextContent('0xc0ffee');
+    expect(custodySteps()).toHaveLength(5);
+    await waitFor(() => expect(document.body).toHaveTextContent('1 new event'));
   });
 });

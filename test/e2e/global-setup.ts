@@ -1,13 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import {
-  chmodSync,
-  createWriteStream,
-  existsSync,
-  mkdirSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FullConfig } from '@playwright/test';
@@ -24,14 +17,20 @@ import {
 } from '../../src/server/sample-service';
 import { findChromium } from './support/chromium';
 import {
+  launch,
+  LOG_DIR,
+  startAppServer,
+  signalGroup,
+  stopChildren,
+  waitForLine,
+} from './support/processes';
+import {
   APP_PORTS_ENV,
-  ARTIFACTS_DIR,
   DATASET,
   PROFILES,
   REPO_DIR,
   SERVERS_ENV,
   SERVERS_FILE,
-  UPSTREAM_TIMEOUT_MS,
   type ContractInfo,
   type Profile,
   type ProfileServers,
@@ -39,8 +38,6 @@ import {
   type TokenInfo,
 } from './support/servers';
 
-const LOG_DIR = join(ARTIFACTS_DIR, 'logs');
-const START_TIMEOUT_MS = 30_000;
 /** A fixed end of the timeline, so no time a test sees depends on when it runs. */
 const ANCHOR = TIMELINE.end;
 // The servers' DATA_DIRs, one folder per clone, emptied at each run.
@@ -207,115 +204,15 @@ async function startApp(
   // A run killed before its teardown leaves its servers' PostgreSQL running.
   await stopLeftPostgres(dataDir);
   rmSync(dataDir, { recursive: true, force: true });
-  const appUrl = await startAppServer(`app-${profile}`, appPort, { DATA_DIR: dataDir });
+  const appUrl = await startAppServer(
+    `app-${profile}`,
+    { port: appPort, sampleUrl, apiKey, env: { DATA_DIR: dataDir } },
+    children,
+  );
   if (new URL(appUrl).port !== String(appPort)) {
     throw new Error(`The ${profile} server listens on ${appUrl}, not on port ${appPort}.`);
   }
   return { profile, appUrl, sampleUrl, apiKey };
-
-  async function startAppServer(name: string, port: number, env: Record<string, string>) {
-    const app = launch(
-      name,
-      ['test/e2e/support/app-server.ts'],
-      {
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        ...env,
-        TOKEN_EVENTS_API_URL: sampleUrl,
-        TOKEN_EVENTS_API_KEY: apiKey,
-        // Short, so the timeout tests are quick.
-        UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS),
-        // Tests from two workers share a server: per-client limits and the real service's
-        // 5 requests/s plan would only make them slow and flaky.
-        RATE_LIMIT_PER_MINUTE: '0',
-        UPSTREAM_RATE_PER_SECOND: '0',
-        SHUTDOWN_TIMEOUT_MS: '2000',
-        // A collection is indexed when a page first asks about it; indexing every contract
-        // in the background would only compete with the tests for the machine's two cores.
-        INDEX_BACKGROUND_SHARE: '0',
-        // The server fetches contract images itself: kept offline as the browser is (a
-        // name under .invalid never resolves), so the sample's ipfs:// ones fail at once.
-        IMAGE_IPFS_GATEWAY: 'https://ipfs.invalid/ipfs/',
-      },
-      children,
-    );
-    const line = await waitForLine(app, /Token activity dashboard on (http:\/\/\S+?)\/?$/m);
-    const url = (line[1] as string).replace(/\/$/, '');
-    await waitForReady(`${url}/readyz`);
-    return url;
-  }
-}
-
-/** A child in its own process group, so the teardown can stop it and anything it started. */
-function launch(
-  name: string,
-  args: string[],
-  env: Record<string, string>,
-  children: ChildProcess[],
-): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
-    cwd: REPO_DIR,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  children.push(child);
-  const log = createWriteStream(join(LOG_DIR, `${name}.log`));
-  child.stdout?.pipe(log);
-  child.stderr?.pipe(log);
-  return child;
-}
-
-function waitForLine(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(
-      () => fail(new Error(`No "${pattern.source}" within ${START_TIMEOUT_MS} ms:\n${output}`)),
-      START_TIMEOUT_MS,
-    );
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      for (const line of output.split('\n')) {
-        const match = pattern.exec(line);
-        if (match) {
-          cleanUp();
-          resolve(match);
-          return;
-        }
-      }
-    };
-    const onExit = (code: number | null) =>
-      fail(new Error(`A server exited (code ${code}) before it was ready:\n${output}`));
-    const cleanUp = () => {
-      clearTimeout(timer);
-      child.stdout?.off('data', onData);
-      child.stderr?.off('data', onData);
-      child.off('exit', onExit);
-    };
-    const fail = (error: Error) => {
-      cleanUp();
-      reject(error);
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', onExit);
-  });
-}
-
-async function waitForReady(url: string): Promise<void> {
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  let last = '';
-  while (Date.now() < deadline) {
-    try {
-      const response = await fetch(url);
-      if (response.ok) return;
-      last = `${response.status} ${await response.text()}`;
-    } catch (error) {
-      last = String(error);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${url} did not become ready: ${last}`);
 }
 
 /**
@@ -379,30 +276,4 @@ function longHistory(dataset: Dataset, contract: Dataset['contracts'][number]) {
     if (seqs.length >= 10 && seqs.some((seq) => dataset.sale(seq))) return token;
   }
   throw new Error('The dataset has no token with a long history.');
-}
-
-function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    // Already gone.
-  }
-}
-
-async function stopChildren(children: ChildProcess[]): Promise<void> {
-  await Promise.all(
-    children.map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve();
-          const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), 5_000);
-          child.once('exit', () => {
-            clearTimeout(timer);
-            resolve();
-          });
-          signalGroup(child, 'SIGTERM');
-        }),
-    ),
-  );
 }

@@ -24,9 +24,15 @@ const TIME_WIDTHS: Record<TimeDisplay, number> = { relative: 9, absolute: 13.5 }
 const PRICE_WIDTH = 9.4;
 const FLAGGED_PRICE_WIDTH = 13;
 
-/** The widths that depend on what is shown: the times' form, and whether a row is flagged. */
-export const eventColumnWidths = (display: TimeDisplay, flagged: boolean) => ({
-  time: TIME_WIDTHS[display],
+/** What a live row's "New" badge adds before its time. */
+const FRESH_TIME_EXTRA = 3;
+
+/**
+ * The widths that depend on what is shown: the times' form, whether a row is flagged,
+ * and whether rows may be marked new.
+ */
+export const eventColumnWidths = (display: TimeDisplay, flagged: boolean, fresh = false) => ({
+  time: TIME_WIDTHS[display] + (fresh ? FRESH_TIME_EXTRA : 0),
   price: flagged ? FLAGGED_PRICE_WIDTH : PRICE_WIDTH,
 });
 

@@ -38,6 +38,11 @@ const eventKey = (event: TokenEvent) => event.key;
  */
 export function EventTable({ view, serverSorted, columns, ...props }: EventTableProps) {
   const flagged = useMemo(() => props.rows.some((row) => row.washFlags), [props.rows]);
+  const since = view.freshSince;
+  const fresh = useMemo(
+    () => since !== null && since !== undefined && props.rows.some((row) => row.timestamp > since),
+    [since, props.rows],
+  );
   const sales = useMemo(
     () => props.rows.length > 0 && props.rows.every((row) => row.kind === 'sale'),
     [props.rows],
@@ -48,7 +53,7 @@ export function EventTable({ view, serverSorted, columns, ...props }: EventTable
       <DataTable
         {...props}
         columns={shown}
-        widths={eventColumnWidths(view.display, flagged)}
+        widths={eventColumnWidths(view.display, flagged, fresh)}
         className={eventTableClass}
         getRowKey={eventKey}
         sortRows={serverSorted ? asGiven : sortEvents}

@@ -1,27 +1,21 @@
 import { useQueryClient, type InfiniteData, type QueryKey } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
+import { useCallback } from 'react';
 import { liveCollectionPath, type EventsPage } from '../../api/collection';
 import { queryKeys } from '../../api/query-keys';
-import { useLiveRows } from '../../api/use-live-rows';
-import { announce } from '../../components/announce';
+import { useNewRows } from '../../components/use-new-rows';
 import type { EventRow } from '../../lib/answers';
 import type { EventView } from '../../lib/event-view';
-import { formatCount } from '../../lib/format';
 
 /**
- * New changes of hands, pushed by the server's live stream of the collection. A row that
- * belongs to the view (its kinds, span, address, token and flags; a view narrowed by
+ * A collection's new changes of hands, pushed by its live stream (use-new-rows.ts). A row
+ * that belongs to the view (its kinds, span, address, token and flags; a view narrowed by
  * marketplace or currency is the server's to tell, and is offered nothing) goes to the
- * top of the loaded rows at once in a newest-first view, marked new (`freshSince`) and
- * announced; another sort counts it instead: "Show N new events" loads the view again.
- * Either way the collection's figures and charts are asked again.
+ * top of the loaded rows in a newest-first view; another sort counts it: "Show N new
+ * events" loads the view again. Either way the collection's figures and charts are asked
+ * again.
  */
 export function useNewEvents(address: string, eventsKey: QueryKey, view: EventView) {
   const queryClient = useQueryClient();
-  const takesRows = view.sort === null;
-  const [fresh, setFresh] = useState<{ key: string; count: number }>({ key: '', count: 0 });
-  const [marked, setMarked] = useState<{ key: string; since: number } | null>(null);
-  const key = JSON.stringify(eventsKey);
 
   // What a row says of itself; a marketplace or currency filter (a price range) is the
   // server's to apply, so such a view is offered nothing.
@@ -38,12 +32,14 @@ export function useNewEvents(address: string, eventsKey: QueryKey, view: EventVi
     view.marketplace === null &&
     view.currency === null;
 
-  const insert = (rows: EventRow[]) => {
-    const top: { since?: number } = {};
+  /** The rows at the top of the first page, newest first; null in another sort. */
+  const place = (rows: EventRow[]) => {
+    if (view.sort !== null) return null;
+    let since: number | null = null;
     queryClient.setQueryData<InfiniteData<EventsPage>>(eventsKey, (data) => {
       const first = data?.pages[0];
       if (!data || !first) return data;
-      top.since = first.items[0]?.timestamp ?? 0;
+      since = first.items[0]?.timestamp ?? 0;
       const newest = [...rows].sort(
         (a, b) => b.timestamp - a.timestamp || Number(b.id) - Number(a.id),
       );
@@ -51,42 +47,24 @@ export function useNewEvents(address: string, eventsKey: QueryKey, view: EventVi
       const items = [...newest, ...first.items.filter((row) => !ids.has(row.id))];
       return { ...data, pages: [{ ...first, items }, ...data.pages.slice(1)] };
     });
-    const { since } = top;
-    if (since === undefined) return false;
-    // Rows newer than the top row when the first of them came are marked new.
-    setMarked((before) => (before?.key === key ? before : { key, since }));
-    return true;
+    return since;
   };
 
-  useLiveRows(liveCollectionPath(address), {
-    rows: (rows) => {
-      const mine = rows.filter(belongs);
-      if (mine.length > 0) {
-        if (takesRows && insert(mine)) {
-          announce(`${formatCount(mine.length)} new event${mine.length === 1 ? '' : 's'}`);
-        } else {
-          setFresh((before) => ({
-            key,
-            count: (before.key === key ? before.count : 0) + mine.length,
-          }));
-        }
-      }
-      // The figures and charts follow (cheap: from the hourly rollup).
+  const reload = useCallback(
+    () => void queryClient.resetQueries({ queryKey: queryKeys.collectionAll(address, 'events') }),
+    [address, queryClient],
+  );
+
+  return useNewRows({
+    path: liveCollectionPath(address),
+    viewKey: JSON.stringify(eventsKey),
+    belongs,
+    place,
+    // The figures and charts follow (cheap: from the hourly rollup).
+    follow: () => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.collectionOverviews(address) });
       void queryClient.invalidateQueries({ queryKey: queryKeys.collectionAll(address, 'series') });
     },
-    reset: () =>
-      void queryClient.resetQueries({ queryKey: queryKeys.collectionAll(address, 'events') }),
+    reload,
   });
-
-  const show = useCallback(() => {
-    setFresh({ key, count: 0 });
-    void queryClient.resetQueries({ queryKey: queryKeys.collectionAll(address, 'events') });
-  }, [address, key, queryClient]);
-
-  return {
-    fresh: fresh.key === key ? fresh.count : 0,
-    show,
-    freshSince: marked?.key === key ? marked.since : null,
-  };
 }

@@ -1,6 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
-import { eventOfRow, tokenQueryOptions } from '../../api/token';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo } from 'react';
+import { queryKeys } from '../../api/query-keys';
+import { eventOfRow, liveTokenPath, tokenQueryOptions } from '../../api/token';
 import type { AddressFilter } from '../../components/address';
 import { tokenEventColumns } from '../../components/event-table/event-columns';
 import { EventTable } from '../../components/event-table/event-table';
@@ -14,6 +15,7 @@ import { TimeDisplayToggle } from '../../components/time-display-toggle';
 import { useContract } from '../../components/use-contract';
 import { collectionTitle } from '../../lib/collection-title';
 import { useNow } from '../../components/use-now';
+import { useNewRows } from '../../components/use-new-rows';
 import { useTitle } from '../../components/use-title';
 import { useViewSearch } from '../../components/use-view-search';
 import { parseAddress } from '../../lib/address';
@@ -70,6 +72,7 @@ export const TokenHistoryRoute = paramRoute({
  */
 export function TokenHistoryPage({ address, tokenId }: { address: string; tokenId: string }) {
   const query = useQuery(tokenQueryOptions(address, tokenId));
+  const freshSince = useNewTokenEvents(address, tokenId, query.data);
   const contract = useContract(address);
   const answer = query.data;
   const type = contract?.type ?? answer?.events[0]?.contractType;
@@ -90,7 +93,13 @@ export function TokenHistoryPage({ address, tokenId }: { address: string; tokenI
               compact
             />
           )}
-          <TokenHistory answer={answer} address={address} tokenId={tokenId} type={type} />
+          <TokenHistory
+            answer={answer}
+            address={address}
+            tokenId={tokenId}
+            type={type}
+            freshSince={freshSince}
+          />
         </>
       ) : query.isError ? (
         <ErrorState error={query.error} onRetry={() => void query.refetch()} />
@@ -106,16 +115,41 @@ export function TokenHistoryPage({ address, tokenId }: { address: string; tokenI
   );
 }
 
+/**
+ * The token's new changes of hands from its live stream: the answer is asked again (its
+ * holder, custody and figures are the server's to work out), and rows newer than the
+ * newest it showed are marked new. The history is sorted here, so any sort takes them.
+ */
+function useNewTokenEvents(address: string, tokenId: string, answer: TokenPageAnswer | undefined) {
+  const queryClient = useQueryClient();
+  const refetch = useCallback(
+    () => void queryClient.invalidateQueries({ queryKey: queryKeys.token(address, tokenId) }),
+    [queryClient, address, tokenId],
+  );
+  return useNewRows({
+    path: liveTokenPath(address, tokenId),
+    viewKey: `${address}/${tokenId}`,
+    belongs: () => true,
+    place: () =>
+      answer ? answer.events.reduce((newest, row) => Math.max(newest, row.timestamp), 0) : null,
+    follow: refetch,
+    reload: refetch,
+  }).freshSince;
+}
+
 function TokenHistory({
   answer,
   address,
   tokenId,
   type,
+  freshSince,
 }: {
   answer: TokenPageAnswer;
   address: string;
   tokenId: string;
   type: string | undefined;
+  /** Rows after this time came live: marked new. */
+  freshSince: number | null;
 }) {
   const { params, setSort, display, setDisplay } = useViewSearch();
   const { timeZone } = useSettings();
@@ -131,8 +165,8 @@ function TokenHistory({
     [address],
   );
   const view = useMemo(
-    () => ({ display, zone: timeZone, nowMs, activeAddress: null, addressFilter }),
-    [display, timeZone, nowMs, addressFilter],
+    () => ({ display, zone: timeZone, nowMs, activeAddress: null, addressFilter, freshSince }),
+    [display, timeZone, nowMs, addressFilter, freshSince],
   );
   const complete = answer.tokenList.read;
 

@@ -104,8 +104,12 @@ export function createListReader<F>(options: ListReaderOptions<F>) {
   // Pages in a row without a new record, per list (this server's reads of its depth).
   const idle = new Map<string, number>();
 
+  // A tenth of the interval early counts as due: a reader asking every interval (live
+  // pages' hub) meets a head checked a few milliseconds less than an interval ago as
+  // often as not, and would read every other interval.
   const due = (list: ListState) =>
-    list.gapTs !== null || now() - list.headCheckedAt >= settings.headIntervalMs;
+    list.gapTs !== null ||
+    now() - list.headCheckedAt >= settings.headIntervalMs - settings.headIntervalMs / 10;
 
   /** Nothing of the list was ever read. */
   const fresh = (list: ListState) =>
@@ -170,6 +174,9 @@ export function createListReader<F>(options: ListReaderOptions<F>) {
     let restarted = false;
     const idlePages = new Map<string, number>();
     const met = new Set<string>();
+    // The head as of when it was asked: the next is due an interval after this read
+    // started, not after it ended.
+    const asked = now();
     for (;;) {
       const outcome = await read(spec, cursor, client);
       reads += 1;
@@ -189,8 +196,8 @@ export function createListReader<F>(options: ListReaderOptions<F>) {
         list,
         records,
         passed
-          ? { gapCursor: null, gapTs: null, headCheckedAt: now() }
-          : { gapCursor: next, gapTs: passTs, headCheckedAt: now() },
+          ? { gapCursor: null, gapTs: null, headCheckedAt: asked }
+          : { gapCursor: next, gapTs: passTs, headCheckedAt: asked },
       );
       added += committed.added;
       list = await noteIdle(committed.state, newToRead(met, records), 1, idlePages);

@@ -1,6 +1,7 @@
 export { createSampleService, DATA_ROUTES } from './service';
 export type { SampleService, SampleServiceOptions } from './service';
 export { generateDataset, DEFAULT_DATASET_SIZE, startAnchor } from './dataset';
+export { createArrivals, type Arrival } from './live';
 export { generateScaleData, DEFAULT_SCALE_SIZE } from './scale';
 export type { ScaleData, ScaleOptions } from './scale';
 export type { Dataset, DatasetOptions } from './dataset';

@@ -19,15 +19,47 @@ export interface LiveArrivals {
   stop(): void;
 }
 
+/** What one arrival added: its contract and token, now the newest event of both. */
+export interface Arrival {
+  contract: Contract;
+  token: Token;
+  kind: 'mint' | 'transfer' | 'sale';
+  timestamp: number;
+}
+
 /** Starts adding events to `dataset` on a timer (which never keeps the process alive). */
 export function startLiveArrivals(dataset: Dataset): LiveArrivals {
+  const arrivals = createArrivals(dataset);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = arrivals.contracts.length === 0;
+  const schedule = (): void => {
+    if (stopped) return;
+    const gap = GAP_MS.min + arrivals.random.int(GAP_MS.max - GAP_MS.min);
+    timer = setTimeout(() => {
+      arrivals.arrive();
+      schedule();
+    }, gap);
+    timer.unref?.();
+  };
+  schedule();
+  return {
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/**
+ * The arrivals themselves, one at a time when asked: the timer above, or a browser test
+ * or benchmark that wants the next one now rather than in 6 to 18 seconds.
+ */
+export function createArrivals(dataset: Dataset) {
   const random = createRandom(dataset.seed, SALT);
   const contracts = [...dataset.contracts]
     .filter((contract) => contract.eventCount > 0)
     .sort((a, b) => b.eventCount - a.eventCount)
     .slice(0, LIVE_CONTRACTS);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let stopped = contracts.length === 0;
 
   const wallet = (): number => Math.floor(dataset.walletCount * random.float() ** 2);
   const walletOtherThan = (current: number): number => {
@@ -50,34 +82,29 @@ export function startLiveArrivals(dataset: Dataset): LiveArrivals {
     return undefined;
   };
 
-  const arrive = (): void => {
-    const contract = random.pick(contracts);
+  /**
+   * Adds the next event, to `to` if named (else one of the busiest); undefined when there
+   * is no contract with events.
+   */
+  const arrive = (to?: Contract): Arrival | undefined => {
+    if (contracts.length === 0 && to === undefined) return undefined;
+    const contract = to ?? random.pick(contracts);
     // Never older than the timeline or the last event added, whatever the clock does (the
     // last event of all is the newest added one, or a generated one of the anchor's time).
     const last = dataset.eventCount > 0 ? dataset.timestamp(dataset.eventCount - 1) : 0;
     const timestamp = Math.max(Math.floor(Date.now() / 1000), dataset.anchor, last);
     const token = random.chance(0.2) ? undefined : liveToken(contract);
     if (token === undefined) {
-      dataset.addMint(contract, wallet(), timestamp, random);
-    } else {
-      const kind = random.chance(0.55) ? 'sale' : 'transfer';
-      dataset.addMove(token, kind, walletOtherThan(dataset.holder(token)), timestamp);
+      return {
+        contract,
+        token: dataset.addMint(contract, wallet(), timestamp, random),
+        kind: 'mint',
+        timestamp,
+      };
     }
+    const kind = random.chance(0.55) ? 'sale' : 'transfer';
+    dataset.addMove(token, kind, walletOtherThan(dataset.holder(token)), timestamp);
+    return { contract, token, kind, timestamp };
   };
-  const schedule = (): void => {
-    if (stopped) return;
-    const gap = GAP_MS.min + random.int(GAP_MS.max - GAP_MS.min);
-    timer = setTimeout(() => {
-      arrive();
-      schedule();
-    }, gap);
-    timer.unref?.();
-  };
-  schedule();
-  return {
-    stop() {
-      stopped = true;
-      clearTimeout(timer);
-    },
-  };
+  return { contracts, random, arrive };
 }
