@@ -43,8 +43,10 @@ export async function soaks({ report, log }: Context): Promise<void> {
     const started = performance.now();
     const args = ['vitest', 'run', '--configLoader', 'runner', '--config', CONFIG];
     const code = await new Promise<number | null>((resolve, reject) => {
-      const child = spawn('npx', [...args, '--reporter=json', `--outputFile=${output}`], {
-        stdio: ['ignore', 'ignore', 'inherit'],
+      // Vitest's own report on the console (why a test failed), the JSON one for the table.
+      const reporters = ['--reporter=default', '--reporter=json', `--outputFile.json=${output}`];
+      const child = spawn('npx', [...args, ...reporters], {
+        stdio: ['ignore', 'inherit', 'inherit'],
       });
       child.once('error', reject);
       child.once('exit', resolve);
