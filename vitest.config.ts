@@ -22,6 +22,8 @@ export default defineConfig({
           include: ['test/unit/**/*.test.ts'],
           environment: 'node',
           testTimeout: 20_000,
+          // Hooks start servers and databases too: Vitest's 10 s ran out on a busy machine.
+          hookTimeout: 30_000,
         },
       },
       {
@@ -32,6 +34,7 @@ export default defineConfig({
           environment: 'jsdom',
           setupFiles: ['test/component/setup.ts'],
           testTimeout: 30_000,
+          hookTimeout: 30_000,
         },
       },
     ],
