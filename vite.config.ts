@@ -1,5 +1,5 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vitest/config';
+import { defineConfig } from 'vite';
 import { apiProxyPlugin } from './src/server/vite-plugin';
 
 /**
@@ -45,35 +45,4 @@ export default defineConfig({
   },
   server: { host: '127.0.0.1' },
   preview: { host: '127.0.0.1' },
-  test: {
-    // One PostgreSQL for the run, and a migrated template on it (test/support).
-    globalSetup: ['test/support/global-postgres.ts'],
-    projects: [
-      {
-        extends: true,
-        // Tests wait for events; the timeout only bounds a hang, and a machine busy with
-        // other work may take seconds to start a PostgreSQL.
-        test: {
-          name: 'unit',
-          include: ['test/unit/**/*.test.ts'],
-          environment: 'node',
-          testTimeout: 20_000,
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'component',
-          include: ['test/component/**/*.test.tsx'],
-          environment: 'jsdom',
-          setupFiles: ['test/component/setup.ts'],
-          testTimeout: 30_000,
-        },
-      },
-    ],
-    globals: true,
-    // CSS modules are built as in the app: their class names, and the values TypeScript
-    // reads from them (breakpoints), are the real ones.
-    css: { include: [/\.module\.css$/] },
-  },
 });

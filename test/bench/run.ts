@@ -7,6 +7,7 @@
  *   npm run bench                 all benchmarks (about 9 minutes)
  *   npm run bench -- --only 1,5   some of them
  *   npm run bench -- index        the same: ids as arguments (`index`, `rebuild`, `ingest` need no servers)
+ *   npm run bench -- soak         the soaks (`*.soak.ts` through Vitest): nothing piles up
  *   npm run bench -- scale        not in the default set: the scale sample indexed end to end
  *                                 (SCALE_EVENTS=1000000 by default, up to an hour or more)
  */
@@ -38,6 +39,7 @@ import { holdersOverlap } from './holders-overlap';
 import { livePages } from './live-pages';
 import { sampleServiceDepth } from './sample-service';
 import { scaleBench, scaleSize } from './scale';
+import { soaks } from './soak';
 import { upstreamSharing } from './upstream-sharing';
 import { webhookDelivery } from './webhook-delivery';
 
@@ -66,6 +68,7 @@ const ALL = [
   'webhooks',
   'overlap',
   'live',
+  'soak',
 ];
 // Run only when named: its time grows with SCALE_EVENTS.
 const NAMED_ONLY = ['scale'];
@@ -80,6 +83,7 @@ const ALONE = new Set([
   'webhooks',
   'overlap',
   'live',
+  'soak',
 ]);
 const only = new Set(chosen.length > 0 ? chosen : ALL);
 for (const id of only) {
@@ -91,7 +95,7 @@ for (const id of only) {
 /**
  * The run gives up on whatever is left after this; `npm run bench` must stay under ~9 min,
  * and ~3 min more with the index bench, ~5 with the rebuild's, ~5 with ingest's, ~10 with
- * overlap's (two collections of 100,000 events read whole first); the scale
+ * overlap's (two collections of 100,000 events read whole first), ~6 with the soaks' on a busy machine; the scale
  * bench's grows with its size (at 500 changes of hands a second, and 10 minutes for its queries).
  */
 const ALLOWANCE_MS =
@@ -99,6 +103,7 @@ const ALLOWANCE_MS =
   (only.has('rebuild') ? 300_000 : 0) +
   (only.has('ingest') ? 300_000 : 0) +
   (only.has('overlap') ? 600_000 : 0) +
+  (only.has('soak') ? 360_000 : 0) +
   (only.has('scale') ? 600_000 + 2 * scaleSize().events : 0);
 const RUN_DEADLINE_MS = 500_000 + ALLOWANCE_MS;
 const HARD_STOP_MS = 540_000 + ALLOWANCE_MS;
@@ -197,6 +202,7 @@ async function main(): Promise<number> {
     ['webhooks', 'webhooks', () => webhookDelivery({ report, deadline, log })],
     ['overlap', 'overlap', () => holdersOverlap({ report, deadline, log })],
     ['live', 'live', () => livePages({ report, deadline, log })],
+    ['soak', 'soak', () => soaks({ report, log })],
     ['scale', 'scale', () => scaleBench({ report, deadline, log })],
   ];
   for (const [id, name, bench] of benches) {

@@ -35,10 +35,6 @@ const test = base.extend<{ servers: ProfileServers; console: void }>({
 });
 
 test.describe.configure({ mode: 'parallel' });
-// eslint-disable-next-line no-empty-pattern
-test.beforeEach(({}, testInfo) => {
-  test.skip(testInfo.project.name !== 'deployed', 'the shell does not depend on the profile');
-});
 
 const WIDTHS = [390, 768, 1024, 1440];
 const heading = (page: Page) => page.getByRole('heading', { level: 1 });

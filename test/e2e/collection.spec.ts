@@ -3,7 +3,14 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import { expectLayout, screenshot, seriousViolations, WIDTHS } from './support/layout';
 import { drawnInFull } from './support/pages';
-import { chartsOpenFromStart, rowSignatures } from './support/ui';
+import {
+  chartsOpenFromStart,
+  dataRows,
+  eventsTable,
+  loadedCount,
+  rowSignatures,
+  scrollUntilMoreThan,
+} from './support/ui';
 
 /*
  * A collection's page over the event index: every row, sort, filter and figure is the
@@ -42,6 +49,11 @@ test('a shared sorted and filtered view: the same rows in the same order, in a n
   await expect(shownStatus(page)).toContainText(/currenc/i);
   const kinds = await rows(page).locator('td:first-child').allTextContents();
   expect(new Set(kinds)).toEqual(new Set(['Sale']));
+  // Exact times are part of the view too.
+  await page.getByRole('button', { name: 'Show exact times' }).click();
+  await expect(page.getByRole('button', { name: 'Show relative times' })).toBeVisible();
+  await expect(page).toHaveURL(/kind=sale.*sort=-price.*time=abs/);
+  const url = page.url();
   const mine = await rowSignatures(table(page));
 
   await page.reload();
@@ -52,10 +64,26 @@ test('a shared sorted and filtered view: the same rows in the same order, in a n
   const other = await browser.newContext({ baseURL: new URL(page.url()).origin });
   const theirs = await other.newPage();
   const started = Date.now();
-  await theirs.goto(path);
+  await theirs.goto(url);
+  await expect(theirs).toHaveURL(url);
   await expect(rows(theirs).first()).toBeVisible();
   const firstRowMs = Date.now() - started;
   expect(await rowSignatures(table(theirs))).toEqual(mine);
+  // The view's controls say the link's view.
+  await expect(theirs.getByRole('button', { name: 'Sale', exact: true })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
+  await expect(table(theirs).getByRole('columnheader', { name: /Price/ })).toHaveAttribute(
+    'aria-sort',
+    'descending',
+  );
+  await expect(theirs.getByRole('button', { name: 'Show relative times' })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
+  const theirKinds = await rows(theirs).locator('td:first-child').allTextContents();
+  expect(new Set(theirKinds)).toEqual(new Set(['Sale']));
   await other.close();
   test
     .info()
@@ -82,7 +110,13 @@ test('scrolling reads the next page from the server, and filters narrow the whol
     await expect(shownStatus(page)).toHaveText(/^(?!100 of)[\d,]+00 of/, { timeout: 1000 });
   }).toPass({ timeout: 15_000 });
   expect(cursorPages.length).toBeGreaterThan(0);
+  const second = await loadedCount(page);
+  const third = await scrollUntilMoreThan(page, second);
+  expect(third).toBeGreaterThan(second);
+  await expect(shownStatus(page)).toHaveText(/of [\d,]+ events shown/);
+  // The newest rows are still the first ones.
   await page.evaluate(() => window.scrollTo(0, 0));
+  await expect(dataRows(eventsTable(page)).first()).toHaveAttribute('data-index', '0');
 
   // Kind chips, then a sender or receiver from a row, then a date range.
   await page.getByRole('button', { name: 'Mint', exact: true }).click();
@@ -91,13 +125,63 @@ test('scrolling reads the next page from the server, and filters narrow the whol
   await page.getByRole('button', { name: 'Mint', exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/contracts/${busiest.address}$`));
 
+  const sale = page.getByRole('button', { name: 'Sale', exact: true });
+  await sale.click();
+  await expect(sale).toHaveAttribute('aria-pressed', 'true');
+  await expect(page).toHaveURL(/[?&]kind=sale\b/);
+  const kinds = () =>
+    rows(page).evaluateAll((all) => all.map((row) => row.querySelector('td')?.textContent?.trim()));
+  await expect.poll(async () => [...new Set(await kinds())]).toEqual(['Sale']);
+  const transfer = page.getByRole('button', { name: 'Transfer', exact: true });
+  await transfer.click();
+  await expect(page).toHaveURL(/[?&]kind=transfer%2Csale\b|[?&]kind=transfer,sale\b/);
+  // The newest changes of either kind, whichever they are.
+  await expect
+    .poll(async () => (await kinds()).every((kind) => kind === 'Sale' || kind === 'Transfer'))
+    .toBe(true);
+  await sale.click();
+  await transfer.click();
+  await expect(sale).toHaveAttribute('aria-pressed', 'false');
+  await expect(page).not.toHaveURL(/kind=/);
+
+  // The filter button beside an address in a row shows only the events with that address.
+  const addressButton = rows(page)
+    .first()
+    .getByRole('link', { name: /^Show only events with 0x/ })
+    .first();
+  const fromButton = (await addressButton.getAttribute('aria-label'))!.split(' ').at(-1)!;
+  await addressButton.click();
+  await expect(page).toHaveURL(new RegExp(`[?&]address=${fromButton}\\b`));
+  const remove = page.getByRole('button', { name: `Remove the address filter ${fromButton}` });
+  await expect(remove).toBeVisible();
+  await expect
+    .poll(() =>
+      rows(page).evaluateAll(
+        (all, wanted) =>
+          all.every((row) => row.querySelector(`[data-address="${wanted}"]`) !== null),
+        fromButton,
+      ),
+    )
+    .toBe(true);
+  await remove.click();
+  await expect(remove).toBeHidden();
+  await expect(page).not.toHaveURL(/address=/);
+
+  // The address box says when what is typed is not an address.
+  await page.getByLabel('Sender or receiver').fill('not an address');
+  await page.getByRole('button', { name: 'Filter', exact: true }).click();
+  await expect(page.getByRole('alert')).toContainText('An address is 0x');
+
   const address = await rows(page)
     .first()
     .locator('td')
     .nth(3)
     .locator('[data-address]')
     .getAttribute('data-address');
-  await page.getByLabel('Sender or receiver').fill(address!);
+  // Typed without its leading zeros and in capitals, it is the same address.
+  await page
+    .getByLabel('Sender or receiver')
+    .fill(address!.replace(/^0x0+/, '0x').toUpperCase().replace('0X', '0x'));
   await page.getByRole('button', { name: 'Filter', exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`address=${address}`));
   await expect(rows(page).first()).toBeVisible();
@@ -191,8 +275,7 @@ for (const width of WIDTHS) {
   test(`the collection page at ${width} px, light and dark: prices shown, nothing cut or sideways`, async ({
     page,
     servers,
-  }, testInfo) => {
-    test.skip(testInfo.project.name !== 'deployed', 'layout does not depend on the profile');
+  }) => {
     const busiest = servers.contracts.deep[0]!;
     await page.setViewportSize({ width, height: 900 });
     await openIndexed(page, `/contracts/${busiest.address}?kind=sale`);
@@ -211,8 +294,7 @@ for (const width of WIDTHS) {
 test('opening a collection moves nothing once drawn (layout shift ≤ 0.05)', async ({
   page,
   servers,
-}, testInfo) => {
-  test.skip(testInfo.project.name !== 'deployed', 'layout does not depend on the profile');
+}) => {
   const busiest = servers.contracts.deep[0]!;
   await openIndexed(page, `/contracts/${busiest.address}`);
   await page.setViewportSize({ width: 1440, height: 900 });

@@ -22,11 +22,6 @@ import { indexedWallet } from './support/wallet';
  * past, so "All time" is the window with activity in it.
  */
 test.describe.configure({ mode: 'parallel' });
-// Playwright reads the fixtures a function needs from its first parameter's pattern.
-// eslint-disable-next-line no-empty-pattern
-test.beforeEach(({}, testInfo) => {
-  test.skip(testInfo.project.name !== 'deployed', 'the ranking does not depend on the profile');
-});
 
 const rankingTable = (page: Page) => page.getByRole('table', { name: /^Collections ranked by/ });
 const rankingStatus = (page: Page) =>

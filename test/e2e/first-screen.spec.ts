@@ -16,11 +16,6 @@ async function openFirstRows(page: Page, path: string) {
   // A bound on a hang, not a wait: a busy machine reads a deep history slowly.
   await expect(dataRows(eventsTable(page)).first()).toBeVisible({ timeout: 150_000 });
 }
-// Playwright reads the fixtures a function needs from its first parameter's pattern.
-// eslint-disable-next-line no-empty-pattern
-test.beforeEach(({}, testInfo) => {
-  test.skip(testInfo.project.name !== 'deployed', 'layout does not depend on the profile');
-});
 
 const chartsFold = (page: Page) => page.getByText('Charts: activity and sale prices');
 

@@ -1,7 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import {
-  columnTexts,
   contractsTable,
   rankingStatus,
   dataRows,
@@ -77,20 +76,6 @@ test('contracts → a contract → a token by clicking, then back and forward', 
   await expect(page).toHaveURL(`/contracts/${busiest.address}`);
 });
 
-test('scrolling to the end of the rows loads more', async ({ page, servers }) => {
-  const busiest = servers.contracts.deep[0]!;
-  await page.goto(`/contracts/${busiest.address}`);
-  await expect(loadStatus(page)).toHaveText(/of [\d,]+ events shown/);
-  const first = await loadedCount(page);
-  const second = await scrollUntilMoreThan(page, first);
-  const third = await scrollUntilMoreThan(page, second);
-  expect(third).toBeGreaterThan(second);
-  await expect(loadStatus(page)).toHaveText(/of [\d,]+ events shown/);
-  // The newest rows are still the first ones.
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await expect(dataRows(eventsTable(page)).first()).toHaveAttribute('data-index', '0');
-});
-
 test('back keeps the loaded rows and the place in them; a reload the same rows', async ({
   page,
   servers,
@@ -155,107 +140,6 @@ test('clicking a column header sorts the rows', async ({ page, servers }) => {
     [...descending].sort((a, b) => (BigInt(a) > BigInt(b) ? -1 : BigInt(a) < BigInt(b) ? 1 : 0)),
   );
   expect(descending[0]).not.toBe(ascending[0]);
-});
-
-test('event-kind and address filters', async ({ page, servers }) => {
-  const busiest = servers.contracts.deep[0]!;
-  await page.goto(`/contracts/${busiest.address}`);
-  const table = eventsTable(page);
-  await expect(dataRows(table).first()).toBeVisible();
-
-  const sale = page.getByRole('button', { name: 'Sale', exact: true });
-  await sale.click();
-  await expect(sale).toHaveAttribute('aria-pressed', 'true');
-  await expect(page).toHaveURL(/[?&]kind=sale\b/);
-  const kinds = () =>
-    dataRows(table).evaluateAll((rows) =>
-      rows.map((row) => row.querySelector('td')?.textContent?.trim()),
-    );
-  await expect.poll(async () => [...new Set(await kinds())]).toEqual(['Sale']);
-
-  const transfer = page.getByRole('button', { name: 'Transfer', exact: true });
-  await transfer.click();
-  await expect(page).toHaveURL(/[?&]kind=transfer%2Csale\b|[?&]kind=transfer,sale\b/);
-  // The newest changes of either kind, whichever they are.
-  await expect
-    .poll(async () => (await kinds()).every((kind) => kind === 'Sale' || kind === 'Transfer'))
-    .toBe(true);
-  await sale.click();
-  await transfer.click();
-  await expect(sale).toHaveAttribute('aria-pressed', 'false');
-  await expect(page).not.toHaveURL(/kind=/);
-
-  // The filter button beside an address in a row shows only the events with that address.
-  const addressButton = dataRows(table)
-    .first()
-    .getByRole('link', { name: /^Show only events with 0x/ })
-    .first();
-  const address = (await addressButton.getAttribute('aria-label'))!.split(' ').at(-1)!;
-  await addressButton.click();
-  await expect(page).toHaveURL(new RegExp(`[?&]address=${address}\\b`));
-  const remove = page.getByRole('button', { name: `Remove the address filter ${address}` });
-  await expect(remove).toBeVisible();
-  await expect
-    .poll(() =>
-      dataRows(table).evaluateAll(
-        (rows, wanted) =>
-          rows.every((row) => row.querySelector(`[data-address="${wanted}"]`) !== null),
-        address,
-      ),
-    )
-    .toBe(true);
-
-  await remove.click();
-  await expect(remove).toBeHidden();
-  await expect(page).not.toHaveURL(/address=/);
-
-  // The address filter box takes a typed address too, and says when it is not one.
-  const box = page.getByRole('textbox', { name: 'Sender or receiver' });
-  await box.fill('not an address');
-  await page.getByRole('button', { name: 'Filter', exact: true }).click();
-  await expect(page.getByRole('alert')).toContainText('An address is 0x');
-  await box.fill(address.replace(/^0x0+/, '0x').toUpperCase().replace('0X', '0x'));
-  await page.getByRole('button', { name: 'Filter', exact: true }).click();
-  await expect(page).toHaveURL(new RegExp(`[?&]address=${address}\\b`));
-});
-
-test('a copied URL opens the same view in a new page', async ({ page, context, servers }) => {
-  const busiest = servers.contracts.deep[0]!;
-  await page.goto(`/contracts/${busiest.address}`);
-  const table = eventsTable(page);
-  await expect(dataRows(table).first()).toBeVisible();
-  await page.getByRole('button', { name: 'Transfer', exact: true }).click();
-  await table.getByRole('columnheader', { name: 'Token' }).getByRole('button').click();
-  await page.getByRole('button', { name: 'Show exact times' }).click();
-  await expect(page.getByRole('button', { name: 'Show relative times' })).toBeVisible();
-  await expect(page).toHaveURL(/kind=transfer.*sort=token.*time=abs/);
-  const url = page.url();
-  const rows = await rowSignatures(table);
-
-  const other = await context.newPage();
-  await other.goto(url);
-  await expect(other).toHaveURL(url);
-  const copy = eventsTable(other);
-  await expect(dataRows(copy).first()).toBeVisible();
-  await expect(other.getByRole('button', { name: 'Transfer', exact: true })).toHaveAttribute(
-    'aria-pressed',
-    'true',
-  );
-  await expect(copy.getByRole('columnheader', { name: 'Token' })).toHaveAttribute(
-    'aria-sort',
-    'ascending',
-  );
-  await expect(other.getByRole('button', { name: 'Show relative times' })).toHaveAttribute(
-    'aria-pressed',
-    'true',
-  );
-  // The server answers the view: the same rows, in the same order, whoever asks.
-  await expect.poll(() => rowSignatures(copy)).toEqual(rows);
-  const kinds = await columnTexts(copy, 0);
-  expect(new Set(kinds)).toEqual(new Set(['Transfer']));
-  const ids = (await tokenIds(copy)).map(BigInt);
-  expect(ids).toEqual([...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
-  await other.close();
 });
 
 test('the lookup box goes to a contract or a token, and explains bad input', async ({

@@ -137,8 +137,7 @@ for (const view of ['also-hold', 'overlap', 'compare'] as const) {
   test(`the holders' ${view} view at ${WIDTHS.join(', ')} px, light and dark: nothing cut or sideways`, async ({
     page,
     servers,
-  }, testInfo) => {
-    test.skip(testInfo.project.name !== 'deployed', 'layout does not depend on the profile');
+  }) => {
     test.setTimeout(240_000);
     const [first, second] = servers.contracts.deep;
     await indexed(page, first!.address, second!.address);

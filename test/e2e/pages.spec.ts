@@ -11,10 +11,7 @@ import { APP_PAGES } from './support/pages';
  * Each page once per test, in light and dark: axe finds no serious or critical violation,
  * screenshots at desktop and phone width go to test/e2e/artifacts/screenshots/, the page
  * does not scroll sideways on a phone, and table rows keep their heights.
- * Both profiles render the same components (the client normalises the data first), so axe,
- * the slowest check here, runs in the deployed project only; screenshots come from both.
  */
-const AXE_PROJECT = 'deployed';
 test.describe.configure({ mode: 'parallel' });
 
 const DESKTOP = { width: 1280, height: 800 };
@@ -24,21 +21,19 @@ for (const appPage of APP_PAGES) {
   test(`${appPage.name} page: accessible in light and dark; screenshots`, async ({
     page,
     servers,
-  }, testInfo) => {
-    const axe = testInfo.project.name === AXE_PROJECT;
-    const shot = (variant: string) =>
-      screenshot(page, `${testInfo.project.name}-${appPage.name}-${variant}`);
+  }) => {
+    const shot = (variant: string) => screenshot(page, `${appPage.name}-${variant}`);
     await page.setViewportSize(DESKTOP);
     await page.emulateMedia({ colorScheme: 'light' });
     await page.goto(appPage.path(servers));
     await appPage.ready(page, servers);
     await shot('desktop');
     await expectRowsFitTheirHeight(page, false);
-    if (axe) expect.soft(await seriousViolations(page), 'axe, light').toEqual([]);
+    expect.soft(await seriousViolations(page), 'axe, light').toEqual([]);
 
     await page.emulateMedia({ colorScheme: 'dark' });
     await shot('desktop-dark');
-    if (axe) expect.soft(await seriousViolations(page), 'axe, dark').toEqual([]);
+    expect.soft(await seriousViolations(page), 'axe, dark').toEqual([]);
 
     await page.setViewportSize(PHONE);
     await page.emulateMedia({ colorScheme: 'light' });

@@ -6,10 +6,6 @@ import { dataRows, eventsTable } from './support/ui';
  * sale as two records (one row), prices in hex or decimal in their currencies.
  */
 
-test.beforeEach(({ servers }) => {
-  test.skip(servers.profile !== 'deployed', 'the deployed profile is the real service’s');
-});
-
 test('each sale is one row, its price in its currency', async ({ page, servers }) => {
   const contract = servers.contracts.deep[0]!;
   await page.goto(`/contracts/${contract.address}`);

@@ -6,8 +6,7 @@ import { expect, test } from './support/fixtures';
  */
 test('a dark theme chosen on a light system is there before the app’s code runs', async ({
   page,
-}, testInfo) => {
-  test.skip(testInfo.project.name !== 'deployed', 'the theme does not depend on the profile');
+}) => {
   await page.emulateMedia({ colorScheme: 'light' });
   await page.addInitScript(() =>
     localStorage.setItem('token-activity-settings', JSON.stringify({ theme: 'dark' })),

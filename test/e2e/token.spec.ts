@@ -81,9 +81,7 @@ test('a sale is one row with its price; the custody chain tells each owner', asy
   const sales = answer.events.filter((event) => event.kind === 'sale');
   expect(sales.length).toBeGreaterThan(0);
   // The deployed service sends each sale twice (its transfer and the sale record): one row.
-  if (servers.profile === 'deployed') {
-    expect(sales.every((sale) => sale.records === 'transfer+sale')).toBe(true);
-  }
+  expect(sales.every((sale) => sale.records === 'transfer+sale')).toBe(true);
   const saleRows = dataRows(table).filter({
     has: page.getByRole('cell', { name: 'Sale', exact: true }),
   });
@@ -137,7 +135,7 @@ test('when the service cannot be asked, the page says the history comes from sto
   request,
   sample,
   servers,
-}, testInfo) => {
+}) => {
   const contract = servers.contracts.deep[0]!.address;
   // A token of the collection's newest page (which the token route stores as it answers),
   // other than the ones other tests open.
@@ -170,10 +168,8 @@ test('when the service cannot be asked, the page says the history comes from sto
   await expect(loadStatus(page)).toHaveCount(0);
   await expect(dataRows(history(page, id)).first()).toBeVisible();
   await expect(custody(page).last()).toContainText('(from stored data)');
-  if (testInfo.project.name === 'deployed') {
-    await page.setViewportSize({ width: 390, height: 1400 });
-    await screenshot(page, 'token-stored-390-light', { fullPage: true });
-  }
+  await page.setViewportSize({ width: 390, height: 1400 });
+  await screenshot(page, 'token-stored-390-light', { fullPage: true });
 });
 
 test.describe('on a touch screen', () => {
@@ -209,9 +205,8 @@ test.describe('on a touch screen', () => {
 test('screenshots at four widths, light and dark; no sideways scroll, axe clean', async ({
   page,
   servers,
-}, testInfo) => {
+}) => {
   test.setTimeout(90_000);
-  test.skip(testInfo.project.name !== 'deployed', 'the layout does not depend on the profile');
   const { contract, id, rows } = servers.longToken;
   await page.goto(`/contracts/${contract}/tokens/${id}`);
   await expect(loadStatus(page)).toHaveText(new RegExp(`^all ${rows} events loaded`));

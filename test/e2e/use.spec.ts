@@ -25,15 +25,9 @@ import {
 /*
  * The dashboard as a person uses it: every width from a small phone to a large screen,
  * light and dark, mouse, keyboard and touch. The walk through the three pages takes the
- * screenshots (test/e2e/artifacts/screenshots/use-*.png). Both profiles render the same
- * components, so these run in the deployed one, the real service's behaviour.
+ * screenshots (test/e2e/artifacts/screenshots/use-*.png).
  */
 test.describe.configure({ mode: 'parallel' });
-// Playwright reads the fixtures a function needs from its first parameter's pattern.
-// eslint-disable-next-line no-empty-pattern
-test.beforeEach(({}, testInfo) => {
-  test.skip(testInfo.project.name !== 'deployed', 'layout and input do not depend on the profile');
-});
 
 const heading = (page: Page) => page.getByRole('heading', { level: 1 });
 

@@ -21,11 +21,6 @@ import { indexedWallet } from './support/wallet';
  * open (support/wallet.ts indexes it first: the e2e servers index nothing by themselves).
  */
 test.describe.configure({ mode: 'parallel' });
-// Playwright reads the fixtures a function needs from its first parameter's pattern.
-// eslint-disable-next-line no-empty-pattern
-test.beforeEach(({}, testInfo) => {
-  test.skip(testInfo.project.name !== 'deployed', 'layout and input do not depend on the profile');
-});
 
 const heading = (page: Page) => page.getByRole('heading', { level: 1 });
 const walletTable = (page: Page) => page.getByRole('table', { name: 'Events of this wallet' });

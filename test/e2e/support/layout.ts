@@ -210,7 +210,7 @@ export async function openWhenIndexed(page: Page, path: string): Promise<void> {
 
 /**
  * The layout tests of a collection's subpage (`/contracts/:address/${page}`), one per
- * width, in the deployed profile only (layout does not depend on it): `open` opens it
+ * width: `open` opens it
  * once its history is indexed, `drawn` is what shows it is drawn in full.
  */
 export function subpageLayoutTests(
@@ -223,8 +223,7 @@ export function subpageLayoutTests(
     test(`the ${subpage} page at ${width} px, light and dark: nothing cut or sideways`, async ({
       page,
       servers,
-    }, testInfo) => {
-      test.skip(testInfo.project.name !== 'deployed', 'layout does not depend on the profile');
+    }) => {
       test.setTimeout(60_000);
       const collection = servers.contracts.deep[1]!;
       await page.setViewportSize({ width, height: 900 });

@@ -8,7 +8,12 @@ export const ARTIFACTS_DIR = join(E2E_DIR, 'artifacts');
 export const SCREENSHOTS_DIR = join(ARTIFACTS_DIR, 'screenshots');
 export const SERVERS_FILE = join(ARTIFACTS_DIR, 'servers.json');
 
-export const PROFILES = ['deployed', 'documented'] as const;
+/**
+ * The sample service's profiles the browser suite runs: the deployed one, the real
+ * service's. The documented profile renders through the same components; what it changes
+ * (records, cursors, images) is checked over the server in Vitest (test/README.md).
+ */
+export const PROFILES = ['deployed'] as const;
 export type Profile = (typeof PROFILES)[number];
 
 /** Small enough to generate in a blink, big enough for a few lists of several pages. */
@@ -86,5 +91,5 @@ export function readServers(): Servers {
   throw new Error('The e2e servers are not running: run the suite through playwright.config.ts.');
 }
 
-/** Ports for the two production servers, chosen once when the config is first read. */
+/** Ports for the production servers, one a profile, chosen once when the config is first read. */
 export const APP_PORTS_ENV = 'E2E_APP_PORTS';

@@ -135,7 +135,10 @@ async function rawConnection(port: number): Promise<{ socket: Socket; closed: Pr
   return { socket, closed: once(socket, 'close') };
 }
 
-describe('production server process', { timeout: 30_000 }, () => {
+// A bound on a hang: each test starts a server process (its code compiled, its PostgreSQL
+// started), which took 11–17 s on the busy 2 cores with one test file at a time, and past
+// 30 s with two.
+describe('production server process', { timeout: 90_000 }, () => {
   it('on SIGTERM stops accepting, finishes requests in flight, then exits 0', async () => {
     const server = startChild(realUpstream());
     const [, port] = await server.output(/on http:\/\/127\.0\.0\.1:(\d+)\//);

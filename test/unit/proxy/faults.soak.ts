@@ -113,8 +113,9 @@ async function soak(proxy: Proxy, rounds: number, first = 0) {
   return answers;
 }
 
-// Thousands of requests: generous bounds for a busy machine; nothing here measures speed.
-describe('upstream faults, repeated', { timeout: 60_000 }, () => {
+// Thousands of requests: generous bounds for a busy machine (the heap's took 70 s at load 20
+// on 2 cores); nothing here measures speed.
+describe('upstream faults, repeated', { timeout: 300_000 }, () => {
   const cases = faults.map(([name, answer, status, kind]) => [name, status, kind, answer] as const);
   it.each(cases)('upstream %s → %i %s every time', async (_name, status, kind, answer) => {
     const timeoutMs = kind === 'timeout' ? HANG_TIMEOUT_MS : TIMEOUT_MS;
