@@ -5,10 +5,9 @@ import { queryKeys } from './query-keys';
 
 /**
  * The webhook routes (`/api/webhooks…`, src/server/webhooks), each asked with the
- * operator's token. Deliveries change as they are sent, so lists are asked again while
- * shown (`refetchInterval`), never kept stale.
+ * operator's token. Deliveries change as they are sent: the page asks again when the tab
+ * comes back into view, and on its Refresh button.
  */
-const REFRESH_MS = 5_000;
 // A log's length: the server's own default.
 const LOG_LIMIT = 50;
 
@@ -17,7 +16,7 @@ export const webhooksQueryOptions = (token: string) =>
     queryKey: queryKeys.webhooks(token),
     queryFn: ({ signal }) =>
       sendAnswer<{ webhooks: WebhookSummary[] }>('/api/webhooks', { token, signal }, ['webhooks']),
-    refetchInterval: REFRESH_MS,
+    refetchOnWindowFocus: true,
   });
 
 export const deliveriesQueryOptions = (token: string, id: string) =>
@@ -29,7 +28,7 @@ export const deliveriesQueryOptions = (token: string, id: string) =>
         { token, signal },
         ['deliveries'],
       ),
-    refetchInterval: REFRESH_MS,
+    refetchOnWindowFocus: true,
   });
 
 export const createWebhook = (token: string, request: { url: string; rule: unknown }) =>

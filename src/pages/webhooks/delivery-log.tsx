@@ -6,6 +6,7 @@ import { EmptyState, ErrorState, SkeletonRows } from '../../components/states';
 import { plural } from '../../lib/format';
 import { formatAbsolute } from '../../lib/time';
 import type { WebhookDelivery } from '../../lib/webhooks';
+import button from '../../components/button.module.css';
 import styles from './webhooks-page.module.css';
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
@@ -49,6 +50,14 @@ export function DeliveryLog({
         <h2 id={titleId} className={styles.grow}>
           Delivery log of webhook {id}
         </h2>
+        <button
+          type="button"
+          className={button.secondary}
+          disabled={log.isFetching}
+          onClick={() => void log.refetch()}
+        >
+          Refresh
+        </button>
         <Link to={closeHref}>Close the log</Link>
       </div>
       {log.isPending ? (

@@ -116,7 +116,19 @@ function Webhooks({
       <WebhookForm token={token} kind={view.kind} view={view.view} onKind={setKind} />
       {view.log && <DeliveryLog token={token} id={view.log} closeHref={hrefWith({ log: null })} />}
       <section className={styles.panel} aria-labelledby="webhook-list-title">
-        <h2 id="webhook-list-title">Your webhooks</h2>
+        <div className={styles.row}>
+          <h2 id="webhook-list-title" className={styles.grow}>
+            Your webhooks
+          </h2>
+          <button
+            type="button"
+            className={button.secondary}
+            disabled={list.isFetching}
+            onClick={() => void list.refetch()}
+          >
+            Refresh
+          </button>
+        </div>
         {list.isPending ? (
           <SkeletonRows columns={3} rows={2} />
         ) : list.isError ? (
