@@ -37,6 +37,7 @@ import {
   type ProfileServers,
   type Servers,
   type TokenInfo,
+  WEBHOOK_TOKEN,
 } from './support/servers';
 
 const LOG_DIR = join(ARTIFACTS_DIR, 'logs');
@@ -236,6 +237,7 @@ async function startApp(
         // The server fetches contract images itself: kept offline as the browser is (a
         // name under .invalid never resolves), so the sample's ipfs:// ones fail at once.
         IMAGE_IPFS_GATEWAY: 'https://ipfs.invalid/ipfs/',
+        WEBHOOK_TOKEN,
       },
       children,
     );
