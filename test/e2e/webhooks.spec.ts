@@ -22,7 +22,7 @@ test.beforeEach(({}, testInfo) => {
 const receiver = (name: string) => `https://93.184.216.34/hooks/${name}`;
 
 async function giveToken(page: Page) {
-  await page.getByLabel('Token').fill(WEBHOOK_TOKEN);
+  await page.getByLabel('Token', { exact: true }).fill(WEBHOOK_TOKEN);
   await page.getByRole('button', { name: 'Use this token' }).click();
 }
 
@@ -33,14 +33,14 @@ test('a view’s webhook is made from its page, listed, and deleted', async ({ p
   await page.getByRole('link', { name: 'Get a webhook for this view' }).click();
   await expect(page).toHaveURL(`/webhooks?view=${encodeURIComponent(view)}`);
   await giveToken(page);
-  await expect(page.getByLabel('View')).toHaveValue(view);
+  await expect(page.getByLabel('View', { exact: true })).toHaveValue(view);
   // The token is the tab's: never in the address bar.
   expect(page.url()).not.toContain(WEBHOOK_TOKEN);
 
   const url = receiver(`made-${Date.now()}`);
-  await page.getByLabel('Receiver URL').fill(url);
+  await page.getByLabel('Receiver URL', { exact: true }).fill(url);
   // Keyboard only from here: Enter in a field submits the form.
-  await page.getByLabel('Receiver URL').press('Enter');
+  await page.getByLabel('Receiver URL', { exact: true }).press('Enter');
   const made = page.getByRole('status').filter({ hasText: /Webhook \d+ made\./ });
   await expect(made).toBeFocused();
   const number = /Webhook (\d+) made/.exec((await made.textContent()) ?? '')![1]!;
@@ -73,14 +73,14 @@ test('the webhooks page fits every width in both themes', async ({
   const { contract } = servers.token;
   await page.goto('/webhooks?kind=sale-above-median');
   await giveToken(page);
-  await page.getByLabel('Receiver URL').fill(receiver(`layout-${Date.now()}`));
-  await page.getByLabel('Collection').fill(contract);
-  await page.getByLabel('Times the median').fill('0.5');
+  await page.getByLabel('Receiver URL', { exact: true }).fill(receiver(`layout-${Date.now()}`));
+  await page.getByLabel('Collection', { exact: true }).fill(contract);
+  await page.getByLabel('Times the median', { exact: true }).fill('0.5');
   await page.getByRole('button', { name: 'Make the webhook' }).click();
-  await expect(page.getByLabel('Times the median')).toHaveAccessibleDescription(
+  await expect(page.getByLabel('Times the median', { exact: true })).toHaveAccessibleDescription(
     'factor must be a number from 1 to 1000000.',
   );
-  await page.getByLabel('Times the median').fill('3');
+  await page.getByLabel('Times the median', { exact: true }).fill('3');
   await page.getByRole('button', { name: 'Make the webhook' }).click();
   const made = page.getByRole('status').filter({ hasText: /Webhook \d+ made\./ });
   const number = /Webhook (\d+) made/.exec((await made.textContent()) ?? '')![1]!;
