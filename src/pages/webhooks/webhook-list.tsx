@@ -19,10 +19,13 @@ export function WebhookList({
   token,
   webhooks,
   logHref,
+  onDeleted,
 }: {
   token: string;
   webhooks: readonly WebhookSummary[];
   logHref: (id: string) => string;
+  /** After a webhook is deleted: its log, if open, is closed. */
+  onDeleted: (id: string) => void;
 }) {
   if (webhooks.length === 0) {
     return <p role="status">No webhook yet: make one above.</p>;
@@ -30,7 +33,13 @@ export function WebhookList({
   return (
     <ol className={styles.cards} aria-label="Webhooks">
       {webhooks.map((webhook) => (
-        <WebhookCard key={webhook.id} token={token} webhook={webhook} logHref={logHref} />
+        <WebhookCard
+          key={webhook.id}
+          token={token}
+          webhook={webhook}
+          logHref={logHref}
+          onDeleted={onDeleted}
+        />
       ))}
     </ol>
   );
@@ -40,10 +49,12 @@ function WebhookCard({
   token,
   webhook,
   logHref,
+  onDeleted,
 }: {
   token: string;
   webhook: WebhookSummary;
   logHref: (id: string) => string;
+  onDeleted: (id: string) => void;
 }) {
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
@@ -51,7 +62,11 @@ function WebhookCard({
   const deleteRef = useRef<HTMLButtonElement>(null);
   const removal = useMutation({
     mutationFn: () => deleteWebhook(token, webhook.id),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.webhooksAll() }),
+    onSuccess: () => {
+      onDeleted(webhook.id);
+      // The list alone: a deleted webhook's log has nothing more to say.
+      return queryClient.invalidateQueries({ queryKey: queryKeys.webhooks(token) });
+    },
   });
   // Focus follows the question and its answer, so a keyboard never loses its place.
   const asked = useRef(false);

@@ -83,10 +83,9 @@ function Webhooks({
       hrefs.webhooks(searchText(updateSearch(params, changes))),
     [params],
   );
-  const setKind = (kind: string) =>
-    setParams((old) => updateSearch(old, { kind: kind === 'view' ? null : kind }), {
-      replace: true,
-    });
+  const setSearch = (changes: Record<string, string | null>) =>
+    setParams((old) => updateSearch(old, changes), { replace: true });
+  const setKind = (kind: string) => setSearch({ kind: kind === 'view' ? null : kind });
   if (list.isError && list.error instanceof ApiError) {
     if (list.error.kind === 'unauthorized') {
       return (
@@ -138,6 +137,9 @@ function Webhooks({
             token={token}
             webhooks={list.data.webhooks}
             logHref={(id) => hrefWith({ log: id })}
+            onDeleted={(id) => {
+              if (view.log === id) setSearch({ log: null });
+            }}
           />
         )}
       </section>
