@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { ApiError } from '../../api/api-error';
 import { queryKeys } from '../../api/query-keys';
 import { createWebhook } from '../../api/webhooks';
@@ -86,10 +86,12 @@ export function WebhookForm({
     onSuccess: (answer) => {
       setCreated(answer);
       void queryClient.invalidateQueries({ queryKey: queryKeys.webhooksAll() });
-      // The secret is what must be seen now: focus goes to it.
-      requestAnimationFrame(() => secretRef.current?.focus());
     },
   });
+  // The secret is what must be seen now: focus goes to it once it is shown.
+  useEffect(() => {
+    if (created) secretRef.current?.focus();
+  }, [created]);
   const error = mutation.error;
   const problem = error instanceof ApiError && error.kind === 'bad_request' ? error.message : null;
   const problemField: WebhookField | null = problem ? fieldOfProblem(problem) : null;
