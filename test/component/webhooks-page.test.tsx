@@ -46,6 +46,8 @@ describe('the webhooks page', () => {
     const made = await screen.findByText(/Webhook \d+ made\./);
     const id = /Webhook (\d+) made/.exec(made.textContent!)![1]!;
     const secret = within(made.parentElement!).getByText(/^whsec_/).textContent!;
+    // What must be seen now has the focus.
+    await waitFor(() => expect(made.parentElement).toHaveFocus());
     const { rows } = await api.pool.query<{ secret: string; rule: unknown }>(
       'SELECT secret, rule FROM webhook_subscriptions WHERE id = $1',
       [id],
