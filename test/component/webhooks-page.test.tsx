@@ -88,7 +88,9 @@ describe('the webhooks page', () => {
     expect(await screen.findByText('No webhook yet: make one above.')).toBeInTheDocument();
     // Its log, open, closes with it.
     await waitFor(() => expect(router.state.location.search).not.toContain('log='));
-    expect(screen.queryByRole('list', { name: `Deliveries of webhook ${id}` })).toBeNull();
+    await waitFor(() =>
+      expect(screen.queryByRole('list', { name: `Deliveries of webhook ${id}` })).toBeNull(),
+    );
     const left = await api.pool.query('SELECT 1 FROM webhook_subscriptions');
     expect(left.rowCount).toBe(0);
   });
