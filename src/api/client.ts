@@ -19,7 +19,36 @@ export async function getAnswer<T>(
   signal: AbortSignal | undefined,
   required: readonly (keyof T & string)[],
 ): Promise<T> {
-  const body = await getJson(path, signal);
+  return checkedAnswer<T>(await getJson(path, signal), required);
+}
+
+/**
+ * An answer of a route that takes the operator's token (webhooks): GET, POST with a JSON
+ * body or DELETE, with `Authorization: Bearer <token>`; read and checked as `getAnswer`'s.
+ */
+export async function sendAnswer<T>(
+  path: string,
+  request: {
+    method?: 'GET' | 'POST' | 'DELETE';
+    token: string;
+    body?: unknown;
+    signal?: AbortSignal;
+  },
+  required: readonly (keyof T & string)[],
+): Promise<T> {
+  const { method = 'GET', token, body, signal } = request;
+  const response = await getResponse(path, signal, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+    },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  return checkedAnswer<T>(await readJson(response, signal), required);
+}
+
+function checkedAnswer<T>(body: unknown, required: readonly (keyof T & string)[]): T {
   if (
     typeof body !== 'object' ||
     body === null ||
@@ -47,11 +76,19 @@ export function pagePath(
   return `${path}?${params}`;
 }
 
-/** The response to a GET once its headers are in; a failure status is an `ApiError`. */
-async function getResponse(path: string, signal?: AbortSignal): Promise<Response> {
+/** The response once its headers are in (a GET unless `init` says); a failure status is an `ApiError`. */
+async function getResponse(
+  path: string,
+  signal?: AbortSignal,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Response> {
   let response: Response;
   try {
-    response = await fetch(path, { signal, headers: { accept: 'application/json' } });
+    response = await fetch(path, {
+      ...init,
+      signal,
+      headers: { accept: 'application/json', ...init.headers },
+    });
   } catch (error) {
     if (signal?.aborted) throw error;
     throw new ApiError('network');

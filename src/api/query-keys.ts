@@ -8,6 +8,11 @@ export const queryKeys = {
   meta: () => ['meta'] as const,
   /** The server's API document, the examples filled into it, one example's answer. */
   apiDocument: () => ['api-document'] as const,
+  /** Every webhook query: to refresh them all (a token given again, a webhook made or deleted). */
+  webhooksAll: () => ['webhooks'] as const,
+  /** The webhooks, as the token held in the tab may see them; another token is another answer. */
+  webhooks: (token: string) => ['webhooks', token, 'list'] as const,
+  webhookDeliveries: (token: string, id: string) => ['webhooks', token, 'deliveries', id] as const,
   apiSamples: () => ['api-document', 'samples'] as const,
   apiSampleAnswer: (url: string) => ['api-document', 'answer', url] as const,
   /** Collections ranked: the ranking's search string (window, sort, currency). */

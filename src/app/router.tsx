@@ -75,6 +75,7 @@ export const routes: RouteObject[] = [
           lazyPage('wallet', 'WalletRoute'),
           lazyPage('transaction', 'TransactionRoute'),
           lazyPage('apiDocs', 'ApiDocsPage'),
+          lazyPage('webhooks', 'WebhooksRoute'),
           { path: '*', element: <NotFound /> },
         ],
       },

@@ -12,6 +12,7 @@ export const routePatterns = {
   wallet: '/addresses/:address',
   transaction: '/transactions/:hash',
   apiDocs: '/api-docs',
+  webhooks: '/webhooks',
   embedActivity: '/embed/contracts/:address/activity',
   embedLatest: '/embed/contracts/:address/latest',
 } as const;
@@ -32,6 +33,7 @@ export const pageModules = {
   wallet: 'wallet/wallet-page',
   transaction: 'transaction/transaction-page',
   apiDocs: 'api-docs/api-docs-page',
+  webhooks: 'webhooks/webhooks-page',
   embedActivity: 'embed/embed-page',
   embedLatest: 'embed/embed-page',
 } as const satisfies Partial<Record<RouteName, string>>;
@@ -72,6 +74,7 @@ export const hrefs = {
   wallet: (address: string, search = '') => `/addresses/${address}${search}`,
   transaction: (hash: string) => `/transactions/${hash}`,
   apiDocs: (route = '') => `/api-docs${route ? `#${route}` : ''}`,
+  webhooks: (search = '') => `/webhooks${search}`,
   embedActivity: (address: string, search = '') => `/embed/contracts/${address}/activity${search}`,
   embedLatest: (address: string, search = '') => `/embed/contracts/${address}/latest${search}`,
 };
@@ -121,3 +124,7 @@ function decodable(segment: string): boolean {
 /** Where any view's Atom feed is: this prefix before the view's path and search. */
 export const FEED_PREFIX = '/api/feed';
 export const feedHref = (path: string, search = '') => `${FEED_PREFIX}${path}${search}`;
+
+/** The webhooks page with its form set to watch a view (its path and search), to share. */
+export const webhookForViewHref = (path: string, search = '') =>
+  hrefs.webhooks(`?${new URLSearchParams({ view: `${path}${search}` })}`);

@@ -16,12 +16,16 @@ const BENCH = 'webhooks';
 const ROUNDS = 30;
 const BURST = 50;
 const BUDGET_MS = 5_000;
+const MAX_PAUSE_MS = 500;
 
 /**
  * webhooks. From the commit that stores a change of hands to its delivery's arrival at a
  * local receiver (node:http on 127.0.0.1): the server's own deliverer with its default
- * settings (the outbox looked at every 250 ms), a wallet rule watching. One event a
- * commit, one after another's arrival; then one commit of 50 events, to its last arrival.
+ * settings (woken by the outbox's notice), a wallet rule watching. One event a commit,
+ * each after the last one's arrival and an idle pause of 0 to 500 ms (seeded), so a commit
+ * meets the deliverer anywhere in its wait as a real one does (without it, a commit would
+ * come at one moment of a poll's cycle and hide or exaggerate it); then one commit of 50
+ * events, to its last arrival.
  */
 export async function webhookDelivery({ report, deadline, log }: Context): Promise<void> {
   const load = loadavg()[0] ?? 0;
@@ -78,7 +82,13 @@ export async function webhookDelivery({ report, deadline, log }: Context): Promi
         },
       ]);
     const latencies: number[] = [];
+    let seed = 1;
+    const pause = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return new Promise((resolve) => setTimeout(resolve, seed % MAX_PAUSE_MS));
+    };
     for (let round = 0; round < ROUNDS && !deadline.passed(); round += 1) {
+      await pause();
       await ingestPages(pool, [mintPage(round + 1)]);
       const committed = performance.now();
       await until(round + 1);

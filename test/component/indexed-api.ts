@@ -1,5 +1,6 @@
 import { cleanup } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+import type { ProxyOptions } from '../../src/server/proxy/app';
 import { createSampleService, type Profile } from '../../src/server/sample-service';
 import { indexedProxy } from '../support/indexed-proxy';
 import { usePostgresDatabases } from '../support/postgres-databases';
@@ -26,7 +27,13 @@ export function indexedApiForTests() {
   });
 
   return async function install(
-    options: { profile?: Profile; seed?: number; indexed?: readonly string[] } = {},
+    options: {
+      profile?: Profile;
+      seed?: number;
+      indexed?: readonly string[];
+      /** The server's own options beyond the test's (webhooks on, …). */
+      proxy?: Partial<ProxyOptions>;
+    } = {},
   ) {
     const database = await databases.database();
     cleanups.push(database.drop);
@@ -35,15 +42,18 @@ export function indexedApiForTests() {
       profile: options.profile ?? 'deployed',
       dataset: smallDataset(options.seed),
     });
-    const { proxy } = await indexedProxy({
+    const { proxy, log } = await indexedProxy({
       url: database.url,
       upstream: sampleUpstream(service),
       cleanups,
       settings: { headIntervalMs: 60_000 },
+      ...(options.proxy && { proxy: options.proxy }),
     });
     for (const address of options.indexed ?? []) await proxy.indexer!.whole(address).done;
     const api = {
       proxy,
+      /** The server's database: for what a test sets up below the page (a delivery written). */
+      pool: log.pool,
       service,
       dataset: service.dataset,
       requests: [] as string[],

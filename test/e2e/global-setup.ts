@@ -36,6 +36,7 @@ import {
   type ProfileServers,
   type Servers,
   type TokenInfo,
+  WEBHOOK_TOKEN,
 } from './support/servers';
 
 /** A fixed end of the timeline, so no time a test sees depends on when it runs. */
@@ -206,7 +207,7 @@ async function startApp(
   rmSync(dataDir, { recursive: true, force: true });
   const appUrl = await startAppServer(
     `app-${profile}`,
-    { port: appPort, sampleUrl, apiKey, env: { DATA_DIR: dataDir } },
+    { port: appPort, sampleUrl, apiKey, env: { DATA_DIR: dataDir, WEBHOOK_TOKEN } },
     children,
   );
   if (new URL(appUrl).port !== String(appPort)) {

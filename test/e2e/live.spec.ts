@@ -33,10 +33,6 @@ import { dataRows, eventsTable, loadStatus, rowSignatures } from './support/ui';
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
 // Tall enough for the table (virtualised) to render the rows below the new ones.
 test.use({ viewport: { width: 1280, height: 2400 } });
-test.skip(
-  ({ servers }) => servers.profile !== 'deployed',
-  'one profile is enough: servers of its own',
-);
 
 // The key raw-records.ts sends.
 const API_KEY = 'k';
@@ -52,8 +48,7 @@ let proxy: Awaited<ReturnType<typeof startDropProxy>> | undefined;
 const children: ChildProcess[] = [];
 const dataDir = mkdtempSync(join(tmpdir(), 'token-dashboard-e2e-live-'));
 
-test.beforeAll(async ({ servers }) => {
-  if (servers.profile !== 'deployed') return;
+test.beforeAll(async () => {
   // As root the embedded PostgreSQL runs as the postgres user, who must reach DATA_DIR.
   chmodSync(dataDir, 0o755);
   const samplePort = await freePort();

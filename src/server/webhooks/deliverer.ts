@@ -9,6 +9,7 @@ import {
   pinnedAddress,
   type AddressCheck,
 } from '../network-address';
+import { DELIVERIES_CHANNEL } from './outbox';
 import { sign } from './signature';
 import { checkedReceiverUrl } from './receiver-url';
 
@@ -22,7 +23,11 @@ import { checkedReceiverUrl } from './receiver-url';
 export interface DelivererSettings {
   /** Private, loopback and link-local receivers allowed (`WEBHOOK_ALLOW_PRIVATE`). */
   allowPrivate: boolean;
-  /** How often the outbox is looked at for due deliveries. */
+  /**
+   * The longest wait between two looks at the outbox. New deliveries wake the deliverer at
+   * once (the outbox's notice); a retry is looked for when it comes due; this bounds the
+   * wait when the listening session is lost, or a notice with it.
+   */
   pollMs: number;
   /** One attempt's deadline: connection, answer and its body. */
   timeoutMs: number;
@@ -36,7 +41,7 @@ export interface DelivererSettings {
 
 export const DEFAULT_DELIVERER: DelivererSettings = {
   allowPrivate: false,
-  pollMs: 250,
+  pollMs: 5_000,
   timeoutMs: 10_000,
   // 2 s, 4 s … 1 h apart: about 4 hours from the first attempt to the last.
   maxAttempts: 14,
@@ -87,6 +92,55 @@ export function createDeliverer(
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<unknown> | undefined;
   let stopped = true;
+  // A notice came while a look was running: look again as soon as it ends.
+  let woken = false;
+  let listener: pg.PoolClient | null = null;
+  let listening: Promise<void> | null = null;
+
+  /** One session hears the outbox's notices; lost, the next look listens again. */
+  const listen = () =>
+    (listening ??= pool.connect().then(
+      async (client) => {
+        client.on('notification', wake);
+        client.on('error', () => void dropListener(client, true));
+        try {
+          await client.query(`LISTEN ${DELIVERIES_CHANNEL}`);
+          listener = client;
+          if (stopped) await dropListener(client, false);
+        } catch {
+          void dropListener(client, true);
+        }
+      },
+      (error: unknown) => {
+        listening = null;
+        options.log?.(`Webhooks: cannot listen for new deliveries: ${(error as Error).message}`);
+      },
+    ));
+
+  function dropListener(client: pg.PoolClient, broken: boolean): Promise<void> {
+    if (listener === client) listener = null;
+    listening = null;
+    client.removeAllListeners('notification');
+    if (broken) {
+      client.release(true);
+      return Promise.resolve();
+    }
+    return client.query(`UNLISTEN ${DELIVERIES_CHANNEL}`).then(
+      () => client.release(),
+      () => client.release(true),
+    );
+  }
+
+  function wake() {
+    if (stopped) return;
+    if (timer === undefined) {
+      woken = true;
+      return;
+    }
+    clearTimeout(timer);
+    timer = undefined;
+    loop();
+  }
 
   async function record(claimed: Claimed, outcome: Outcome) {
     if (outcome.ok) {
@@ -126,14 +180,34 @@ export function createDeliverer(
     return rows.length;
   }
 
+  /** How long until the next pending delivery comes due (a retry), at most `pollMs`. */
+  async function untilDue(): Promise<number> {
+    const { rows } = await pool.query<{ next: string | null }>(
+      `SELECT min(next_at) AS next FROM webhook_deliveries WHERE status = 'pending'`,
+    );
+    const next = rows[0]?.next;
+    if (next === null || next === undefined) return settings.pollMs;
+    return Math.max(0, Math.min(settings.pollMs, Number(next) - now()));
+  }
+
   const loop = () => {
     if (stopped) return;
+    if (!listener) void listen();
+    woken = false;
     running = runOnce()
-      .catch((error: unknown) => options.log?.(`Webhooks: ${(error as Error).message}`))
-      .then((sent) => {
-        // A full batch: more may be due at once.
-        const full = typeof sent === 'number' && sent >= settings.batch;
-        if (!stopped) timer = setTimeout(loop, full ? 0 : settings.pollMs);
+      .then(async (sent) => (sent >= settings.batch ? 0 : await untilDue()))
+      .catch((error: unknown) => {
+        options.log?.(`Webhooks: ${(error as Error).message}`);
+        return settings.pollMs;
+      })
+      .then((waitMs) => {
+        if (stopped) return;
+        // A notice during the look: what it told of may not have been due when looked at.
+        if (woken) waitMs = 0;
+        timer = setTimeout(() => {
+          timer = undefined;
+          loop();
+        }, waitMs);
       });
   };
 
@@ -148,6 +222,8 @@ export function createDeliverer(
       stopped = true;
       clearTimeout(timer);
       await running;
+      await listening;
+      if (listener) await dropListener(listener, false);
     },
   };
 }

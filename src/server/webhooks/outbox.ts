@@ -6,6 +6,12 @@ import { Sql } from '../index/sql';
 import { viewFilters, webhookRule, type WebhookRule } from './rules';
 
 /**
+ * The channel the outbox tells of new deliveries on (`NOTIFY`, inside the transaction that
+ * wrote them): every server's deliverer listening hears it once they are committed.
+ */
+export const DELIVERIES_CHANNEL = 'webhook_deliveries_due';
+
+/**
  * The rules of every webhook watching a collection, evaluated on what one ingest of its
  * records found, and the deliveries they call for written to the outbox in that same
  * transaction: a commit that stores the changes stores their deliveries, a rollback drops
@@ -245,5 +251,7 @@ export async function enqueueDeliveries(
       nowMs,
     ],
   );
+  // Deliverers listening wake once this commits, rather than on their next look.
+  if (rowCount) await client.query('SELECT pg_notify($1, $2)', [DELIVERIES_CHANNEL, '']);
   return rowCount ?? 0;
 }

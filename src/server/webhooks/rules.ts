@@ -73,13 +73,6 @@ export const webhookRule = z.discriminatedUnion(
 );
 
 export type WebhookRule = z.infer<typeof webhookRule>;
-export const RULE_KINDS = [
-  'view',
-  'sale-above-median',
-  'wallet',
-  'holders',
-  'flagged-sale',
-] as const;
 
 /** The changes of hands a view lists: its collection (or none: a wallet's) and its filters. */
 export interface ViewFilters {

@@ -22,6 +22,9 @@ export const DATASET = { seed: 1, contracts: 18, events: 200_000 } as const;
 /** How long the e2e production servers wait for the sample service before answering 504. */
 export const UPSTREAM_TIMEOUT_MS = 1500;
 
+/** The e2e servers' `WEBHOOK_TOKEN`: webhooks are on, for the webhooks page's tests. */
+export const WEBHOOK_TOKEN = 'e2e-operator-webhook-token';
+
 export interface ContractInfo {
   address: string;
   name: string;

@@ -9,6 +9,7 @@ import { readHoldersSearch } from '../../../src/lib/holders-view';
 import { readMarketSearch } from '../../../src/lib/market-view';
 import type { SearchReading } from '../../../src/lib/param-reading';
 import { readRankingSearch } from '../../../src/lib/ranking-view';
+import { readWebhooksSearch } from '../../../src/lib/webhooks';
 
 // Arbitrary text, plus the characters that matter in URLs and hex.
 const text = fc.oneof(
@@ -39,11 +40,21 @@ describe('browser route inputs', () => {
       [['window', 'sort', 'currency', 'q', 'wash'], readRankingSearch],
       [['asOf', 'time'], (params) => readHoldersSearch(params, NOW_MS)],
       [['from', 'to', 'wash', 'time'], (params) => readMarketSearch(params, NOW_MS)],
+      [['kind', 'view', 'log'], (params) => readWebhooksSearch(params).reading],
     ];
     for (const [keys, read] of readers) {
       const values = fc.oneof(
         text,
-        fc.constantFrom('ETH', '-time', 'exclude', 'abs', '12', 'sale'),
+        fc.constantFrom(
+          'ETH',
+          '-time',
+          'exclude',
+          'abs',
+          '12',
+          'sale',
+          'holders',
+          '/contracts/0x1?kind=sale',
+        ),
       );
       const params = fc.array(fc.tuple(fc.constantFrom(...keys, 'x'), values), { maxLength: 6 });
       fc.assert(

@@ -114,6 +114,37 @@ describe('webhooks', () => {
     expect(JSON.stringify(list.body)).not.toContain(secret);
   });
 
+  it('are sent when the outbox tells of them, and retried when due, not at the next poll', async () => {
+    const hooks = await open();
+    const target = await receiver(1);
+    const { id } = await hooks.subscribe(target.url, { kind: 'wallet', wallet: W0 });
+    // A poll far longer than the test's bound: only the notice, and the retry's due time,
+    // can have it sent within it.
+    const deliverer = hooks.deliverer({ pollMs: 10 * 60_000, retryBaseMs: 200 });
+    deliverer.start();
+    // The deliverer's first look finds nothing; it listens from then on.
+    await vi.waitFor(
+      async () => {
+        const { rows } = await hooks.pool.query(
+          "SELECT 1 FROM pg_stat_activity WHERE query LIKE 'LISTEN webhook_deliveries_due%'",
+        );
+        expect(rows).toHaveLength(1);
+      },
+      { timeout: 30_000, interval: 20 },
+    );
+    await ingestPages(hooks.pool, onePerPage([mint(1, W0, T + 1, 1)]));
+    await vi.waitFor(
+      async () => {
+        const log = await hooks.call('GET', `/api/webhooks/${id}/deliveries`);
+        expect(log.body.deliveries).toEqual([
+          expect.objectContaining({ status: 'delivered', attempts: 2, lastStatus: 200 }),
+        ]);
+      },
+      { timeout: 60_000, interval: 50 },
+    );
+    expect(target.received.map((each) => each.status)).toEqual([500, 200]);
+  });
+
   it('gives up after the last attempt, and says why in the log', async () => {
     const hooks = await open();
     const target = await receiver(100);
