@@ -14,6 +14,7 @@ const coverage = (replicaLagSeconds: number | null): Coverage => ({
   fault: null,
   verifiedAt: null,
   removed: 0,
+  catchingUp: null,
   replicaLagSeconds,
   faults: [],
   statement: 'The whole history is indexed.',

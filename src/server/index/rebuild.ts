@@ -95,9 +95,11 @@ export async function rebuildContract(
   const hours = lap();
   await client.query(`SELECT set_config('work_mem', $1, true)`, [memory[0]!.work_mem]);
   // Coverage as ingest keeps it: the contract's own list says how deep and how complete;
-  // a token's list moves the newest time, never the oldest.
+  // a token's list moves the newest time, never the oldest. A first read stored in the log
+  // alone has caught up once its list was read to the end (first-read.ts).
   await client.query(
-    `UPDATE idx_contracts SET oldest_ts = $2, newest_ts = $3, records = $4, complete = $5
+    `UPDATE idx_contracts SET oldest_ts = $2, newest_ts = $3, records = $4, complete = $5,
+       catching_up = catching_up AND NOT $5
      WHERE id = $1`,
     [id, read.oldest, read.newest, read.ownRecords, ownList?.complete ?? false],
   );
