@@ -65,7 +65,7 @@ export function createFirstRead(pool: pg.Pool, builds: pg.Pool) {
           'SELECT coalesce(max(id), 0) AS id FROM idx_changes WHERE contract_id = $1',
           [id],
         );
-        const stats = await rebuildContract(client, contract);
+        const stats = await rebuildContract(client, contract, { analyze: true });
         if (watching.length > 0) {
           // The rows this build added, from the oldest webhook's creation on (the rules
           // keep each webhook's own): news that came while the contract caught up.

@@ -19,6 +19,14 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
+async function indexDatabase() {
+  const database = await databases.database();
+  const pool = new pg.Pool({ connectionString: database.url, max: 4 });
+  cleanups.push(database.drop, () => pool.end());
+  await migrate(pool);
+  return { url: database.url, pool };
+}
+
 /** A page of `count` mints of token ids from `first` on, newest first. */
 const mints = (first: number, count: number) =>
   Array.from({ length: count }, (_, index) => {
@@ -37,11 +45,7 @@ const mints = (first: number, count: number) =>
 
 describe("a contract's first read stopped between the log and the build", () => {
   it('says it is catching up, and is built at the next start', async () => {
-    const database = await databases.database();
-    cleanups.push(database.drop);
-    const pool = new pg.Pool({ connectionString: database.url, max: 4 });
-    cleanups.push(() => pool.end());
-    await migrate(pool);
+    const { url, pool } = await indexDatabase();
     const pages = [mints(11, 10), mints(1, 10)];
 
     // The answer page by page, for the same pages.
@@ -64,7 +68,7 @@ describe("a contract's first read stopped between the log and the build", () => 
     expect(coverage).toMatchObject({ complete: false, records: 20, catchingUp: 0 });
 
     // A start finishes the build.
-    const log = await openIndexedLog({ connectionString: database.url });
+    const log = await openIndexedLog({ connectionString: url });
     cleanups.push(() => log.close());
     const built = await log.finished;
     expect(built.map((stats) => stats.contract)).toEqual([CONTRACT]);
@@ -75,11 +79,7 @@ describe("a contract's first read stopped between the log and the build", () => 
   });
 
   it('builds after the first page at once, and when what was read has doubled', async () => {
-    const database = await databases.database();
-    cleanups.push(database.drop);
-    const pool = new pg.Pool({ connectionString: database.url, max: 4 });
-    cleanups.push(() => pool.end());
-    await migrate(pool);
+    const { pool } = await indexDatabase();
     const indexed = async () => (await coverageOf(pool, CONTRACT, undefined)).coverage;
     // Pages of 10 records, oldest last: builds at 10, 20 and 40 records read.
     const seen: (number | null)[] = [];
