@@ -24,12 +24,12 @@ import { createUpstream } from './upstream/create-upstream';
  * PostgreSQL in 4 of 5 runs while ingest's token upsert was planned for a contract the
  * statistics had not met; since its look-ups no longer depend on them, 1 run of 3 still
  * stopped so at a load average of 22 on 2 cores (test/bench/README.md, bench `ingest`),
- * so one at a time stays the default. A contract's first read goes into the record log
- * alone and its index is built from it (index/first-read.ts); `--per-page` ingests every
- * page as it commits instead, as bench `ingest` compares.
+ * so one at a time stays the default. `--from-log`: a contract's first read goes into the
+ * record log alone and its index is built from it (index/first-read.ts) instead of each
+ * page ingested as it commits; bench `ingest` compares the two (per page was faster).
  */
 const usage =
-  'Usage: npm run index -- [--all | --rebuild] [--at-once N] [--per-page] [contract address …] | --reset';
+  'Usage: npm run index -- [--all | --rebuild] [--at-once N] [--from-log] [contract address …] | --reset';
 const AT_ONCE = 1;
 
 async function main() {
@@ -38,7 +38,7 @@ async function main() {
       all: { type: 'boolean', default: false },
       reset: { type: 'boolean', default: false },
       rebuild: { type: 'boolean', default: false },
-      'per-page': { type: 'boolean', default: false },
+      'from-log': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
       'at-once': { type: 'string', default: String(AT_ONCE) },
     },
@@ -75,7 +75,7 @@ async function main() {
   }
   const config = configFromEnvironment();
   const services = await openServices(config, (line) => console.log(line), {
-    bulkFirstRead: !values['per-page'],
+    bulkFirstRead: values['from-log'],
   });
   const proxy = createProxy({
     upstream: createUpstream(services.upstream),

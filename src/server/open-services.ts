@@ -31,7 +31,7 @@ export const cursorSecret = (log: RecordLog) =>
 export async function openServices(
   config: ServerConfig,
   log?: (line: string) => void,
-  { bulkFirstRead = true }: { bulkFirstRead?: boolean } = {},
+  { bulkFirstRead = false }: { bulkFirstRead?: boolean } = {},
 ) {
   const { data } = config;
   const faults = createServerFaults(log);

@@ -11,7 +11,9 @@ import { rebuildContract, type RebuildStats } from './rebuild';
  * A contract's first read, stored in the record log alone, its index built from the log
  * by the rebuild's whole-contract statements (rebuild.ts) instead of page by page
  * (ingest.ts): ingest's cost is per row, at random places of indexes, where a build
- * writes the contract's rows as sets.
+ * writes the contract's rows as sets. Only when asked (`openIndexedLog`'s
+ * `bulkFirstRead`, `npm run index -- --from-log`): bench `ingest` measured it slower end
+ * to end than page by page at the sample's scale (test/bench/README.md).
  *
  * - A page of the contract's own list that brings records while the index holds nothing
  *   of that list (`oldest_ts` NULL) marks the contract `catching_up`; from then on every

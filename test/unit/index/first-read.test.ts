@@ -68,7 +68,7 @@ describe("a contract's first read stopped between the log and the build", () => 
     expect(coverage).toMatchObject({ complete: false, records: 20, catchingUp: 0 });
 
     // A start finishes the build.
-    const log = await openIndexedLog({ connectionString: url });
+    const log = await openIndexedLog({ connectionString: url, bulkFirstRead: true });
     cleanups.push(() => log.close());
     const built = await log.finished;
     expect(built.map((stats) => stats.contract)).toEqual([CONTRACT]);
