@@ -33,4 +33,16 @@ describe('the coverage note', () => {
     expect(screen.getByRole('status')).toHaveTextContent('Whole history indexed.');
     expect(screen.getByRole('status')).not.toHaveTextContent('replica');
   });
+
+  it('says how much of what was read a first read built from the log has indexed', () => {
+    render(
+      <CoverageNote
+        coverage={{ ...coverage(null), complete: false, records: 3_000, catchingUp: 1_500 }}
+        nowMs={Date.now()}
+      />,
+    );
+    expect(screen.getByRole('status')).toHaveTextContent(
+      'Indexed back to 14 Nov 2023 · 1,500 of 3,000 records indexed so far.',
+    );
+  });
 });
