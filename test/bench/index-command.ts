@@ -130,8 +130,7 @@ export async function indexCommand({ report, deadline, log }: Context): Promise<
       if (ok.length === 0) continue;
       // Per change of hands: where the CPU went.
       const changes = sum(ok, (run) => run.changes);
-      const micros = (pick: (run: Run) => number) =>
-        `${count((sum(ok, pick) * 1e6) / changes)} µs`;
+      const micros = (pick: (run: Run) => number) => `${count((sum(ok, pick) * 1e6) / changes)} µs`;
       report.info(
         bench,
         `${name}: CPU a change of hands, Node / PostgreSQL / the sample service`,

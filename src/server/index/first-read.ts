@@ -125,10 +125,9 @@ export function createFirstRead(pool: pg.Pool, builds: pg.Pool) {
       );
       if (!rows[0]) return undefined;
       const indexed = Number(rows[0].records);
-      const { rows: own } = await client.query<{ records: string; complete: boolean }>(
-        OWN_LIST,
-        [contractEventsPath(contract)],
-      );
+      const { rows: own } = await client.query<{ records: string; complete: boolean }>(OWN_LIST, [
+        contractEventsPath(contract),
+      ]);
       const read = Number(own[0]?.records ?? 0);
       return { due: own[0]?.complete === true || (read > indexed && read >= 2 * indexed) };
     },
