@@ -27,6 +27,11 @@ export function CoverageNote({
       `the indexer is reading its history: ${formatCount(coverage.records)} records read so far`,
     );
   }
+  if (coverage.catchingUp !== null) {
+    parts.push(
+      `${formatCount(coverage.catchingUp)} of ${formatCount(coverage.records)} records indexed so far`,
+    );
+  }
   if (coverage.headReadAt) {
     const seconds = Math.floor(Date.parse(coverage.headReadAt) / 1000);
     parts.push(`newest events asked for ${formatRelative(seconds, nowMs)}`);

@@ -136,6 +136,12 @@ export interface Coverage {
   newest: number | null;
   /** Records of the contract's list stored. */
   records: number;
+  /**
+   * While the contract's first read is stored in the record log alone and its index built
+   * from it in steps: how many of `records` the index holds (its figures count those).
+   * Null otherwise.
+   */
+  catchingUp: number | null;
   /** When the list's head was last read from the service (ISO), or null. */
   headReadAt: string | null;
   indexing: WalkProgress | null;

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { canonicalAddress } from '../lib/address';
 import { coverageOf } from './api/coverage';
@@ -24,10 +25,12 @@ import { formatUtcDay } from '../lib/utc';
  * PostgreSQL in 4 of 5 runs while ingest's token upsert was planned for a contract the
  * statistics had not met; since its look-ups no longer depend on them, 1 run of 3 still
  * stopped so at a load average of 22 on 2 cores (test/bench/README.md, bench `ingest`),
- * so one at a time stays the default.
+ * so one at a time stays the default. `--from-log`: a contract's first read goes into the
+ * record log alone and its index is built from it (index/first-read.ts) instead of each
+ * page ingested as it commits; bench `ingest` compares the two (per page was faster).
  */
 const usage =
-  'Usage: npm run index -- [--all | --rebuild] [--at-once N] [contract address …] | --reset';
+  'Usage: npm run index -- [--all | --rebuild] [--at-once N] [--from-log] [contract address …] | --reset';
 const AT_ONCE = 1;
 
 async function main() {
@@ -36,6 +39,7 @@ async function main() {
       all: { type: 'boolean', default: false },
       reset: { type: 'boolean', default: false },
       rebuild: { type: 'boolean', default: false },
+      'from-log': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
       'at-once': { type: 'string', default: String(AT_ONCE) },
     },
@@ -71,7 +75,9 @@ async function main() {
     process.exit(0);
   }
   const config = configFromEnvironment();
-  const services = await openServices(config, (line) => console.log(line));
+  const services = await openServices(config, (line) => console.log(line), {
+    bulkFirstRead: values['from-log'],
+  });
   const proxy = createProxy({
     upstream: createUpstream(services.upstream),
     ...config.proxy,
@@ -106,7 +112,9 @@ async function main() {
         last = coverage.records;
         const back = coverage.indexedBack === null ? '—' : formatUtcDay(coverage.indexedBack);
         console.log(
-          `[${index + 1}/${addresses.length}] ${address}: ${coverage.records} records, back to ${back}, ` +
+          `[${index + 1}/${addresses.length}] ${address}: ${coverage.records} records` +
+            (coverage.catchingUp !== null ? ` (${coverage.catchingUp} indexed)` : '') +
+            `, back to ${back}, ` +
             `${walk.progress.pages} pages at ${walk.progress.pagesPerSecond.toFixed(1)}/s` +
             (coverage.complete ? ', whole history indexed' : ''),
         );
@@ -135,7 +143,34 @@ async function main() {
     await proxy.stop();
     await services.close();
   }
+  const cpu = cpuSeconds();
+  // The embedded PostgreSQL, stopped, is a child process waited for: its time is counted.
+  if (cpu) {
+    console.log(
+      `CPU: Node ${cpu.own.toFixed(1)} s` +
+        (cpu.children > 0 ? `, the embedded PostgreSQL ${cpu.children.toFixed(1)} s` : ''),
+    );
+  }
   process.exit(failed ? 1 : 0);
+}
+
+/**
+ * CPU seconds of this process, and of its children that ended (the embedded PostgreSQL and
+ * its sessions), from Linux's /proc; undefined where there is none.
+ */
+function cpuSeconds(): { own: number; children: number } | undefined {
+  try {
+    // Fields after the command name, which is in parentheses and may hold spaces; the
+    // kernel counts in USER_HZ, 100 a second on every Linux Node runs on.
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+    const { user, system } = process.cpuUsage();
+    return {
+      own: (user + system) / 1e6,
+      children: (Number(fields[13]) + Number(fields[14])) / 100,
+    };
+  } catch {
+    return undefined;
+  }
 }
 
 void main().catch((error: unknown) => {

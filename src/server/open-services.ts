@@ -28,7 +28,11 @@ export const cursorSecret = (log: RecordLog) =>
  * monitoring that reads them. With DATABASE_URL every server sharing the database spends
  * one budget and one quota.
  */
-export async function openServices(config: ServerConfig, log?: (line: string) => void) {
+export async function openServices(
+  config: ServerConfig,
+  log?: (line: string) => void,
+  { bulkFirstRead = false }: { bulkFirstRead?: boolean } = {},
+) {
   const { data } = config;
   const faults = createServerFaults(log);
   const database = await openDatabase(data.database, log);
@@ -37,7 +41,7 @@ export async function openServices(config: ServerConfig, log?: (line: string) =>
   let upstream: UpstreamConfig;
   for (let attempt = 0; ; attempt++) {
     try {
-      engine = await openIndexedLog({ connectionString: database.url, faults });
+      engine = await openIndexedLog({ connectionString: database.url, faults, bulkFirstRead });
       // Before anything reads the service: a database holds one service's data.
       upstream = await claimUpstream(engine.pool, config.upstream, log);
       secret = await cursorSecret(engine);

@@ -4,23 +4,29 @@ import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import type { BenchContext } from './context';
-import { dataDir, startSampleService, type Running } from './lib/processes';
+import { dataDir, processCpuMs, startSampleService, type Running } from './lib/processes';
 import { count, round } from './lib/stats';
 
 /**
  * ingest. End to end: `npm run index -- --all` over the standalone sample service (its
  * scale shape: 20 contracts, 50,000 events, unthrottled), each run into a fresh DATA_DIR
- * (its embedded PostgreSQL): the contracts one at a time (`--at-once 1`, the default)
- * against three at once, alternated, two runs each, changes of hands a second as the
- * command counts them, the ratio of the two, measured side by side in this run, and the
- * faster against the issue's budget. A run in which a walk failed is shown and left out of
- * the rates.
+ * (its embedded PostgreSQL): every page ingested as it commits (the default) against the
+ * first reads stored in the log alone and built from it (`--from-log`), one contract at a
+ * time, and the latter three at once; alternated, the order reversed each round. Changes
+ * of hands a second as the command counts them, the ratios measured side by side in this
+ * run, the faster against the issue's budget, and where the CPU went (the command's Node,
+ * its embedded PostgreSQL, the sample service). A run in which a walk failed is shown and
+ * left out of the rates.
  */
 const bench = 'ingest';
 const CONTRACTS = 20;
 const EVENTS = 50_000;
 const ROUNDS = 2;
-const AT_ONCE = [1, 3];
+const VARIANTS = [
+  { name: 'per page', args: ['--at-once', '1'] },
+  { name: 'first read from the log', args: ['--from-log', '--at-once', '1'] },
+  { name: 'first read from the log, 3 at once', args: ['--from-log', '--at-once', '3'] },
+];
 const BUDGET_CHANGES_PER_SECOND = 50_000;
 
 type Context = Pick<BenchContext, 'report' | 'deadline' | 'log'>;
@@ -28,17 +34,20 @@ type Context = Pick<BenchContext, 'report' | 'deadline' | 'log'>;
 interface Run {
   seconds: number;
   changes: number;
+  /** CPU seconds: the command's Node, its embedded PostgreSQL, the sample service. */
+  cpu: { node: number; postgres: number; sample: number };
   failed: boolean;
   /** Why a walk stopped, as the command said it. */
   stopped?: string;
 }
 
-/** One `npm run index -- --all --at-once N` into a fresh DATA_DIR; what it printed last. */
-function indexAll(service: Running, key: string, atOnce: number): Promise<Run> {
+/** One `npm run index -- --all …args` into a fresh DATA_DIR; what it printed last. */
+function indexAll(service: Running, key: string, args: string[]): Promise<Run> {
   const dir = dataDir('bench-ingest-');
+  const sampleCpu = processCpuMs(service.child.pid) ?? 0;
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', resolve('src/server/index-cli.ts'), '--all', '--at-once', String(atOnce)],
+    ['--import', 'tsx', resolve('src/server/index-cli.ts'), '--all', ...args],
     {
       env: {
         ...process.env,
@@ -62,9 +71,15 @@ function indexAll(service: Running, key: string, atOnce: number): Promise<Run> {
       const last = /All done in ([\d.]+) s: \d+ records, (\d+) changes of hands/.exec(output);
       if (!last) return fail(new Error(`npm run index printed no total:\n${output.slice(-2000)}`));
       const stopped = /stopped: (.*)/.exec(output)?.[1];
+      const cpu = /CPU: Node ([\d.]+) s(?:, the embedded PostgreSQL ([\d.]+) s)?/.exec(output);
       done({
         seconds: Number(last[1]),
         changes: Number(last[2]),
+        cpu: {
+          node: Number(cpu?.[1] ?? NaN),
+          postgres: Number(cpu?.[2] ?? NaN),
+          sample: ((processCpuMs(service.child.pid) ?? 0) - sampleCpu) / 1000,
+        },
         failed: code !== 0,
         ...(stopped && { stopped }),
       });
@@ -82,44 +97,64 @@ export async function indexCommand({ report, deadline, log }: Context): Promise<
     shape: 'scale',
   });
   try {
-    const runs = new Map<number, Run[]>(AT_ONCE.map((atOnce) => [atOnce, []]));
+    const runs = new Map<string, Run[]>(VARIANTS.map((variant) => [variant.name, []]));
     const load = [loadavg()[0] ?? 0];
     for (let round_ = 0; round_ < ROUNDS && !deadline.passed(); round_++) {
-      // Alternated, the order reversed each round: both meet the same neighbours' load.
-      const order = round_ % 2 === 0 ? AT_ONCE : [...AT_ONCE].reverse();
-      for (const atOnce of order) {
-        log(`${bench}: npm run index -- --all --at-once ${atOnce} (round ${round_ + 1})`);
-        runs.get(atOnce)!.push(await indexAll(service, key, atOnce));
+      // Alternated, the order reversed each round: each meets the same neighbours' load.
+      const order = round_ % 2 === 0 ? VARIANTS : [...VARIANTS].reverse();
+      for (const variant of order) {
+        log(`${bench}: npm run index -- --all ${variant.args.join(' ')} (round ${round_ + 1})`);
+        runs.get(variant.name)!.push(await indexAll(service, key, variant.args));
         load.push(loadavg()[0] ?? 0);
       }
     }
     // Runs that stopped short (a walk failed) count apart: their rate is not comparable.
+    const whole = (list: Run[]) => list.filter((run) => !run.failed);
+    const sum = (list: Run[], pick: (run: Run) => number) =>
+      list.reduce((total, run) => total + pick(run), 0);
     const rate = (list: Run[]) => {
-      const whole = list.filter((run) => !run.failed);
-      const seconds = whole.reduce((sum, run) => sum + run.seconds, 0);
-      return seconds > 0 ? whole.reduce((sum, run) => sum + run.changes, 0) / seconds : NaN;
+      const seconds = sum(whole(list), (run) => run.seconds);
+      return seconds > 0 ? sum(whole(list), (run) => run.changes) / seconds : NaN;
     };
     const describe = (run: Run) =>
       `${round(run.seconds, 1)} s for ${count(run.changes)}` +
       (run.failed ? `, a walk failed (${run.stopped ?? 'no reason given'}): left out` : '');
-    for (const [atOnce, list] of runs) {
+    const loads = load.map((value) => round(value, 1)).join(' → ');
+    for (const [name, list] of runs) {
       report.info(
         bench,
-        `npm run index -- --all --at-once ${atOnce}: changes of hands a second (each run)`,
+        `${name}: changes of hands a second (each run)`,
         `${Number.isNaN(rate(list)) ? 'no whole run' : count(rate(list))} (${list.map(describe).join('; ')})`,
       );
+      const ok = whole(list);
+      if (ok.length === 0) continue;
+      // Per change of hands: where the CPU went.
+      const changes = sum(ok, (run) => run.changes);
+      const micros = (pick: (run: Run) => number) => `${count((sum(ok, pick) * 1e6) / changes)} µs`;
+      report.info(
+        bench,
+        `${name}: CPU a change of hands, Node / PostgreSQL / the sample service`,
+        `${micros((run) => run.cpu.node)} / ${micros((run) => run.cpu.postgres)} / ` +
+          `${micros((run) => run.cpu.sample)}`,
+      );
     }
-    const [one, many] = AT_ONCE.map((atOnce) => rate(runs.get(atOnce)!));
-    const loads = load.map((value) => round(value, 1)).join(' → ');
+    const rates = VARIANTS.map((variant) => rate(runs.get(variant.name)!));
+    const ratio = (a: number, b: number) =>
+      Number.isNaN(a / b) ? 'no whole run of both' : `${round(a / b, 2)}×`;
     report.info(
       bench,
-      `contracts ${AT_ONCE[1]} at once / one at a time, whole runs, end to end (load ${loads})`,
-      Number.isNaN(many! / one!) ? 'no whole run of both' : `${round(many! / one!, 2)}×`,
+      `${VARIANTS[1]!.name} / ${VARIANTS[0]!.name}, end to end (load ${loads})`,
+      ratio(rates[1]!, rates[0]!),
     );
-    const best = Math.max(...[one!, many!].filter((rate) => !Number.isNaN(rate)), 0);
+    report.info(
+      bench,
+      `${VARIANTS[2]!.name} / one at a time, end to end (load ${loads})`,
+      ratio(rates[2]!, rates[1]!),
+    );
+    const best = Math.max(...rates.filter((value) => !Number.isNaN(value)), 0);
     report.budget(
       bench,
-      `ingest end to end, the faster of the two (load ${loads})`,
+      `ingest end to end, the fastest (load ${loads})`,
       `${count(best)} changes of hands/s`,
       `≥ ${count(BUDGET_CHANGES_PER_SECOND)}/s`,
       best >= BUDGET_CHANGES_PER_SECOND,

@@ -14,6 +14,7 @@ const coverage = (replicaLagSeconds: number | null): Coverage => ({
   fault: null,
   verifiedAt: null,
   removed: 0,
+  catchingUp: null,
   replicaLagSeconds,
   faults: [],
   statement: 'The whole history is indexed.',
@@ -31,5 +32,17 @@ describe('the coverage note', () => {
     render(<CoverageNote coverage={coverage(null)} nowMs={Date.now()} />);
     expect(screen.getByRole('status')).toHaveTextContent('Whole history indexed.');
     expect(screen.getByRole('status')).not.toHaveTextContent('replica');
+  });
+
+  it('says how much of what was read a first read built from the log has indexed', () => {
+    render(
+      <CoverageNote
+        coverage={{ ...coverage(null), complete: false, records: 3_000, catchingUp: 1_500 }}
+        nowMs={Date.now()}
+      />,
+    );
+    expect(screen.getByRole('status')).toHaveTextContent(
+      'Indexed back to 14 Nov 2023 · 1,500 of 3,000 records indexed so far.',
+    );
   });
 });

@@ -65,6 +65,7 @@ const coverage = (extra: Partial<Coverage> = {}): Coverage => ({
   fault: null,
   verifiedAt: null,
   removed: 0,
+  catchingUp: null,
   replicaLagSeconds: null,
   faults: [],
   statement: 'The whole history is indexed.',

@@ -8,6 +8,8 @@ interface ContractRow {
   oldest_ts: string | null;
   newest_ts: string | null;
   records: string;
+  catching_up: boolean;
+  read: string | null;
   head_read_at: string | null;
   gap: boolean | null;
   upstream_failure: string | null;
@@ -20,6 +22,7 @@ interface ContractRow {
 
 const iso = (ms: string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 const day = formatUtcDay;
+const count = (n: number) => n.toLocaleString('en-US');
 
 /**
  * How much of a contract's history an answer knows, and how fresh it is, from the index
@@ -35,7 +38,8 @@ export async function coverageOf(
   lagSeconds: number | null = null,
 ): Promise<{ id: number | undefined; coverage: Coverage }> {
   const { rows } = await pool.query<ContractRow>(
-    `SELECT c.id, c.complete, c.oldest_ts, c.newest_ts, c.records,
+    `SELECT c.id, c.complete, c.oldest_ts, c.newest_ts, c.records, c.catching_up,
+       l.records AS read,
        nullif(l.head_checked_at, 0) AS head_read_at, l.gap_ts IS NOT NULL AS gap,
        c.upstream_failure, c.upstream_failure_at, l.fault, l.verified_at, l.removed,
        l.verify_run IS NOT NULL AS verifying
@@ -46,11 +50,15 @@ export async function coverageOf(
   const row = rows[0];
   const indexedBack = row?.oldest_ts ? Number(row.oldest_ts) : null;
   // A head read cut short leaves a span of new records unread: not whole until it closes.
-  const complete = (row?.complete ?? false) && !row?.gap;
+  // A first read catching up is not whole until its last build.
+  const complete = (row?.complete ?? false) && !row?.gap && !row?.catching_up;
   const upstream = row?.upstream_failure
     ? { failure: row.upstream_failure, since: iso(row.upstream_failure_at)! }
     : null;
   const reading = progress?.state === 'reading' ? progress : null;
+  // A first read stored in the log alone: the index holds what its last build read.
+  const catchingUp = row?.catching_up ? Number(row.records) : null;
+  const records = Number((catchingUp !== null ? row?.read : row?.records) ?? 0);
   const parts = [
     complete
       ? 'The whole history is indexed.'
@@ -60,6 +68,12 @@ export async function coverageOf(
   ];
   // A walk after the history is whole only reads what is new: not worth a word.
   if (reading && !complete) parts.push('The indexer is reading its history now.');
+  if (catchingUp !== null) {
+    parts.push(
+      `The index is catching up with what was read: ${count(catchingUp)} of ` +
+        `${count(records)} records indexed; the figures count those.`,
+    );
+  }
   if (upstream) {
     parts.push(
       `The Token Events Service could not be asked (${upstream.failure}); this answer comes from stored data.`,
@@ -83,7 +97,8 @@ export async function coverageOf(
       complete,
       indexedBack,
       newest: row?.newest_ts ? Number(row.newest_ts) : null,
-      records: Number(row?.records ?? 0),
+      records,
+      catchingUp,
       headReadAt: iso(row?.head_read_at ?? null),
       indexing: reading,
       upstream,

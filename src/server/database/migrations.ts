@@ -167,6 +167,13 @@ ${hourlyRows(
     name: 'webhooks: subscriptions and the outbox of their deliveries',
     sql: WEBHOOK_SCHEMA_SQL,
   },
+  {
+    version: 10,
+    name: "index: a contract's first read stored in the record log alone, its index built from it",
+    // Set while the contract's pages go into the log alone; cleared by the build that
+    // reads the log once its list is read to the end (index/first-read.ts).
+    sql: 'ALTER TABLE idx_contracts ADD COLUMN catching_up boolean NOT NULL DEFAULT false',
+  },
 ];
 
 export class SchemaTooNewError extends Error {}

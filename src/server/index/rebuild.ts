@@ -51,6 +51,14 @@ export interface RebuildProgress {
 export interface RebuildOptions {
   /** Records read at a time (tests make it small, so twins fall in two batches). */
   batch?: number;
+  /**
+   * Statistics of `idx_changes` taken again once the rows are stored, before the tables
+   * made from them: for a contract the statistics have not met (a first read's build), the
+   * planner otherwise took the contract for a few rows and looked each token's mint facts
+   * up by scanning the contract's mints, minutes for 6,000 records. It holds ANALYZE's
+   * lock on the table until the transaction ends (builds of other contracts wait).
+   */
+  analyze?: boolean;
 }
 
 const REBUILD_WORK_MEM = '64MB';
@@ -84,6 +92,7 @@ export async function rebuildContract(
   const ownList = lists.find((list) => parseListPath(list.path)?.kind === 'contract-events');
   const own = new Set(ownList ? [ownList.id] : []);
   const read = await rebuildChanges(client, id, contract, lists, own, options);
+  if (options.analyze) await client.query('ANALYZE idx_changes');
   const readMs = lap();
   for (const statement of SET_WASH) await client.query(statement, [id]);
   const flags = lap();
@@ -95,9 +104,11 @@ export async function rebuildContract(
   const hours = lap();
   await client.query(`SELECT set_config('work_mem', $1, true)`, [memory[0]!.work_mem]);
   // Coverage as ingest keeps it: the contract's own list says how deep and how complete;
-  // a token's list moves the newest time, never the oldest.
+  // a token's list moves the newest time, never the oldest. A first read stored in the log
+  // alone has caught up once its list was read to the end (first-read.ts).
   await client.query(
-    `UPDATE idx_contracts SET oldest_ts = $2, newest_ts = $3, records = $4, complete = $5
+    `UPDATE idx_contracts SET oldest_ts = $2, newest_ts = $3, records = $4, complete = $5,
+       catching_up = catching_up AND NOT $5
      WHERE id = $1`,
     [id, read.oldest, read.newest, read.ownRecords, ownList?.complete ?? false],
   );

@@ -136,7 +136,13 @@ export type CommitHook = (
   state: ListState,
   /** The service sent some known records with other content, or listed removed ones again. */
   changed: boolean,
-) => Promise<void>;
+  // Work that must follow the commit in a transaction of its own (the index built from
+  // the log): the commit's caller waits for it.
+) => Promise<void | AfterCommit>;
+
+type AfterCommit = () => Promise<unknown>;
+const afterCommit = (result: void | AfterCommit) =>
+  typeof result === 'function' ? result : undefined;
 
 export interface RecordLogOptions {
   connectionString: string;
@@ -317,7 +323,8 @@ export async function openRecordLog(options: RecordLogOptions) {
       seen = 0,
     ): Promise<Committed> {
       const unique = distinct(records);
-      return written(async () => {
+      let after: AfterCommit | undefined;
+      const committed = await written(async () => {
         await checkDisk(unique.reduce((sum, record) => sum + record.json.byteLength, 0));
         return transaction(async (client) => {
           let added: Buffer[] = [];
@@ -351,16 +358,20 @@ export async function openRecordLog(options: RecordLogOptions) {
             [list.id, added.length, ...set.values],
           );
           const next = stateOf(rows[0]!);
-          await options.onCommit?.(
-            client,
-            list.path,
-            added.map((body) => body.toString()),
-            next,
-            changed > 0,
+          after = afterCommit(
+            await options.onCommit?.(
+              client,
+              list.path,
+              added.map((body) => body.toString()),
+              next,
+              changed > 0,
+            ),
           );
           return { state: next, added: added.length, changed };
         });
       });
+      if (after) await written(after);
+      return committed;
     },
 
     /** Moves a list's state on without records. */
@@ -379,7 +390,8 @@ export async function openRecordLog(options: RecordLogOptions) {
      * not meet are marked removed (kept); the hook is told, as for a change.
      */
     async endVerification(list: ListState, time: number) {
-      return transaction(async (client) => {
+      let after: AfterCommit | undefined;
+      const ended = await transaction(async (client) => {
         const { rowCount } = await client.query(
           `UPDATE log_records SET removed_at = $4 WHERE list_id = $1 AND removed_at IS NULL
              AND seen <> $2 AND seq <= $3`,
@@ -395,9 +407,13 @@ export async function openRecordLog(options: RecordLogOptions) {
           [list.id, time],
         );
         const next = stateOf(rows[0]!);
-        if (removed > 0) await options.onCommit?.(client, list.path, [], next, true);
+        if (removed > 0) {
+          after = afterCommit(await options.onCommit?.(client, list.path, [], next, true));
+        }
         return { state: next, removed };
       });
+      if (after) await written(after);
+      return ended;
     },
 
     /** The last record's place in the log so far (0: none). */

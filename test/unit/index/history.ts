@@ -1,8 +1,12 @@
 import fc from 'fast-check';
 import type pg from 'pg';
 import { CURRENCIES } from '../../../src/lib/price';
-import { createIngest } from '../../../src/server/index/ingest';
-import { contractEventsPath, parseListPath } from '../../../src/server/index/list-path';
+import {
+  contractEventsPath,
+  parseListPath,
+  tokenEventsPath,
+} from '../../../src/server/index/list-path';
+import { indexCommitHook } from '../../../src/server/index/open-index';
 import { readListPage } from '../../../src/server/log/list-page';
 import { appendToLog } from '../../support/log-records';
 
@@ -151,28 +155,38 @@ export function recordsOf(changes: Change[]): Record<string, string>[] {
 
 /**
  * Ingests the pages in order, as the record log commits them: each page's records added to
- * the log's list at `path` and given to ingest in the same transaction. Ingest is given
- * every record of the page, those the list holds already too (another list may hold them
- * again): they must change nothing.
+ * the log's list at `path` and given to the index's commit hook in the same transaction,
+ * then what the hook leaves for after the commit (a first read's build) run, unless the
+ * process is taken to stop right after the commit (`crash`). Ingest is given every record
+ * of the page, those the list holds already too (another list may hold them again): they
+ * must change nothing. `bulk`: a contract's first read stored in the log alone and built
+ * (first-read.ts); otherwise page by page.
  */
 export async function ingestPages(
   pool: pg.Pool,
   pages: Record<string, string>[][],
-  { path = contractEventsPath(CONTRACT), complete = false } = {},
+  {
+    path = contractEventsPath(CONTRACT),
+    complete = false,
+    bulk = false,
+    crash = false,
+  }: { path?: string; complete?: boolean; bulk?: boolean; crash?: boolean } = {},
 ) {
-  const ingest = createIngest(pool);
+  const hook = indexCommitHook(pool, pool, { bulkFirstRead: bulk });
   const identity = parseListPath(path)?.kind === 'contracts' ? 'contract' : 'event';
   for (const page of pages) {
     const { records } = readListPage({ result: page, cursor: null }, identity);
     const client = await pool.connect();
+    let after: void | (() => Promise<unknown>);
     try {
       await client.query('BEGIN');
       const state = await appendToLog(client, path, records, complete);
-      await ingest.onCommit(
+      after = await hook.onCommit(
         client,
         path,
         records.map((record) => Buffer.from(record.json).toString()),
         state,
+        false,
       );
       await client.query('COMMIT');
     } catch (error) {
@@ -181,6 +195,7 @@ export async function ingestPages(
     } finally {
       client.release();
     }
+    if (typeof after === 'function' && !crash) await after();
   }
 }
 
@@ -223,4 +238,98 @@ export async function deliver(
   await ingestPages(pool, pages);
   // A page read twice (a head re-read, a walk round a dead cursor) changes nothing.
   if (pages[0]) await ingestPages(pool, [pages[0]]);
+}
+
+export const CONTRACTS_PATH = '/v1/contracts';
+// The contracts list: this history's contract, and one with no events indexed.
+const CONTRACT_RECORDS: Record<string, string>[] = [
+  { contract_address: CONTRACT, contract_type: 'ERC721', name: 'Cats', symbol: 'CAT' },
+  { contract_address: `0x${'b'.repeat(64)}`, name: 'Dogs' },
+];
+
+export interface List {
+  path: string;
+  records: Record<string, string>[];
+}
+
+/** A history's lists: the contracts list, its contract's (no burns) and its tokens'. */
+function listsOf(records: Record<string, string>[], tokens: number[]): List[] {
+  return [
+    { path: CONTRACTS_PATH, records: CONTRACT_RECORDS },
+    { path: contractEventsPath(CONTRACT), records: records.filter((r) => r.to_address !== ZERO) },
+    ...tokens.map((token) => ({
+      path: tokenEventsPath(CONTRACT, String(token)),
+      records: records.filter((r) => r.token_id === String(token)),
+    })),
+  ];
+}
+
+/**
+ * A history's lists, each cut into pages delivered in any order, interleaved; the
+ * contract's list read to its end from its `completeAt`-th page on, when `complete`.
+ */
+export const scenario = history
+  .chain((changes) =>
+    fc.record({
+      records: fc.constant(recordsOf(changes)),
+      tokens: fc.subarray([1, 2, 3, 4, 5, 6]),
+    }),
+  )
+  .chain(({ records, tokens }) => {
+    const lists = listsOf(records, tokens);
+    return fc.record({
+      lists: fc.constant(lists),
+      deliveries: fc.tuple(...lists.map((list) => delivery(list.records.length))),
+      interleave: fc.array(fc.nat(), { minLength: 16, maxLength: 16 }),
+      complete: fc.boolean(),
+      completeAt: fc.nat({ max: 12 }),
+      // Small batches: twins, and a record in two lists, fall in two batches.
+      batch: fc.integer({ min: 1, max: 7 }),
+    });
+  });
+
+export type Scenario = {
+  lists: List[];
+  deliveries: Delivery[];
+  interleave: number[];
+  complete: boolean;
+  completeAt: number;
+};
+
+/**
+ * Every list's pages, interleaved in any order, onto the log and the index (`bulk` and
+ * `crash` as `ingestPages`); `keep` leaves records out.
+ */
+export async function deliverLists(
+  pool: pg.Pool,
+  { lists, deliveries, interleave, complete, completeAt }: Scenario,
+  {
+    keep = () => true,
+    bulk = false,
+    crash = false,
+  }: {
+    keep?: (path: string, record: Record<string, string>) => boolean;
+    bulk?: boolean;
+    crash?: boolean;
+  } = {},
+) {
+  const own = contractEventsPath(CONTRACT);
+  const pages = lists
+    .flatMap((list, index) =>
+      pagesOf(list.records, deliveries[index]!).map((page) => ({ path: list.path, page })),
+    )
+    .map((entry, index) => ({ ...entry, key: interleave[index % interleave.length]! * 37 + index }))
+    .sort((a, b) => a.key - b.key);
+  const ownPages = pages.filter((entry) => entry.path === own).length;
+  let ownPage = 0;
+  for (const { path, page } of pages) {
+    // The contract's list is whole from one of its pages on (the walk's end).
+    const whole = path === own && complete && ownPage++ >= Math.min(completeAt, ownPages - 1);
+    await ingestPages(pool, [page.filter((record) => keep(path, record))], {
+      path,
+      complete: whole,
+      bulk,
+      crash,
+    });
+  }
 }

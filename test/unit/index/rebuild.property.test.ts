@@ -2,19 +2,9 @@ import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../../src/server/database/migrations';
-import { contractEventsPath, tokenEventsPath } from '../../../src/server/index/list-path';
 import { rebuildIndex } from '../../../src/server/index/rebuild';
 import { usePostgresDatabases } from '../../support/postgres-databases';
-import {
-  CONTRACT,
-  delivery,
-  history,
-  ingestPages,
-  pagesOf,
-  recordsOf,
-  ZERO,
-  type Delivery,
-} from './history';
+import { CONTRACT, deliverLists, scenario } from './history';
 import { emptyIndex } from './index-harness';
 import { indexSnapshot } from './index-snapshot';
 
@@ -41,73 +31,6 @@ afterAll(async () => {
   await drop?.();
 });
 
-const CONTRACTS_PATH = '/v1/contracts';
-// The contracts list: this history's contract, and one with no events indexed.
-const CONTRACT_RECORDS: Record<string, string>[] = [
-  { contract_address: CONTRACT, contract_type: 'ERC721', name: 'Cats', symbol: 'CAT' },
-  { contract_address: `0x${'b'.repeat(64)}`, name: 'Dogs' },
-];
-
-interface List {
-  path: string;
-  records: Record<string, string>[];
-}
-
-/** A history's lists: the contracts list, its contract's (no burns) and its tokens'. */
-function listsOf(records: Record<string, string>[], tokens: number[]): List[] {
-  return [
-    { path: CONTRACTS_PATH, records: CONTRACT_RECORDS },
-    { path: contractEventsPath(CONTRACT), records: records.filter((r) => r.to_address !== ZERO) },
-    ...tokens.map((token) => ({
-      path: tokenEventsPath(CONTRACT, String(token)),
-      records: records.filter((r) => r.token_id === String(token)),
-    })),
-  ];
-}
-
-const scenario = history
-  .chain((changes) =>
-    fc.record({
-      records: fc.constant(recordsOf(changes)),
-      tokens: fc.subarray([1, 2, 3, 4, 5, 6]),
-    }),
-  )
-  .chain(({ records, tokens }) => {
-    const lists = listsOf(records, tokens);
-    return fc.record({
-      lists: fc.constant(lists),
-      deliveries: fc.tuple(...lists.map((list) => delivery(list.records.length))),
-      interleave: fc.array(fc.nat(), { minLength: 16, maxLength: 16 }),
-      complete: fc.boolean(),
-      // Small batches: twins, and a record in two lists, fall in two batches.
-      batch: fc.integer({ min: 1, max: 7 }),
-    });
-  });
-
-type Scenario = {
-  lists: List[];
-  deliveries: Delivery[];
-  interleave: number[];
-  complete: boolean;
-};
-
-/** Every list's pages, interleaved in any order, onto the log and the index. */
-async function deliverLists(
-  { lists, deliveries, interleave, complete }: Scenario,
-  keep: (path: string, record: Record<string, string>) => boolean = () => true,
-) {
-  const pages = lists
-    .flatMap((list, index) =>
-      pagesOf(list.records, deliveries[index]!).map((page) => ({ path: list.path, page })),
-    )
-    .map((entry, index) => ({ ...entry, key: interleave[index % interleave.length]! * 37 + index }))
-    .sort((a, b) => a.key - b.key);
-  for (const { path, page } of pages) {
-    const options = { path, complete: complete && path === contractEventsPath(CONTRACT) };
-    await ingestPages(pool, [page.filter((record) => keep(path, record))], options);
-  }
-}
-
 describe('the index rebuilt from the record log', () => {
   it('is what ingest made of the same records, from an index as it left it, emptied or damaged', async () => {
     await fc.assert(
@@ -116,7 +39,7 @@ describe('the index rebuilt from the record log', () => {
         fc.constantFrom('as ingested', 'emptied', 'damaged'),
         async (delivered, before) => {
           await emptyIndex(pool);
-          await deliverLists(delivered);
+          await deliverLists(pool, delivered);
           const ingested = await indexSnapshot(pool);
           if (before === 'emptied') {
             await pool.query(`TRUNCATE idx_changes, idx_tokens, idx_owners, idx_hourly;
@@ -154,7 +77,7 @@ describe('the index rebuilt from the record log', () => {
         fc.array(fc.nat(), { maxLength: 12 }),
         async (delivered, picks) => {
           await emptyIndex(pool);
-          await deliverLists(delivered);
+          await deliverLists(pool, delivered);
           const { rows } = await pool.query<{ seq: string; path: string; body: string }>(
             `SELECT r.seq, l.path, convert_from(r.body, 'UTF8') AS body
              FROM log_records r JOIN log_lists l ON l.id = r.list_id ORDER BY r.seq`,
@@ -168,8 +91,8 @@ describe('the index rebuilt from the record log', () => {
 
           const removed = new Set(gone.map((row) => `${row.path} ${row.body}`));
           await emptyIndex(pool);
-          await deliverLists(delivered, (path, record) => {
-            return !removed.has(`${path} ${JSON.stringify(record)}`);
+          await deliverLists(pool, delivered, {
+            keep: (path, record) => !removed.has(`${path} ${JSON.stringify(record)}`),
           });
           expect(rebuilt).toEqual(await indexSnapshot(pool));
         },
