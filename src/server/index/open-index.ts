@@ -2,6 +2,7 @@ import pg from 'pg';
 import { openRecordLog, type RecordLogOptions } from '../log/record-log';
 import { noticeChanges } from './change-notice';
 import { createFirstRead } from './first-read';
+import { createStatistics } from './statistics';
 import { createIngest } from './ingest';
 import { parseListPath } from './list-path';
 import { rebuildContract } from './rebuild';
@@ -27,6 +28,7 @@ export function indexCommitHook(
   { bulkFirstRead = false }: { bulkFirstRead?: boolean } = {},
 ) {
   const ingest = createIngest(pool);
+  const statistics = createStatistics(pool);
   const firstRead = bulkFirstRead ? createFirstRead(pool, builds) : undefined;
   const onCommit = async (
     client: pg.PoolClient,
@@ -53,6 +55,7 @@ export function indexCommitHook(
     // Records the service sent changed, or no longer lists: the contract's index is made
     // again from the log, in the same transaction (ingest only ever adds).
     if (changed && events) await rebuildContract(client, events.contract);
+    return statistics.ingested(texts.length);
   };
   return { onCommit, firstRead };
 }
