@@ -9,15 +9,29 @@ import { createDatabase, databaseUrl } from './postgres-server';
  */
 export function usePostgresDatabases() {
   const shared = () => inject('testPostgres');
-  const admin = async (sql: string) => {
+  const admin = async (...sql: string[]) => {
     const client = new pg.Client({ connectionString: shared().url });
     await client.connect();
     try {
-      await client.query(sql);
+      for (const statement of sql) await client.query(statement);
     } finally {
       await client.end();
     }
   };
+  // A pool's end() resolves before its clients' sockets have closed: dropped at once, the
+  // database's FORCE ended them mid-goodbye, and the client, no longer the pool's, threw
+  // its "terminating connection" where nothing listened. Those get a second to leave
+  // first; whatever is still connected then is ended by FORCE, as a test may mean to.
+  const dropWhenLeft = (name: string) =>
+    admin(
+      `DO $$ BEGIN
+         FOR i IN 1..100 LOOP
+           EXIT WHEN NOT EXISTS (SELECT FROM pg_stat_activity WHERE datname = '${name}');
+           PERFORM pg_sleep(0.01);
+         END LOOP;
+       END $$`,
+      `DROP DATABASE ${name} WITH (FORCE)`,
+    );
   return {
     server: () => ({ url: shared().url }),
     /**
@@ -30,7 +44,7 @@ export function usePostgresDatabases() {
       const name = await createDatabase(url, 'test', empty ? undefined : migrated);
       return {
         url: databaseUrl(url, name),
-        drop: () => admin(`DROP DATABASE ${name} WITH (FORCE)`),
+        drop: () => dropWhenLeft(name),
       };
     },
   };

@@ -34,6 +34,10 @@ async function planOf(sql: string, values: unknown[]) {
 
 describe("ingest's plans", () => {
   it('look each token up by its own index, whatever the statistics say of the contract', async () => {
+    // Only this test takes statistics: autovacuum, analysing the tables after the second
+    // contract grew, would plan with statistics that know it.
+    await db.pool.query(`ALTER TABLE idx_changes SET (autovacuum_enabled = false);
+      ALTER TABLE idx_tokens SET (autovacuum_enabled = false)`);
     await db.pool.query(`INSERT INTO idx_contracts (address) VALUES ('0xa'), ('0xb')`);
     // Each token of a contract minted, then moved; every third change a sale.
     const fill = async (contract: number, tokens: number) => {
