@@ -4,7 +4,6 @@ import field from './field.module.css';
 import styles from './date-range.module.css';
 import { DAY, formatUtcDay, parseUtc } from '../lib/utc';
 
-const dateOf = formatUtcDay;
 const secondsOf = (date: string) => parseUtc(date, { dateOnly: true }) ?? Number.NaN;
 
 /**
@@ -20,8 +19,8 @@ export function DateRange({
   onChange: (from: string | null, to: string | null) => void;
 }) {
   const id = useId();
-  const from = span ? dateOf(span.from) : '';
-  const lastDay = span ? dateOf(Math.ceil(span.to / DAY) * DAY - DAY) : '';
+  const from = span ? formatUtcDay(span.from) : '';
+  const lastDay = span ? formatUtcDay(Math.ceil(span.to / DAY) * DAY - DAY) : '';
   const set = (start: string, end: string) => {
     if (!start && !end) return onChange(null, null);
     let a = secondsOf(start || end);

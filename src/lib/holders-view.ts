@@ -22,9 +22,6 @@ export function parseDay(value: string | null): number | null {
   return day !== null && day >= 0 ? day : null;
 }
 
-/** A UTC midnight as the URL writes it: `2025-06-29`. */
-export const formatDayParam = formatUtcDay;
-
 /** The start of today, UTC: the last day a snapshot can be asked for. */
 export const todayStart = (nowMs: number) => Math.floor(nowMs / 1000 / DAY) * DAY;
 
@@ -39,7 +36,7 @@ export function asOfProblem(value: string, nowMs: number): string | null {
   const day = parseDay(value);
   if (day === null) return 'Enter a day as year-month-day, like 2025-06-29.';
   if (day > todayStart(nowMs))
-    return `Pick a day up to today (${formatDayParam(todayStart(nowMs))}, UTC).`;
+    return `Pick a day up to today (${formatUtcDay(todayStart(nowMs))}, UTC).`;
   return null;
 }
 
@@ -51,7 +48,7 @@ export function asOfParamProblem(value: string | null, nowMs: number): string | 
   if (day === null)
     return `“asOf” ${quoted} is not a day (like 2025-06-29): the holders now are shown.`;
   if (day > todayStart(nowMs)) {
-    return `“asOf” ${quoted} is after today (${formatDayParam(todayStart(nowMs))}, UTC): the holders now are shown.`;
+    return `“asOf” ${quoted} is after today (${formatUtcDay(todayStart(nowMs))}, UTC): the holders now are shown.`;
   }
   return null;
 }
@@ -74,7 +71,7 @@ export function readHoldersSearch(params: URLSearchParams, nowMs: number): Searc
   return searchReading(
     params,
     [
-      ['asOf', day === null ? null : formatDayParam(day)],
+      ['asOf', day === null ? null : formatUtcDay(day)],
       ['compare', compare === null ? null : formatCompare(compare)],
       ['time', formatTimeDisplay(reasons.take(readTimeDisplay(params.get('time'))))],
       ['view', view === 'holders' ? null : view],
@@ -89,7 +86,7 @@ export function readHoldersSearch(params: URLSearchParams, nowMs: number): Searc
  * taken, the next midnight. The answer, its pages and its file share them.
  */
 export function holdersApiSearch(day: number | null): string {
-  return day === null ? '' : `asOf=${formatDayParam(day + DAY)}`;
+  return day === null ? '' : `asOf=${formatUtcDay(day + DAY)}`;
 }
 
 /**
@@ -111,13 +108,13 @@ export const COMPARE_DEFAULT_DAYS = 30;
 
 /** `2025-06-01..2025-06-29`, or `2025-06-01..` to now. */
 export const formatCompare = ({ from, to }: CompareDays) =>
-  `${formatDayParam(from)}..${to === null ? '' : formatDayParam(to)}`;
+  `${formatUtcDay(from)}..${to === null ? '' : formatUtcDay(to)}`;
 
 /** Why two days cannot be compared, or null when they can. */
 export function compareProblem(days: CompareDays, nowMs: number): string | null {
   const today = todayStart(nowMs);
   if (days.from > today || (days.to !== null && days.to > today))
-    return `Pick days up to today (${formatDayParam(today)}, UTC).`;
+    return `Pick days up to today (${formatUtcDay(today)}, UTC).`;
   if (days.to !== null && days.from > days.to)
     return 'The first day is after the second: pick the earlier day first.';
   return null;
@@ -202,8 +199,8 @@ export function readHoldersView(params: URLSearchParams, nowMs: number): Holders
 /** The query API's moments for two days compared: the ends of both (none named: its default). */
 export function compareApiSearch(days: CompareDays | null): string {
   if (days === null) return '';
-  const to = days.to === null ? '' : `&to=${formatDayParam(days.to + DAY)}`;
-  return `from=${formatDayParam(days.from + DAY)}${to}`;
+  const to = days.to === null ? '' : `&to=${formatUtcDay(days.to + DAY)}`;
+  return `from=${formatUtcDay(days.from + DAY)}${to}`;
 }
 
 /** The two days a comparison shows: the link's, or the last 30 days to now. */

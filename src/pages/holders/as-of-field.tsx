@@ -1,8 +1,9 @@
 import { useId, useState } from 'react';
-import { asOfProblem, formatDayParam, parseDay, todayStart } from '../../lib/holders-view';
+import { asOfProblem, parseDay, todayStart } from '../../lib/holders-view';
 import { FieldProblem } from '../../components/field-problem';
 import button from '../../components/button.module.css';
 import field from '../../components/field.module.css';
+import { formatUtcDay } from '../../lib/utc';
 
 /**
  * The day the holders are shown at the end of (UTC), with the browser's date input, and
@@ -20,7 +21,7 @@ export function AsOfField({
   onChange: (day: number | null) => void;
 }) {
   const id = useId();
-  const shown = day === null ? '' : formatDayParam(day);
+  const shown = day === null ? '' : formatUtcDay(day);
   // What is typed, while it is not a day the view takes; null shows the view's own day.
   const [draft, setDraft] = useState<string | null>(null);
   const value = draft ?? shown;
@@ -44,7 +45,7 @@ export function AsOfField({
           id={id}
           type="date"
           value={value}
-          max={formatDayParam(todayStart(nowMs))}
+          max={formatUtcDay(todayStart(nowMs))}
           aria-invalid={problem ? true : undefined}
           aria-describedby={problem ? `${id}-problem` : undefined}
           onChange={(event) => take(event.target.value)}

@@ -1,15 +1,10 @@
 import { useId, useState } from 'react';
-import {
-  compareProblem,
-  formatDayParam,
-  parseDay,
-  todayStart,
-  type CompareDays,
-} from '../../lib/holders-view';
+import { compareProblem, parseDay, todayStart, type CompareDays } from '../../lib/holders-view';
 import { FieldProblem } from '../../components/field-problem';
 import button from '../../components/button.module.css';
 import field from '../../components/field.module.css';
 import styles from './holders-page.module.css';
+import { formatUtcDay } from '../../lib/utc';
 
 /**
  * The two days compared, each at its end (UTC), with the browser's date inputs; the
@@ -30,8 +25,8 @@ export function CompareDaysField({
   // What is typed, while it is not a pair the view takes; null shows the view's own.
   const [draft, setDraft] = useState<{ from: string; to: string } | null>(null);
   const shown = draft ?? {
-    from: formatDayParam(days.from),
-    to: days.to === null ? '' : formatDayParam(days.to),
+    from: formatUtcDay(days.from),
+    to: days.to === null ? '' : formatUtcDay(days.to),
   };
   const read = (text: { from: string; to: string }) => {
     const from = parseDay(text.from);
@@ -49,7 +44,7 @@ export function CompareDaysField({
     } else setDraft(text);
   };
   const problem = draft ? (read(draft).problem ?? null) : null;
-  const max = formatDayParam(todayStart(nowMs));
+  const max = formatUtcDay(todayStart(nowMs));
   const described = problem ? `${id}-problem` : undefined;
   return (
     <fieldset className={`${field.field} ${field.anchored} ${styles.days}`}>

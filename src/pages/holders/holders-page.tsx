@@ -18,12 +18,7 @@ import { useTitle } from '../../components/use-title';
 import { parseAddress } from '../../lib/address';
 import type { Holder } from '../../lib/answers';
 import { collectionTitle } from '../../lib/collection-title';
-import {
-  formatDayParam,
-  holdersApiSearch,
-  readHoldersSearch,
-  readHoldersView,
-} from '../../lib/holders-view';
+import { holdersApiSearch, readHoldersSearch, readHoldersView } from '../../lib/holders-view';
 import { hrefs } from '../../lib/routes';
 import { formatDay } from '../../lib/time';
 import { formatTimeDisplay, parseTimeDisplay, updateSearch } from '../../lib/view-state';
@@ -36,6 +31,7 @@ import section from '../../components/section.module.css';
 import toolbar from '../../components/toolbar.module.css';
 import styles from './holders-page.module.css';
 import { DAY } from '../../lib/utc';
+import { formatUtcDay } from '../../lib/utc';
 
 /** `/contracts/:address/holders`: validates and canonicalises the URL, then shows the holders. */
 export function HoldersRoute() {
@@ -96,7 +92,7 @@ export function HoldersPage({ address }: { address: string }) {
   const coverage = collection?.coverage;
   useWholeRefresh(address, coverage?.complete, HOLDERS);
   const asOf =
-    state.view === 'holders' && state.asOf !== null ? ` as of ${formatDayParam(state.asOf)}` : '';
+    state.view === 'holders' && state.asOf !== null ? ` as of ${formatUtcDay(state.asOf)}` : '';
   useTitle(`${name} · holders${VIEW_TITLES[state.view]}${asOf}`);
   return (
     <section aria-labelledby={subpageTitleId('Holders')}>
@@ -164,7 +160,7 @@ function HoldersList({ address, day }: { address: string; day: number | null }) 
         <AsOfField
           day={day}
           nowMs={nowMs}
-          onChange={(next) => set({ asOf: next === null ? null : formatDayParam(next) })}
+          onChange={(next) => set({ asOf: next === null ? null : formatUtcDay(next) })}
         />
         <a className={button.secondary} href={holdersExportHref(address, apiSearch)} download>
           Download CSV snapshot

@@ -21,7 +21,6 @@ interface ContractRow {
 }
 
 const iso = (ms: string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
-const day = formatUtcDay;
 const count = (n: number) => n.toLocaleString('en-US');
 
 /**
@@ -64,7 +63,7 @@ export async function coverageOf(
       ? 'The whole history is indexed.'
       : indexedBack === null
         ? 'Nothing of this collection is indexed yet.'
-        : `Indexed back to ${day(indexedBack)}; older events are not counted yet.`,
+        : `Indexed back to ${formatUtcDay(indexedBack)}; older events are not counted yet.`,
   ];
   // A walk after the history is whole only reads what is new: not worth a word.
   if (reading && !complete) parts.push('The indexer is reading its history now.');
