@@ -55,7 +55,8 @@ export function indexCommitHook(
     // Records the service sent changed, or no longer lists: the contract's index is made
     // again from the log, in the same transaction (ingest only ever adds).
     if (changed && events) await rebuildContract(client, events.contract);
-    return statistics.ingested(texts.length);
+    // The contracts list is no change of hands: only event lists grow the index's tables.
+    return events ? statistics.ingested(texts.length) : undefined;
   };
   return { onCommit, firstRead };
 }
