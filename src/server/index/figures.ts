@@ -18,7 +18,10 @@ export const emptyCounts = (): Record<EventKind, number> =>
 
 export const kindOf = (code: number): EventKind => EVENT_KINDS[code] ?? 'other';
 
-/** Volumes from rows of (currency, sales, volume), largest first within known currencies. */
+/**
+ * Volumes from rows of (currency, sales, volume), most sales first; ties by currency address,
+ * so one history always gets one answer whatever order the database grouped its rows in.
+ */
 export function volumesOf(rows: { currency: Buffer; sales: string; volume: string }[]): Volume[] {
   return rows
     .map((row) => ({
@@ -26,7 +29,7 @@ export function volumesOf(rows: { currency: Buffer; sales: string; volume: strin
       sales: Number(row.sales),
       volume: row.volume,
     }))
-    .sort((a, b) => b.sales - a.sales);
+    .sort((a, b) => b.sales - a.sales || a.currency.address.localeCompare(b.currency.address));
 }
 
 /**
@@ -125,7 +128,7 @@ export async function overview(
         share: counts.sale > 0 ? market.sales / counts.sale : 0,
         volume: asVolumes(market.volume),
       }))
-      .sort((a, b) => b.sales - a.sales),
+      .sort((a, b) => b.sales - a.sales || (a.name ?? '').localeCompare(b.name ?? '')),
     washSales: [...washed.values()].reduce((sum, entry) => sum + Number(entry.sales), 0),
     washVolume: asVolumes(washed),
     washExcluded: excludeWash,
