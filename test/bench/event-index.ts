@@ -57,7 +57,7 @@ const BUDGET = {
   overviewMs: 100,
   seriesDayMs: 200,
   holdersNowMs: 100,
-  holdersAsOfMs: 1000,
+  holdersAsOfMs: 200,
   marketMs: 300,
   walletInCollectionMs: 200,
   previewCachedMs: 300,

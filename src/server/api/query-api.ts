@@ -471,6 +471,7 @@ export function createQueryApi(options: QueryApiOptions) {
             ...(params.owner !== undefined && { owner: params.owner }),
             limit: params.limit,
             after: cursor.after,
+            keepIn: options.pool,
           });
     return c.json({
       ...answer,
@@ -620,7 +621,7 @@ export function createQueryApi(options: QueryApiOptions) {
     const { pool } = await readOf(c);
     return (
       await comparisons.run(JSON.stringify([id, from, to, records]), () =>
-        compareHolders(pool, id, from, to),
+        compareHolders(pool, id, from, to, options.pool),
       )
     ).value;
   }

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { ASSUMED_CURRENCY } from '../../lib/price';
+import { HOLDER_MOMENTS_SQL } from '../index/holder-moments';
 import { hourlyRows } from '../index/hourly';
 import { mintFactsOf } from '../index/mint-facts';
 import { INDEX_SCHEMA_SQL } from '../index/schema';
@@ -173,6 +174,12 @@ ${hourlyRows(
     // Set while the contract's pages go into the log alone; cleared by the build that
     // reads the log once its list is read to the end (index/first-read.ts).
     sql: 'ALTER TABLE idx_contracts ADD COLUMN catching_up boolean NOT NULL DEFAULT false',
+  },
+  {
+    version: 11,
+    name: 'index: holders counted at moments asked before, kept until an older change arrives',
+    // Read by holders as of a moment and the comparison of two (index/holder-moments.ts).
+    sql: HOLDER_MOMENTS_SQL,
   },
 ];
 

@@ -7,7 +7,8 @@ import type {
   ViewFigures,
   Volume,
 } from '../../lib/answers';
-import { holdersFigures, replayHolders } from './holders';
+import { holderCountsAt } from './holder-moments';
+import { countsInOrder, holdersFigures } from './holders';
 import type { KeysetValues } from './keyset';
 import { viewFigures } from './view-figures';
 import { HOUR } from '../../lib/utc';
@@ -15,8 +16,8 @@ import { HOUR } from '../../lib/utc';
 /**
  * A collection at two moments: who joined its holders, who left, who grew or shrank, and
  * its figures at each (holders, the top ten's share, activity up to then). Each moment
- * counts every change of hands at or before it, as holders as of a moment do (one replay
- * of `idx_changes` per moment, `replayHolders`).
+ * counts every change of hands at or before it, as holders as of a moment do (each
+ * moment's counts from the nearest kept one, `holder-moments.ts`).
  */
 
 /** A holder's change from one count to the other; null when it stayed the same. */
@@ -45,13 +46,17 @@ export async function compareHolders(
   contractId: number,
   from: number,
   to: number,
+  /** Where a moment worked out may be kept (the primary); none: nothing is written. */
+  keepIn?: pg.Pool,
 ): Promise<HoldersComparison> {
-  const [a, b, activityA, activityB] = await Promise.all([
-    replayHolders(pool, contractId, from),
-    replayHolders(pool, contractId, to),
+  const [countsA, countsB, activityA, activityB] = await Promise.all([
+    holderCountsAt(pool, contractId, from, keepIn),
+    holderCountsAt(pool, contractId, to, keepIn),
     activityUpTo(pool, contractId, from),
     activityUpTo(pool, contractId, to),
   ]);
+  const a = { owners: countsInOrder(countsA), burned: countsA.burned };
+  const b = { owners: countsInOrder(countsB), burned: countsB.burned };
   const counts = new Map<string, { from: number; to: number }>();
   for (const holder of a.owners) counts.set(holder.owner, { from: holder.tokens, to: 0 });
   for (const holder of b.owners) {

@@ -1,14 +1,17 @@
 import type pg from 'pg';
 import type { Holder, HoldersFigures } from '../../lib/answers';
 import { LATEST_FIRST } from './ingest';
+import { holderCountsAt, sinceAt, type HolderCounts } from './holder-moments';
 import type { KeysetValues } from './keyset';
 import { addressBytes, hexOf, Sql } from './sql';
 
 /**
  * A collection's holders: each owner with how many tokens it holds (ERC1155: tokens, not
  * copies; the records carry no balances), since when (`HOLDING_SINCE`), the distribution
- * and the share of the ten largest; now (from `idx_owners`) or as of any moment (every change of hands up
- * to it, replayed in SQL with the same "latest change" rule as the tokens table).
+ * and the share of the ten largest; now (from `idx_owners`) or as of any moment (the
+ * counts from the nearest kept moment, `holder-moments.ts`; the snapshot file replays
+ * every change of hands up to it in SQL, with the same "latest change" rule as the tokens
+ * table).
  * A token whose latest known change is a burn is held by nobody; a burn the index never
  * saw (contract lists carry none) leaves the token with its last holder.
  */
@@ -36,7 +39,14 @@ const distributionOf = (counts: (range: readonly [number, number]) => number) =>
 export async function holders(
   pool: pg.Pool,
   contractId: number,
-  options: { asOf?: number; limit: number; after: KeysetValues | null; owner?: string },
+  options: {
+    asOf?: number;
+    limit: number;
+    after: KeysetValues | null;
+    owner?: string;
+    /** Where a moment worked out may be kept (the primary); none: nothing is written. */
+    keepIn?: pg.Pool;
+  },
 ): Promise<HoldersAnswer> {
   return options.asOf === undefined
     ? holdersNow(pool, contractId, options)
@@ -189,7 +199,10 @@ export async function replayHolders(
 }
 
 /** The figures of every holder at one moment (in the answer's order) and the burns by then. */
-export function holdersFigures(owners: Holder[], burned: number): HoldersFigures {
+export function holdersFigures(
+  owners: readonly Omit<Holder, 'since'>[],
+  burned: number,
+): HoldersFigures {
   const tokensHeld = owners.reduce((sum, holder) => sum + holder.tokens, 0);
   const top10 = owners.slice(0, 10).reduce((sum, holder) => sum + holder.tokens, 0);
   return {
@@ -204,13 +217,24 @@ export function holdersFigures(owners: Holder[], burned: number): HoldersFigures
   };
 }
 
-/** As of a moment: one replay, then the page asked for. */
+/** Owners and their counts, in the answer's order. */
+export const countsInOrder = (counts: HolderCounts): Omit<Holder, 'since'>[] =>
+  counts.owners.map((row) => ({ owner: hexOf(row.owner), tokens: row.tokens })).sort(before);
+
+/** As of a moment: every owner's count, then the page asked for and since when each holds. */
 async function holdersAsOf(
   pool: pg.Pool,
   contractId: number,
-  options: { asOf: number; limit: number; after: KeysetValues | null; owner?: string },
+  options: {
+    asOf: number;
+    limit: number;
+    after: KeysetValues | null;
+    owner?: string;
+    keepIn?: pg.Pool;
+  },
 ): Promise<HoldersAnswer> {
-  const { owners, burned } = await replayHolders(pool, contractId, options.asOf);
+  const counts = await holderCountsAt(pool, contractId, options.asOf, options.keepIn);
+  const owners = countsInOrder(counts);
   let start = 0;
   if (options.after) {
     const [tokens, owner] = options.after as [number, string];
@@ -221,12 +245,21 @@ async function holdersAsOf(
   const selected = options.owner
     ? owners.filter((holder) => holder.owner === options.owner)
     : owners.slice(start, start + options.limit);
+  const since = await sinceAt(
+    pool,
+    contractId,
+    options.asOf,
+    selected.map((holder) => addressBytes(holder.owner)),
+  );
   const last = selected.at(-1);
   const more = !options.owner && start + options.limit < owners.length;
   return {
-    holders: selected,
+    holders: selected.map((holder) => ({
+      ...holder,
+      since: since.get(holder.owner.slice(2)) ?? 0,
+    })),
     next: more && last ? [last.tokens, last.owner.slice(2)] : null,
-    ...holdersFigures(owners, burned),
+    ...holdersFigures(owners, counts.burned),
   };
 }
 

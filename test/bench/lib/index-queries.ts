@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { WINDOWS, type RankingWindow } from '../../../src/lib/answers';
 import { eventsPage, type EventsQuery } from '../../../src/server/index/events-query';
 import { overview } from '../../../src/server/index/figures';
-import { holders } from '../../../src/server/index/holders';
+import { holders, replayHolders } from '../../../src/server/index/holders';
 import type { KeysetValues } from '../../../src/server/index/keyset';
 import { market } from '../../../src/server/index/market';
 import { rankings } from '../../../src/server/index/rankings';
@@ -272,9 +272,25 @@ export async function sharedQueries(
     },
     budget.holdersNowMs,
   );
+  // As of a date: every change up to it replayed (the reference), against counts kept at
+  // moments (holder-moments.ts): a date's first ask keeps one (the warming run keeps run
+  // 0's, so 1 of the 20 timed is a read again), a date asked again reads it, and a day
+  // after it reads it and the day's changes.
+  const asOf = (run: number) => within(run, 0);
+  await measure('holders as of a date, replayed (every change up to it)', (db, run) =>
+    replayHolders(db, id, asOf(run)),
+  );
+  await measure('holders as of a date, first ask (keeps the moment)', (db, run) =>
+    holders(db, id, { limit: 20, after: null, asOf: asOf(run), keepIn: db }),
+  );
   await measure(
-    'holders as of a date',
-    (db, run) => holders(db, id, { limit: 20, after: null, asOf: within(run, 0) }),
+    'holders as of a date, asked again',
+    (db, run) => holders(db, id, { limit: 20, after: null, asOf: asOf(run), keepIn: db }),
+    budget.holdersAsOfMs,
+  );
+  await measure(
+    'holders as of a date, a day after a date asked',
+    (db, run) => holders(db, id, { limit: 20, after: null, asOf: asOf(run) + DAY }),
     budget.holdersAsOfMs,
   );
   await measure('market, whole history', (db) => market(db, id, {}), budget.marketMs);
