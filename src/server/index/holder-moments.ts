@@ -89,12 +89,13 @@ export interface MomentSettings {
 export const DEFAULT_MOMENTS: MomentSettings = { keepAfter: 2_000, keep: 64 };
 
 /**
- * The nearest kept moment's counts moved by every change after it up to `at` ($2); with
- * none kept, every change up to `at`. One statement, so one snapshot of the database: a
- * moment dropped meanwhile is not half read. The burns come as the row of no owner.
+ * `counts` (owner, tokens): the nearest kept moment's counts moved by every change after
+ * it up to `at` ($2); with none kept, every change up to `at`; and `burned` (one row, n):
+ * the tokens burned by then. Read in one statement, so one snapshot of the database: a
+ * moment dropped meanwhile is not half read. $1 is the contract.
  */
-const COUNTS_AT = `
-WITH m AS MATERIALIZED (
+export const COUNTS_AT = `
+m AS MATERIALIZED (
   SELECT coalesce(max(at), -1) AS at FROM idx_holder_moments WHERE contract_id = $1 AND at <= $2),
 changed AS MATERIALIZED (
   SELECT DISTINCT ON (token_id) token_id, to_addr, kind = 3 AS burned
@@ -109,30 +110,55 @@ moves AS (
   SELECT to_addr AS owner, 1 AS tokens FROM changed WHERE NOT burned
   UNION ALL SELECT to_addr, -1 FROM was WHERE NOT burned
   UNION ALL SELECT owner, tokens FROM idx_holder_counts
-    WHERE contract_id = $1 AND at = (SELECT at FROM m))
-SELECT owner, sum(tokens)::integer AS tokens FROM moves GROUP BY owner HAVING sum(tokens) > 0
-UNION ALL
-SELECT NULL, (coalesce((SELECT burned FROM idx_holder_moments
-    WHERE contract_id = $1 AND at = (SELECT at FROM m)), 0)
-  + (SELECT count(*) FROM changed WHERE burned) - (SELECT count(*) FROM was WHERE burned))::integer`;
+    WHERE contract_id = $1 AND at = (SELECT at FROM m)),
+counts AS MATERIALIZED (
+  SELECT owner, sum(tokens)::integer AS tokens FROM moves GROUP BY owner HAVING sum(tokens) > 0),
+burned AS (
+  SELECT (coalesce((SELECT burned FROM idx_holder_moments
+      WHERE contract_id = $1 AND at = (SELECT at FROM m)), 0)
+    + (SELECT count(*) FROM changed WHERE burned)
+    - (SELECT count(*) FROM was WHERE burned))::integer AS n)`;
 
 async function countsFrom(
   db: pg.Pool | pg.ClientBase,
   contractId: number,
   at: number,
 ): Promise<HolderCounts> {
-  const { rows } = await db.query<{ owner: Buffer | null; tokens: number }>(COUNTS_AT, [
-    contractId,
-    at,
-  ]);
+  const { rows } = await db.query<{ owner: Buffer | null; tokens: number }>(
+    `WITH ${COUNTS_AT} SELECT owner, tokens FROM counts UNION ALL SELECT NULL, n FROM burned`,
+    [contractId, at],
+  );
   const owners = rows.filter((row): row is { owner: Buffer; tokens: number } => row.owner !== null);
   return { owners, burned: rows.find((row) => row.owner === null)?.tokens ?? 0 };
 }
 
 /**
- * Each owner's tokens at `at` (every change at or before it counted). With `keepIn` (the
- * primary: a replica cannot write) a moment far enough from the nearest kept one is kept
- * for the next question.
+ * Keeps the moment `at` when it is far enough from the nearest kept one (`keepIn`: the
+ * primary, as a replica cannot write); whether it did.
+ */
+export async function keepIfFar(
+  read: pg.Pool,
+  contractId: number,
+  at: number,
+  keepIn: pg.Pool,
+  settings: MomentSettings = DEFAULT_MOMENTS,
+): Promise<boolean> {
+  const { rows } = await read.query<{ at: string }>(
+    'SELECT coalesce(max(at), -1) AS at FROM idx_holder_moments WHERE contract_id = $1 AND at <= $2',
+    [contractId, at],
+  );
+  const from = Number(rows[0]!.at);
+  if (from === at) return false;
+  if ((await changesBetween(read, contractId, from, at, settings.keepAfter)) < settings.keepAfter)
+    return false;
+  await keepMoment(keepIn, contractId, at, settings);
+  return true;
+}
+
+/**
+ * Each owner's tokens at `at` (every change at or before it counted), every one of them:
+ * for comparing two moments. With `keepIn`, a moment far enough from the nearest kept one
+ * is kept for the next question (`keepIfFar`).
  */
 export async function holderCountsAt(
   read: pg.Pool,
@@ -141,18 +167,7 @@ export async function holderCountsAt(
   keepIn?: pg.Pool,
   settings: MomentSettings = DEFAULT_MOMENTS,
 ): Promise<HolderCounts> {
-  if (keepIn) {
-    const { rows } = await read.query<{ at: string }>(
-      'SELECT coalesce(max(at), -1) AS at FROM idx_holder_moments WHERE contract_id = $1 AND at <= $2',
-      [contractId, at],
-    );
-    const from = Number(rows[0]!.at);
-    if (
-      from !== at &&
-      (await changesBetween(read, contractId, from, at, settings.keepAfter)) >= settings.keepAfter
-    )
-      return keepMoment(keepIn, contractId, at, settings);
-  }
+  if (keepIn) await keepIfFar(read, contractId, at, keepIn, settings);
   return countsFrom(read, contractId, at);
 }
 
@@ -178,7 +193,7 @@ function keepMoment(
   contractId: number,
   at: number,
   settings: MomentSettings,
-): Promise<HolderCounts> {
+): Promise<void> {
   return withClient(pool, async (client) => {
     await client.query('BEGIN');
     try {
@@ -202,7 +217,6 @@ function keepMoment(
         [contractId, settings.keep],
       );
       await client.query('COMMIT');
-      return counts;
     } catch (error) {
       await client.query('ROLLBACK');
       throw error;

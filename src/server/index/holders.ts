@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Holder, HoldersFigures } from '../../lib/answers';
 import { LATEST_FIRST } from './ingest';
-import { holderCountsAt, sinceAt, type HolderCounts } from './holder-moments';
+import { COUNTS_AT, keepIfFar, sinceAt, type HolderCounts } from './holder-moments';
 import type { KeysetValues } from './keyset';
 import { addressBytes, hexOf, Sql } from './sql';
 
@@ -53,6 +53,29 @@ export async function holders(
     : holdersAsOf(pool, contractId, { ...options, asOf: options.asOf });
 }
 
+/**
+ * The figures of the holders in `from` (rows of owner, tokens) where `where` holds: their
+ * count, the tokens they hold, the ten largest's, and how many fall in each range.
+ */
+const figuresSql = (from: string, where: string) => `SELECT count(*) AS holders,
+  coalesce(sum(tokens), 0) AS held,
+  (SELECT coalesce(sum(tokens), 0) FROM (SELECT tokens FROM ${from} WHERE ${where}
+    ORDER BY tokens DESC LIMIT 10) top) AS top10,
+  ${RANGES.map(([, low, high], index) => `count(*) FILTER (WHERE tokens BETWEEN ${low} AND ${high}) AS r${index}`).join(', ')}
+  FROM ${from} WHERE ${where}`;
+
+/** The answer's figures from a row of `figuresSql` and the burns. */
+function figuresFromRow(f: Record<string, unknown>, burned: number): HoldersFigures {
+  const held = Number(f.held);
+  return {
+    totalHolders: Number(f.holders),
+    tokensHeld: held,
+    knownBurned: burned,
+    distribution: RANGES.map(([range], index) => ({ range, holders: Number(f[`r${index}`]) })),
+    top10Share: held > 0 ? Number(f.top10) / held : 0,
+  };
+}
+
 /** Now: a page of `idx_owners` in its index's order, and its figures from one scan of it. */
 async function holdersNow(
   pool: pg.Pool,
@@ -61,29 +84,15 @@ async function holdersNow(
 ): Promise<HoldersAnswer> {
   const [page, figures, burned] = await Promise.all([
     ownersPage(pool, contractId, options),
-    pool.query<Record<string, string | null>>(
-      `SELECT count(*) AS holders, coalesce(sum(tokens), 0) AS held,
-         (SELECT coalesce(sum(tokens), 0) FROM (SELECT tokens FROM idx_owners WHERE contract_id = $1
-           ORDER BY tokens DESC LIMIT 10) top) AS top10,
-         ${RANGES.map(([, low, high], index) => `count(*) FILTER (WHERE tokens BETWEEN ${low} AND ${high}) AS r${index}`).join(', ')}
-       FROM idx_owners WHERE contract_id = $1`,
-      [contractId],
-    ),
+    pool.query<Record<string, string | null>>(figuresSql('idx_owners', 'contract_id = $1'), [
+      contractId,
+    ]),
     pool.query<{ burned: string }>(
       'SELECT count(*) AS burned FROM idx_tokens WHERE contract_id = $1 AND burned',
       [contractId],
     ),
   ]);
-  const f = figures.rows[0]!;
-  const held = Number(f.held);
-  return {
-    ...page,
-    totalHolders: Number(f.holders),
-    tokensHeld: held,
-    knownBurned: Number(burned.rows[0]!.burned),
-    distribution: RANGES.map(([range], index) => ({ range, holders: Number(f[`r${index}`]) })),
-    top10Share: held > 0 ? Number(f.top10) / held : 0,
-  };
+  return { ...page, ...figuresFromRow(figures.rows[0]!, Number(burned.rows[0]!.burned)) };
 }
 
 /** A page of the holders now, each with since when: a keyset range of `idx_owners`. */
@@ -221,7 +230,11 @@ export function holdersFigures(
 export const countsInOrder = (counts: HolderCounts): Omit<Holder, 'since'>[] =>
   counts.owners.map((row) => ({ owner: hexOf(row.owner), tokens: row.tokens })).sort(before);
 
-/** As of a moment: every owner's count, then the page asked for and since when each holds. */
+/**
+ * As of a moment: the counts then (`holder-moments.ts`, a moment kept first when far from
+ * the nearest), the page asked for and the figures worked out in the database, which
+ * sends the page alone; then since when each holder on the page holds.
+ */
 async function holdersAsOf(
   pool: pg.Pool,
   contractId: number,
@@ -233,33 +246,45 @@ async function holdersAsOf(
     keepIn?: pg.Pool;
   },
 ): Promise<HoldersAnswer> {
-  const counts = await holderCountsAt(pool, contractId, options.asOf, options.keepIn);
-  const owners = countsInOrder(counts);
-  let start = 0;
+  if (options.keepIn) await keepIfFar(pool, contractId, options.asOf, options.keepIn);
+  const sql = new Sql();
+  sql.param(contractId);
+  sql.param(options.asOf);
+  const where: string[] = [];
+  if (options.owner !== undefined) where.push(`owner = ${sql.param(addressBytes(options.owner))}`);
   if (options.after) {
-    const [tokens, owner] = options.after as [number, string];
-    const cursor = { tokens, owner: `0x${owner}` };
-    start = owners.findIndex((holder) => before(cursor, holder) < 0);
-    if (start < 0) start = owners.length;
+    const [count, owner] = options.after;
+    where.push(
+      `(tokens, owner) < (${sql.param(count)}::integer, ${sql.param(Buffer.from(String(owner), 'hex'))})`,
+    );
   }
-  const selected = options.owner
-    ? owners.filter((holder) => holder.owner === options.owner)
-    : owners.slice(start, start + options.limit);
+  const { rows } = await pool.query<Record<string, unknown>>(
+    `WITH ${COUNTS_AT},
+     page AS (SELECT owner, tokens FROM counts ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+       ORDER BY tokens DESC, owner DESC LIMIT ${sql.param(options.limit + 1)})
+     SELECT (SELECT coalesce(json_agg(json_build_array(encode(owner, 'hex'), tokens)
+         ORDER BY tokens DESC, owner DESC), '[]') FROM page) AS page,
+       (SELECT n FROM burned) AS burned, f.*
+     FROM (${figuresSql('counts', 'true')}) f`,
+    sql.values,
+  );
+  const row = rows[0]!;
+  const page = (row.page as [string, number][]).map(([owner, tokens]) => ({
+    owner: `0x${owner}`,
+    tokens,
+  }));
+  const shown = page.slice(0, options.limit);
   const since = await sinceAt(
     pool,
     contractId,
     options.asOf,
-    selected.map((holder) => addressBytes(holder.owner)),
+    shown.map((holder) => addressBytes(holder.owner)),
   );
-  const last = selected.at(-1);
-  const more = !options.owner && start + options.limit < owners.length;
+  const last = shown.at(-1);
   return {
-    holders: selected.map((holder) => ({
-      ...holder,
-      since: since.get(holder.owner.slice(2)) ?? 0,
-    })),
-    next: more && last ? [last.tokens, last.owner.slice(2)] : null,
-    ...holdersFigures(owners, counts.burned),
+    holders: shown.map((holder) => ({ ...holder, since: since.get(holder.owner.slice(2)) ?? 0 })),
+    next: page.length > options.limit && last ? [last.tokens, last.owner.slice(2)] : null,
+    ...figuresFromRow(row, Number(row.burned)),
   };
 }
 
