@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { withClient } from '../database/held-client';
+import { RANGES, rangeCounts } from './holder-figures';
 import { lockContract, LATEST_FIRST } from './ingest';
 
 /**
@@ -26,6 +27,10 @@ CREATE TABLE idx_holder_moments (
   -- Tokens whose latest change by then is a burn.
   burned integer NOT NULL,
   made_at bigint NOT NULL,
+  -- The figures then (holder-figures.ts): how many held, the tokens held, each range's.
+  holders bigint NOT NULL,
+  held bigint NOT NULL,
+  ${RANGES.map((_, index) => `r${index} bigint NOT NULL,`).join(' ')}
   PRIMARY KEY (contract_id, at)
 );
 CREATE TABLE idx_holder_counts (
@@ -36,6 +41,8 @@ CREATE TABLE idx_holder_counts (
   PRIMARY KEY (contract_id, at, owner),
   FOREIGN KEY (contract_id, at) REFERENCES idx_holder_moments ON DELETE CASCADE
 );
+-- A page of holders and the ten largest, read in order.
+CREATE INDEX idx_holder_counts_order ON idx_holder_counts (contract_id, at, tokens DESC, owner DESC);
 -- With no moment kept (most of the time while a history is read), nothing to look at.
 CREATE FUNCTION idx_holder_moments_rows_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -88,11 +95,18 @@ export interface MomentSettings {
 
 export const DEFAULT_MOMENTS: MomentSettings = { keepAfter: 2_000, keep: 64 };
 
+const ranges = RANGES.map((_, index) => `r${index}`);
+
 /**
- * `counts` (owner, tokens): the nearest kept moment's counts moved by every change after
- * it up to `at` ($2); with none kept, every change up to `at`; and `burned` (one row, n):
- * the tokens burned by then. Read in one statement, so one snapshot of the database: a
- * moment dropped meanwhile is not half read. $1 is the contract.
+ * CTEs over the nearest kept moment at or before `at` ($2; none kept: the empty moment,
+ * −1) and every change after it up to `at`, $1 the contract: `moved`, each owner those
+ * changes touched, with its count at the kept moment (`was`) and at `at` (`tokens`);
+ * `counts` (owner, tokens), every holder at `at`: the kept counts of the owners untouched
+ * and the touched ones' new counts, read in the order of `idx_holder_counts_order` when a
+ * query asks for a few in order; `figures` (holders, held, r0…), the kept figures moved by
+ * the touched owners' old and new counts; `burned` (n). So a page and the figures cost the
+ * changes since the kept moment, not its holders. Read in one statement, so one snapshot
+ * of the database: a moment dropped meanwhile is not half read.
  */
 export const COUNTS_AT = `
 m AS MATERIALIZED (
@@ -106,13 +120,26 @@ was AS MATERIALIZED (
     SELECT to_addr, kind = 3 AS burned FROM idx_changes
     WHERE contract_id = $1 AND token_id = c.token_id AND ts <= (SELECT at FROM m)
     ORDER BY ${LATEST_FIRST} LIMIT 1) w),
-moves AS (
-  SELECT to_addr AS owner, 1 AS tokens FROM changed WHERE NOT burned
-  UNION ALL SELECT to_addr, -1 FROM was WHERE NOT burned
-  UNION ALL SELECT owner, tokens FROM idx_holder_counts
-    WHERE contract_id = $1 AND at = (SELECT at FROM m)),
-counts AS MATERIALIZED (
-  SELECT owner, sum(tokens)::integer AS tokens FROM moves GROUP BY owner HAVING sum(tokens) > 0),
+moved AS MATERIALIZED (
+  SELECT t.owner, coalesce(k.tokens, 0) AS was, coalesce(k.tokens, 0) + t.d AS tokens
+  FROM (SELECT owner, sum(d)::integer AS d FROM (
+      SELECT to_addr AS owner, 1 AS d FROM changed WHERE NOT burned
+      UNION ALL SELECT to_addr, -1 FROM was WHERE NOT burned) o GROUP BY owner) t
+  LEFT JOIN idx_holder_counts k
+    ON k.contract_id = $1 AND k.at = (SELECT at FROM m) AND k.owner = t.owner),
+counts AS NOT MATERIALIZED (
+  SELECT owner, tokens FROM idx_holder_counts k
+  WHERE contract_id = $1 AND at = (SELECT at FROM m)
+    AND NOT EXISTS (SELECT FROM moved t WHERE t.owner = k.owner)
+  UNION ALL SELECT owner, tokens FROM moved WHERE tokens > 0),
+figures AS (
+  SELECT coalesce(s.holders, 0) + d.holders AS holders, coalesce(s.held, 0) + d.held AS held,
+    ${ranges.map((r) => `coalesce(s.${r}, 0) + d.${r} - d.was_${r} AS ${r}`).join(', ')}
+  FROM (SELECT count(*) FILTER (WHERE tokens > 0) - count(*) FILTER (WHERE was > 0) AS holders,
+      coalesce(sum(tokens) FILTER (WHERE tokens > 0), 0) - coalesce(sum(was), 0) AS held,
+      ${rangeCounts('tokens')}, ${rangeCounts('was', (index) => `was_r${index}`)}
+    FROM moved) d
+  LEFT JOIN idx_holder_moments s ON s.contract_id = $1 AND s.at = (SELECT at FROM m)),
 burned AS (
   SELECT (coalesce((SELECT burned FROM idx_holder_moments
       WHERE contract_id = $1 AND at = (SELECT at FROM m)), 0)
@@ -198,17 +225,15 @@ function keepMoment(
     await client.query('BEGIN');
     try {
       await lockContract(client, contractId);
-      const counts = await countsFrom(client, contractId, at);
       await client.query(
-        `INSERT INTO idx_holder_moments (contract_id, at, burned, made_at) VALUES ($1, $2, $3, $4)
-         ON CONFLICT DO NOTHING`,
-        [contractId, at, counts.burned, Date.now()],
-      );
-      await client.query(
-        `INSERT INTO idx_holder_counts (contract_id, at, owner, tokens)
-         SELECT $1, $2, owner, tokens FROM unnest($3::bytea[], $4::integer[]) AS c(owner, tokens)
-         ON CONFLICT DO NOTHING`,
-        [contractId, at, counts.owners.map((o) => o.owner), counts.owners.map((o) => o.tokens)],
+        `WITH ${COUNTS_AT},
+         made AS (INSERT INTO idx_holder_moments
+             (contract_id, at, burned, made_at, holders, held, ${ranges.join(', ')})
+           SELECT $1, $2, (SELECT n FROM burned), $3, holders, held, ${ranges.join(', ')}
+           FROM figures ON CONFLICT DO NOTHING RETURNING at)
+         INSERT INTO idx_holder_counts (contract_id, at, owner, tokens)
+         SELECT $1, $2, owner, tokens FROM counts WHERE EXISTS (SELECT FROM made)`,
+        [contractId, at, Date.now()],
       );
       await client.query(
         `DELETE FROM idx_holder_moments WHERE contract_id = $1 AND at IN (

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Holder, HoldersFigures } from '../../lib/answers';
 import { LATEST_FIRST } from './ingest';
+import { figuresFromRow, RANGES, rangeCounts } from './holder-figures';
 import { COUNTS_AT, keepIfFar, sinceAt, type HolderCounts } from './holder-moments';
 import type { KeysetValues } from './keyset';
 import { addressBytes, hexOf, Sql } from './sql';
@@ -20,14 +21,6 @@ export interface HoldersAnswer extends HoldersFigures {
   holders: Holder[];
   next: KeysetValues | null;
 }
-
-const RANGES: readonly (readonly [string, number, number])[] = [
-  ['1', 1, 1],
-  ['2–5', 2, 5],
-  ['6–10', 6, 10],
-  ['11–25', 11, 25],
-  ['26+', 26, Number.MAX_SAFE_INTEGER],
-];
 
 /** Holders come largest first, then by address (descending): one order, now or as of. */
 const before = (a: Omit<Holder, 'since'>, b: Omit<Holder, 'since'>) =>
@@ -60,21 +53,8 @@ export async function holders(
 const figuresSql = (from: string, where: string) => `SELECT count(*) AS holders,
   coalesce(sum(tokens), 0) AS held,
   (SELECT coalesce(sum(tokens), 0) FROM (SELECT tokens FROM ${from} WHERE ${where}
-    ORDER BY tokens DESC LIMIT 10) top) AS top10,
-  ${RANGES.map(([, low, high], index) => `count(*) FILTER (WHERE tokens BETWEEN ${low} AND ${high}) AS r${index}`).join(', ')}
+    ORDER BY tokens DESC LIMIT 10) top) AS top10, ${rangeCounts('tokens')}
   FROM ${from} WHERE ${where}`;
-
-/** The answer's figures from a row of `figuresSql` and the burns. */
-function figuresFromRow(f: Record<string, unknown>, burned: number): HoldersFigures {
-  const held = Number(f.held);
-  return {
-    totalHolders: Number(f.holders),
-    tokensHeld: held,
-    knownBurned: burned,
-    distribution: RANGES.map(([range], index) => ({ range, holders: Number(f[`r${index}`]) })),
-    top10Share: held > 0 ? Number(f.top10) / held : 0,
-  };
-}
 
 /** Now: a page of `idx_owners` in its index's order, and its figures from one scan of it. */
 async function holdersNow(
@@ -264,8 +244,10 @@ async function holdersAsOf(
        ORDER BY tokens DESC, owner DESC LIMIT ${sql.param(options.limit + 1)})
      SELECT (SELECT coalesce(json_agg(json_build_array(encode(owner, 'hex'), tokens)
          ORDER BY tokens DESC, owner DESC), '[]') FROM page) AS page,
-       (SELECT n FROM burned) AS burned, f.*
-     FROM (${figuresSql('counts', 'true')}) f`,
+       (SELECT n FROM burned) AS burned,
+       (SELECT coalesce(sum(tokens), 0) FROM (SELECT tokens FROM counts
+         ORDER BY tokens DESC LIMIT 10) top) AS top10, f.*
+     FROM figures f`,
     sql.values,
   );
   const row = rows[0]!;
