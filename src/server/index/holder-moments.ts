@@ -101,9 +101,9 @@ const ranges = RANGES.map((_, index) => `r${index}`);
  * CTEs over the nearest kept moment at or before `at` ($2; none kept: the empty moment,
  * −1) and every change after it up to `at`, $1 the contract: `moved`, each owner those
  * changes touched, with its count at the kept moment (`was`) and at `at` (`tokens`);
- * `counts` (owner, tokens), every holder at `at`: the kept counts of the owners untouched
- * and the touched ones' new counts, read in the order of `idx_holder_counts_order` when a
- * query asks for a few in order; `figures` (holders, held, r0…), the kept figures moved by
+ * `counts` (owner, tokens), every holder at `at`: `kept`, the kept counts of the owners
+ * untouched, and the touched ones' new counts (`largestFirst` reads a few of them in
+ * order); `figures` (holders, held, r0…), the kept figures moved by
  * the touched owners' old and new counts; `burned` (n). So a page and the figures cost the
  * changes since the kept moment, not its holders. Read in one statement, so one snapshot
  * of the database: a moment dropped meanwhile is not half read.
@@ -121,17 +121,19 @@ was AS MATERIALIZED (
     WHERE contract_id = $1 AND token_id = c.token_id AND ts <= (SELECT at FROM m)
     ORDER BY ${LATEST_FIRST} LIMIT 1) w),
 moved AS MATERIALIZED (
-  SELECT t.owner, coalesce(k.tokens, 0) AS was, coalesce(k.tokens, 0) + t.d AS tokens
+  SELECT t.owner, k.was, k.was + t.d AS tokens
   FROM (SELECT owner, sum(d)::integer AS d FROM (
       SELECT to_addr AS owner, 1 AS d FROM changed WHERE NOT burned
       UNION ALL SELECT to_addr, -1 FROM was WHERE NOT burned) o GROUP BY owner) t
-  LEFT JOIN idx_holder_counts k
-    ON k.contract_id = $1 AND k.at = (SELECT at FROM m) AND k.owner = t.owner),
+  -- One look-up by the key each: a join would read every kept count of the moment.
+  CROSS JOIN LATERAL (SELECT coalesce((SELECT tokens FROM idx_holder_counts
+    WHERE contract_id = $1 AND at = (SELECT at FROM m) AND owner = t.owner), 0) AS was) k),
+-- NOT IN, a filter on the rows as the index gives them: an anti join would lose their order.
+kept AS NOT MATERIALIZED (
+  SELECT owner, tokens FROM idx_holder_counts
+  WHERE contract_id = $1 AND at = (SELECT at FROM m) AND owner NOT IN (SELECT owner FROM moved)),
 counts AS NOT MATERIALIZED (
-  SELECT owner, tokens FROM idx_holder_counts k
-  WHERE contract_id = $1 AND at = (SELECT at FROM m)
-    AND NOT EXISTS (SELECT FROM moved t WHERE t.owner = k.owner)
-  UNION ALL SELECT owner, tokens FROM moved WHERE tokens > 0),
+  SELECT owner, tokens FROM kept UNION ALL SELECT owner, tokens FROM moved WHERE tokens > 0),
 figures AS (
   SELECT coalesce(s.holders, 0) + d.holders AS holders, coalesce(s.held, 0) + d.held AS held,
     ${ranges.map((r) => `coalesce(s.${r}, 0) + d.${r} - d.was_${r} AS ${r}`).join(', ')}
@@ -145,6 +147,17 @@ burned AS (
       WHERE contract_id = $1 AND at = (SELECT at FROM m)), 0)
     + (SELECT count(*) FROM changed WHERE burned)
     - (SELECT count(*) FROM was WHERE burned))::integer AS n)`;
+
+/**
+ * The first `limit` of the holders at `at` where `where` holds, largest first, then by
+ * owner (descending), from the CTEs of `COUNTS_AT`: the kept counts read in the order of
+ * their index and the touched owners', each as far as the limit.
+ */
+export const largestFirst = (where: string, limit: string) => `SELECT owner, tokens FROM (
+  (SELECT owner, tokens FROM kept WHERE ${where} ORDER BY tokens DESC, owner DESC LIMIT ${limit})
+  UNION ALL (SELECT owner, tokens FROM moved WHERE tokens > 0 AND ${where}
+    ORDER BY tokens DESC, owner DESC LIMIT ${limit})) u
+  ORDER BY tokens DESC, owner DESC LIMIT ${limit}`;
 
 async function countsFrom(
   db: pg.Pool | pg.ClientBase,

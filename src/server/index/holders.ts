@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { Holder, HoldersFigures } from '../../lib/answers';
 import { LATEST_FIRST } from './ingest';
 import { figuresFromRow, RANGES, rangeCounts } from './holder-figures';
-import { COUNTS_AT, keepIfFar, sinceAt, type HolderCounts } from './holder-moments';
+import { COUNTS_AT, keepIfFar, largestFirst, sinceAt, type HolderCounts } from './holder-moments';
 import type { KeysetValues } from './keyset';
 import { addressBytes, hexOf, Sql } from './sql';
 
@@ -240,13 +240,11 @@ async function holdersAsOf(
   }
   const { rows } = await pool.query<Record<string, unknown>>(
     `WITH ${COUNTS_AT},
-     page AS (SELECT owner, tokens FROM counts ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
-       ORDER BY tokens DESC, owner DESC LIMIT ${sql.param(options.limit + 1)})
+     page AS (${largestFirst(where.length > 0 ? where.join(' AND ') : 'true', sql.param(options.limit + 1))})
      SELECT (SELECT coalesce(json_agg(json_build_array(encode(owner, 'hex'), tokens)
          ORDER BY tokens DESC, owner DESC), '[]') FROM page) AS page,
        (SELECT n FROM burned) AS burned,
-       (SELECT coalesce(sum(tokens), 0) FROM (SELECT tokens FROM counts
-         ORDER BY tokens DESC LIMIT 10) top) AS top10, f.*
+       (SELECT coalesce(sum(tokens), 0) FROM (${largestFirst('true', '10')}) top) AS top10, f.*
      FROM figures f`,
     sql.values,
   );
