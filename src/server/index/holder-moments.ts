@@ -93,7 +93,9 @@ export interface MomentSettings {
   keep: number;
 }
 
-export const DEFAULT_MOMENTS: MomentSettings = { keepAfter: 2_000, keep: 64 };
+// A kept moment holds a row per holder then: a collection of 300,000 holders keeps about
+// 25 MB a moment with its indexes, so a few dozen moments, not one per day of history.
+export const DEFAULT_MOMENTS: MomentSettings = { keepAfter: 2_000, keep: 24 };
 
 const ranges = RANGES.map((_, index) => `r${index}`);
 
