@@ -471,7 +471,8 @@ export function createQueryApi(options: QueryApiOptions) {
             ...(params.owner !== undefined && { owner: params.owner }),
             limit: params.limit,
             after: cursor.after,
-            keepIn: options.pool,
+            // While older pages still come in, each would drop what was kept.
+            keepIn: found.coverage.complete ? options.pool : undefined,
           });
     return c.json({
       ...answer,
@@ -617,11 +618,19 @@ export function createQueryApi(options: QueryApiOptions) {
 
   /** The comparison of two moments, coalesced across identical asks. */
   const comparisons = createCoalescer<HoldersComparison>();
-  async function comparison(c: Context, id: number, from: number, to: number, records: number) {
+  async function comparison(
+    c: Context,
+    id: number,
+    from: number,
+    to: number,
+    { records, complete }: { records: number; complete: boolean },
+  ) {
     const { pool } = await readOf(c);
+    // While older pages still come in, each would drop the moments kept.
+    const keepIn = complete ? options.pool : undefined;
     return (
       await comparisons.run(JSON.stringify([id, from, to, records]), () =>
-        compareHolders(pool, id, from, to, options.pool),
+        compareHolders(pool, id, from, to, keepIn),
       )
     ).value;
   }
@@ -637,7 +646,7 @@ export function createQueryApi(options: QueryApiOptions) {
     const whole =
       found.id === undefined
         ? emptyComparison()
-        : await comparison(c, found.id, from, to, found.coverage.records);
+        : await comparison(c, found.id, from, to, found.coverage);
     const page = changesPage(whole.changes, {
       limit: params.limit,
       after: cursor.after,
@@ -663,7 +672,6 @@ export function createQueryApi(options: QueryApiOptions) {
     const { params } = found;
     const { from, to } = compareMoments(params);
     const id = found.id;
-    const records = found.coverage.records;
     const figures = params.part === 'figures';
     return downloads.respond(downloadRequest(c), {
       name: `${compareExportName(found.address, from, to, params.part)}.csv`,
@@ -671,7 +679,7 @@ export function createQueryApi(options: QueryApiOptions) {
       async *text() {
         yield csvHeader(figures ? compareFiguresColumns : compareExportColumns);
         const whole =
-          id === undefined ? emptyComparison() : await comparison(c, id, from, to, records);
+          id === undefined ? emptyComparison() : await comparison(c, id, from, to, found.coverage);
         if (figures) {
           yield csvRows(compareFiguresRows(whole.figures), compareFiguresColumns);
           return;

@@ -127,9 +127,11 @@ moved AS MATERIALIZED (
   FROM (SELECT owner, sum(d)::integer AS d FROM (
       SELECT to_addr AS owner, 1 AS d FROM changed WHERE NOT burned
       UNION ALL SELECT to_addr, -1 FROM was WHERE NOT burned) o GROUP BY owner) t
-  -- One look-up by the key each: a join would read every kept count of the moment.
-  CROSS JOIN LATERAL (SELECT coalesce((SELECT tokens FROM idx_holder_counts
-    WHERE contract_id = $1 AND at = (SELECT at FROM m) AND owner = t.owner), 0) AS was) k),
+  -- One look-up by the key each (a join would read every kept count of the moment), none
+  -- with no moment kept.
+  CROSS JOIN LATERAL (SELECT CASE WHEN (SELECT at FROM m) < 0 THEN 0
+    ELSE coalesce((SELECT tokens FROM idx_holder_counts
+      WHERE contract_id = $1 AND at = (SELECT at FROM m) AND owner = t.owner), 0) END AS was) k),
 -- NOT IN, a filter on the rows as the index gives them: an anti join would lose their order.
 kept AS NOT MATERIALIZED (
   SELECT owner, tokens FROM idx_holder_counts
