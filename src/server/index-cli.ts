@@ -8,7 +8,7 @@ import { eachAtOnce } from './each-at-once';
 import { contractEventsPath } from './index/list-path';
 import { rebuildCommand } from './index/rebuild-command';
 import { openServices } from './open-services';
-import { createProxy } from './proxy/app';
+import { createProxy } from './compose';
 import { createUpstream } from './upstream/create-upstream';
 import { formatUtcDay } from '../lib/utc';
 

@@ -5,7 +5,7 @@ import { databaseFailure } from './database/database-error';
 import { openDatabase } from './database/open-database';
 import { createReadPools } from './database/read-pools';
 import { claimUpstream } from './database/service-identity';
-import type { ProxyOptions } from './proxy/app';
+import type { ProxyOptions } from './compose';
 import { createMonitoring } from './monitoring';
 import { openIndexedLog } from './index/open-index';
 import type { RecordLog } from './log/record-log';

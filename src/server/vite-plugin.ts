@@ -5,7 +5,7 @@ import type { Plugin } from 'vite';
 import { loadConfig } from './config';
 import { createUpstream } from './upstream/create-upstream';
 import { openServices } from './open-services';
-import { createProxy } from './proxy/app';
+import { createProxy } from './compose';
 
 /**
  * Mounts the one API proxy into `vite` dev and `vite preview`, so development talks to

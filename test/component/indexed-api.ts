@@ -1,6 +1,6 @@
 import { cleanup } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
-import type { ProxyOptions } from '../../src/server/proxy/app';
+import type { ProxyOptions } from '../../src/server/compose';
 import { createSampleService, type Profile } from '../../src/server/sample-service';
 import { indexedProxy } from '../support/indexed-proxy';
 import { usePostgresDatabases } from '../support/postgres-databases';

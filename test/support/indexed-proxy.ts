@@ -1,7 +1,7 @@
 import { openIndexedLog } from '../../src/server/index/open-index';
 import type { ListReaderSettings } from '../../src/server/log/list-reader';
 import { cursorSecret } from '../../src/server/open-services';
-import { createProxy, type ProxyOptions } from '../../src/server/proxy/app';
+import { createProxy, type ProxyOptions } from '../../src/server/compose';
 import { createServerFaults } from '../../src/server/server-faults';
 import type { Upstream } from '../../src/server/upstream/service-client';
 

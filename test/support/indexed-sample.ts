@@ -1,5 +1,5 @@
 import { afterEach } from 'vitest';
-import type { ProxyOptions } from '../../src/server/proxy/app';
+import type { ProxyOptions } from '../../src/server/compose';
 import { createSampleService, type Dataset, type Profile } from '../../src/server/sample-service';
 import { indexedProxy } from './indexed-proxy';
 import { usePostgresDatabases } from './postgres-databases';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { connect, type Socket } from 'node:net';
 import { serve } from '@hono/node-server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ProxyOptions, RequestLog } from '../../../src/server/proxy/app';
+import type { ProxyOptions, RequestLog } from '../../../src/server/compose';
 import { generateDataset } from '../../../src/server/sample-service';
 import { findGc } from '../../support/gc';
 import { useIndexedSample } from '../../support/indexed-sample';

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, afterEach } from 'vitest';
 import type { ListReaderSettings } from '../../../src/server/log/list-reader';
-import type { ProxyOptions } from '../../../src/server/proxy/app';
+import type { ProxyOptions } from '../../../src/server/compose';
 import type { Upstream } from '../../../src/server/upstream/service-client';
 import { indexedProxy } from '../../support/indexed-proxy';
 import { usePostgresDatabases } from '../../support/postgres-databases';

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { ProxyOptions, RequestLog } from '../../../src/server/proxy/app';
+import type { ProxyOptions, RequestLog } from '../../../src/server/compose';
 import { fakeUpstream } from './fake-upstream';
 import { useProxies } from './proxy-harness';
 

@@ -1,53 +1,53 @@
 import { Hono, type Context } from 'hono';
-import { createDownloads, DEFAULT_DOWNLOAD_LIMITS, type DownloadLimits } from '../api/download';
-import { API_ROUTES, honoPath } from '../api/api-routes';
-import { notACollectionPage } from '../api/collection-page';
-import { createFeeds } from '../api/feeds';
-import { createOembed } from '../api/oembed';
-import { openApiDocument } from '../api/openapi';
-import { createQueryApi } from '../api/query-api';
-import { DATABASE_FAILURE_MESSAGES, databaseFailure } from '../database/database-error';
-import { createReadPools, type ReadPools, type ReplicaStatus } from '../database/read-pools';
-import { createKeyset } from '../index/keyset';
-import { createIndexer, type Indexer } from '../indexer/indexer';
+import { createDownloads, DEFAULT_DOWNLOAD_LIMITS, type DownloadLimits } from './api/download';
+import { API_ROUTES, honoPath } from './api/api-routes';
+import { notACollectionPage } from './api/collection-page';
+import { createFeeds } from './api/feeds';
+import { createOembed } from './api/oembed';
+import { openApiDocument } from './api/openapi';
+import { createQueryApi } from './api/query-api';
+import { DATABASE_FAILURE_MESSAGES, databaseFailure } from './database/database-error';
+import { createReadPools, type ReadPools, type ReplicaStatus } from './database/read-pools';
+import { createKeyset } from './index/keyset';
+import { createIndexer, type Indexer } from './indexer/indexer';
 import {
   createListReader,
   DEFAULT_READER_SETTINGS,
   type ListReaderSettings,
   type ListSpec,
-} from '../log/list-reader';
-import { createLiveApi } from '../live/live-api';
-import { createLiveHub } from '../live/live-hub';
-import { readListWith } from '../log/read-list';
-import type { RecordLog } from '../log/record-log';
-import { createImages, DEFAULT_IMAGES, type ImageOptions } from '../images/images';
-import { createPreviews, type PreviewOptions } from '../preview/previews';
-import type { OriginRule } from '../preview/request-origin';
-import { BLOCKING, createServerFaults, type ServerFaults } from '../server-faults';
-import type { UpstreamBudget } from '../upstream/budget';
-import { withDailyShare } from '../upstream/daily-share';
-import { createUpstreamGate, DEFAULT_GATE, type UpstreamGateSettings } from '../upstream/gate';
-import { createPageReader, type PageFailure, type PageReader } from '../upstream/page-read';
-import type { Monitoring } from '../monitoring';
-import type { Upstream } from '../upstream/service-client';
-import { createDeliverer, DEFAULT_DELIVERER, type DelivererSettings } from '../webhooks/deliverer';
-import { createWebhookApi } from '../webhooks/webhook-api';
-import type { AddressCheck } from '../network-address';
-import { clientRateLimit, type ClientVariables } from './client-rate-limit';
+} from './log/list-reader';
+import { createLiveApi } from './live/live-api';
+import { createLiveHub } from './live/live-hub';
+import { readListWith } from './log/read-list';
+import type { RecordLog } from './log/record-log';
+import { createImages, DEFAULT_IMAGES, type ImageOptions } from './images/images';
+import { createPreviews, type PreviewOptions } from './preview/previews';
+import type { OriginRule } from './preview/request-origin';
+import { BLOCKING, createServerFaults, type ServerFaults } from './server-faults';
+import type { UpstreamBudget } from './upstream/budget';
+import { withDailyShare } from './upstream/daily-share';
+import { createUpstreamGate, DEFAULT_GATE, type UpstreamGateSettings } from './upstream/gate';
+import { createPageReader, type PageFailure, type PageReader } from './upstream/page-read';
+import type { Monitoring } from './monitoring';
+import type { Upstream } from './upstream/service-client';
+import { createDeliverer, DEFAULT_DELIVERER, type DelivererSettings } from './webhooks/deliverer';
+import { createWebhookApi } from './webhooks/webhook-api';
+import type { AddressCheck } from './network-address';
+import { clientRateLimit, type ClientVariables } from './proxy/client-rate-limit';
 import {
   errorResponse,
   internalErrorHandler,
   methodNotAllowed,
   pageFailureError,
   SHUTTING_DOWN,
-} from './error-response';
-import { createRateLimiter, DEFAULT_RATE_LIMIT, type RateLimitSettings } from './rate-limit';
-import { jsonEtag } from './json-etag';
-import { openCors, preflight } from './open-cors';
-import { requestLog, type RequestLog } from './request-log';
-import { matchApiRequest, type MatchedRequest } from './route-match';
+} from './proxy/error-response';
+import { createRateLimiter, DEFAULT_RATE_LIMIT, type RateLimitSettings } from './proxy/rate-limit';
+import { jsonEtag } from './proxy/json-etag';
+import { openCors, preflight } from './proxy/open-cors';
+import { requestLog, type RequestLog } from './proxy/request-log';
+import { matchApiRequest, type MatchedRequest } from './proxy/route-match';
 
-export type { RequestLog } from './request-log';
+export type { RequestLog } from './proxy/request-log';
 
 export interface ProxyOptions {
   upstream: Upstream;
