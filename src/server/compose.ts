@@ -43,7 +43,7 @@ import { createReadiness } from './readiness';
 export type { RequestLog } from './proxy/request-log';
 export type { Readiness } from './readiness';
 
-export interface ProxyOptions {
+export interface ServerOptions {
   upstream: Upstream;
   /** Deadline for one upstream call, headers and body together. */
   timeoutMs?: number;
@@ -130,7 +130,7 @@ type Env = { Variables: ClientVariables };
  * three list routes (`/api/v1`, proxy/list-route.ts). Every read of the service goes
  * through one gate, so it sees the same load however many people are browsing.
  */
-export function createProxy(options: ProxyOptions) {
+export function composeServer(options: ServerOptions) {
   const { rateLimit = DEFAULT_RATE_LIMIT, trustedProxyHops = 0 } = options;
   const faults = options.faults ?? createServerFaults(options.index?.log);
   const service = readService(options, faults);
@@ -207,7 +207,7 @@ export function createProxy(options: ProxyOptions) {
  * the server's faults, within each visitor's daily share), the record log's list reader
  * and the indexer fed by it.
  */
-function readService(options: ProxyOptions, faults: ServerFaults) {
+function readService(options: ServerOptions, faults: ServerFaults) {
   const { upstream, timeoutMs = DEFAULT_TIMEOUT_MS, monitoring } = options;
   const gate = createUpstreamGate({
     ...(options.gate ?? DEFAULT_GATE),
@@ -259,7 +259,7 @@ function readService(options: ProxyOptions, faults: ServerFaults) {
 type Service = ReturnType<typeof readService> & { faults: ServerFaults; reads: ReadPools };
 
 /** Every route under `/api/` but the service's own lists, mounted on `app` in order. */
-function mountRoutes(app: Hono<Env>, options: ProxyOptions, service: Service) {
+function mountRoutes(app: Hono<Env>, options: ServerOptions, service: Service) {
   const { pool, reads, indexer, faults, secret } = service;
   // Link previews need only the index's tables: they never ask the service.
   const previews = createPreviews({ ...options.preview, pool, reads });
@@ -307,7 +307,7 @@ function mountRoutes(app: Hono<Env>, options: ProxyOptions, service: Service) {
 }
 
 /** The webhooks' routes, and their deliverer where webhooks are on (started with the server). */
-function mountWebhooks(app: Hono<Env>, options: ProxyOptions, pool: Service['pool']) {
+function mountWebhooks(app: Hono<Env>, options: ServerOptions, pool: Service['pool']) {
   const hooks = { ...DEFAULT_DELIVERER, ...options.webhooks?.deliverer };
   const resolve = options.webhooks?.resolve;
   app.route(

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { DEFAULT_DOWNLOAD_LIMITS } from './api/download';
 import { DEFAULT_CLIENT_SHARE, type ClientShareSettings } from './http/client-share';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connection-limits';
-import { DEFAULT_LIVE_STREAMS_PER_CLIENT, DEFAULT_TIMEOUT_MS, type ProxyOptions } from './compose';
+import { DEFAULT_LIVE_STREAMS_PER_CLIENT, DEFAULT_TIMEOUT_MS, type ServerOptions } from './compose';
 import { DEFAULT_RATE_LIMIT } from './proxy/rate-limit';
 import { DEFAULT_IMAGES } from './images/images';
 import { ANCHOR_RANGE } from './sample-service/dataset';
@@ -33,7 +33,7 @@ export type UpstreamConfig =
 /** Everything the proxy takes besides the upstream itself and the log. */
 export type ProxyConfig = Required<
   Pick<
-    ProxyOptions,
+    ServerOptions,
     | 'timeoutMs'
     | 'gate'
     | 'rateLimit'
