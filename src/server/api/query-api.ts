@@ -3,9 +3,11 @@ import { createReadPools } from '../database/read-pools';
 import { createApiContext, requestReads, type ApiEnv, type QueryApiOptions } from './api-context';
 import { collectionsApi } from './collections-api';
 import { eventsApi } from './events-api';
+import { figuresApi } from './figures-api';
 import { holdersApi } from './holders-api';
 import { holdersCompareApi } from './holders-compare-api';
 import { lookupApi } from './lookup-api';
+import { taxYearApi } from './tax-year-api';
 import { tokenApi } from './token-api';
 import { walletsApi } from './wallets-api';
 
@@ -36,10 +38,12 @@ export function createQueryApi(options: QueryApiOptions) {
   });
   return app
     .route('/', collectionsApi(api))
+    .route('/', figuresApi(api))
     .route('/', eventsApi(api))
     .route('/', holdersApi(api))
     .route('/', holdersCompareApi(api))
     .route('/', tokenApi(api))
     .route('/', walletsApi(api))
+    .route('/', taxYearApi(api))
     .route('/', lookupApi());
 }

@@ -1,23 +1,10 @@
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import type { WalletInCollectionAnswer } from '../../lib/answers';
-import { toCsv } from '../../lib/export';
-import {
-  GROSS_NOTE,
-  TAX_YEAR_COUNTED,
-  taxYearExportColumns,
-  taxYearExportName,
-  taxYearExportRow,
-  taxYearSpan,
-  utcYear,
-  type TaxYearAnswer,
-} from '../../lib/tax-year';
 import { collectionRef } from '../index/contract-names';
 import { eventsPage } from '../index/events-query';
 import { walletCollections } from '../index/wallet';
 import { emptyWalletFigures, walletInCollection } from '../index/wallet-collection';
-import { walletTaxYear } from '../index/wallet-tax-year';
 import {
-  downloadRequest,
   mounted,
   parse,
   pathParam,
@@ -27,19 +14,13 @@ import {
   type ApiEnv,
 } from './api-context';
 import { coverageOf } from './coverage';
-import {
-  emptyParams,
-  taxYearParams,
-  walletAddress,
-  walletCollectionParams,
-  walletEventsParams,
-} from './params';
+import { emptyParams, walletAddress, walletCollectionParams, walletEventsParams } from './params';
 
-const COVERS = 'Collections the index holds; a collection not indexed yet is not counted.';
+export const COVERS = 'Collections the index holds; a collection not indexed yet is not counted.';
 
 /**
  * A wallet across the collections the index holds: its totals, its changes of hands, one
- * collection of it, and the tokens it sold in a year (as JSON and as a file).
+ * collection of it. The tokens it sold in a year are in tax-year-api.ts.
  */
 export function walletsApi(api: ApiContext) {
   const { keyset, now } = api;
@@ -110,42 +91,6 @@ export function walletsApi(api: ApiContext) {
       coverage: found.coverage,
     };
     return c.json(answer);
-  });
-
-  // The tokens a wallet sold in a year, as JSON and as a file: what it answers is stored.
-  async function taxYearRequest(c: Context) {
-    const params = parse(c, taxYearParams);
-    if (params instanceof Response) return params;
-    const wallet = pathParam(c, 'address', walletAddress);
-    if (wallet instanceof Response) return wallet;
-    const year = params.year ?? utcYear(now());
-    const { pool } = await readOf(c);
-    return { address: wallet, year, ...(await walletTaxYear(pool, wallet, year)) };
-  }
-
-  app.get(mounted('walletTaxYear'), async (c) => {
-    const found = await taxYearRequest(c);
-    if (found instanceof Response) return found;
-    const answer: TaxYearAnswer = {
-      ...found,
-      ...taxYearSpan(found.year),
-      gross: GROSS_NOTE,
-      counted: TAX_YEAR_COUNTED,
-      covers: COVERS,
-    };
-    return c.json(answer);
-  });
-
-  app.get(mounted('walletTaxYearExport'), async (c) => {
-    const found = await taxYearRequest(c);
-    if (found instanceof Response) return found;
-    return api.downloads.respond(downloadRequest(c), {
-      name: `${taxYearExportName(found.address, found.year)}.csv`,
-      type: 'text/csv',
-      async *text() {
-        yield toCsv(found.sales.map(taxYearExportRow), taxYearExportColumns);
-      },
-    });
   });
 
   return app;
