@@ -49,6 +49,37 @@ const layerZones = [
   })),
 ];
 
+/*
+ * No function in src/server over 80 lines (blank lines and comments not counted), but in
+ * these files, each said why in src/server/README.md ("Long functions"): a factory whose
+ * closure holds one part's state and its short methods, a command's main, the sample
+ * service's data generators. The list only shrinks.
+ */
+const LONG_FUNCTIONS_ALLOWED = [
+  'src/server/database/embedded-postgres.ts',
+  'src/server/database/read-pools.ts',
+  'src/server/http/client-share.ts',
+  'src/server/http/connection-limits.ts',
+  'src/server/http/server-app.ts',
+  'src/server/index-cli.ts',
+  'src/server/index/first-read.ts',
+  'src/server/index/ingest.ts',
+  'src/server/indexer/indexer.ts',
+  'src/server/live/live-api.ts',
+  'src/server/live/live-hub.ts',
+  'src/server/log/list-reader.ts',
+  'src/server/log/record-log.ts',
+  'src/server/monitoring.ts',
+  'src/server/open-services.ts',
+  'src/server/preview/card-renderer.ts',
+  'src/server/preview/previews.ts',
+  'src/server/sample-service/**',
+  'src/server/upstream/gate.ts',
+  'src/server/webhooks/deliverer.ts',
+  'src/server/webhooks/outbox.ts',
+  'src/server/webhooks/webhook-api.ts',
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'bench/**', 'test/e2e/artifacts/**', 'coverage/**'] },
   js.configs.recommended,
@@ -83,6 +114,13 @@ export default tseslint.config(
       // An import that resolves to nothing would escape the rule above: it must not exist.
       'import-x/no-unresolved': 'error',
       'import-x/no-cycle': 'error',
+    },
+  },
+  {
+    files: ['src/server/**/*.ts'],
+    ignores: LONG_FUNCTIONS_ALLOWED,
+    rules: {
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
     },
   },
   { files: ['test/**'], languageOptions: { globals: { ...globals.vitest } } },

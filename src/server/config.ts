@@ -3,11 +3,7 @@ import { z } from 'zod';
 import { DEFAULT_DOWNLOAD_LIMITS } from './api/download';
 import { DEFAULT_CLIENT_SHARE, type ClientShareSettings } from './http/client-share';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connection-limits';
-import {
-  DEFAULT_LIVE_STREAMS_PER_CLIENT,
-  DEFAULT_TIMEOUT_MS,
-  type ProxyOptions,
-} from './proxy/app';
+import { DEFAULT_LIVE_STREAMS_PER_CLIENT, DEFAULT_TIMEOUT_MS, type ServerOptions } from './compose';
 import { DEFAULT_RATE_LIMIT } from './proxy/rate-limit';
 import { DEFAULT_IMAGES } from './images/images';
 import { ANCHOR_RANGE } from './sample-service/dataset';
@@ -34,10 +30,10 @@ export type UpstreamConfig =
       anchor?: number;
     };
 
-/** Everything the proxy takes besides the upstream itself and the log. */
+/** Everything composeServer takes from the environment besides the upstream and the log. */
 export type ProxyConfig = Required<
   Pick<
-    ProxyOptions,
+    ServerOptions,
     | 'timeoutMs'
     | 'gate'
     | 'rateLimit'
@@ -356,33 +352,7 @@ export function loadConfig(env: Env): ServerConfig {
     ...(publicUrl && { publicUrl }),
     shutdownTimeoutMs: vars.SHUTDOWN_TIMEOUT_MS,
     upstream,
-    proxy: {
-      timeoutMs: vars.UPSTREAM_TIMEOUT_MS,
-      gate: {
-        concurrency: vars.UPSTREAM_CONCURRENCY,
-        queueTimeoutMs: vars.UPSTREAM_QUEUE_TIMEOUT_MS,
-        ratePerSecond:
-          vars.UPSTREAM_RATE_PER_SECOND ??
-          (upstream.kind === 'real' ? REAL_UPSTREAM_RATE_PER_SECOND : DEFAULT_GATE.ratePerSecond),
-        maxCoolDownMs: vars.UPSTREAM_MAX_COOL_DOWN_SECONDS,
-        clientShare: vars.UPSTREAM_CLIENT_SHARE,
-      },
-      rateLimit: { perMinute: vars.RATE_LIMIT_PER_MINUTE, burst: vars.RATE_LIMIT_BURST },
-      trustedProxyHops: vars.TRUST_PROXY,
-      // A visitor's requests a day: a share of a day's part of the month's quota.
-      dailyShare: Math.floor(
-        (vars.UPSTREAM_CLIENT_DAILY_SHARE ?? (upstream.kind === 'real' ? DEFAULT_DAILY_SHARE : 0)) *
-          (vars.UPSTREAM_MONTHLY_QUOTA / 30),
-      ),
-      images: { enabled: vars.IMAGE_PROXY, ipfsGateway: vars.IMAGE_IPFS_GATEWAY },
-      downloads: { perClient: vars.EXPORTS_PER_CLIENT, max: vars.EXPORTS_MAX },
-      webhooks: {
-        token: vars.WEBHOOK_TOKEN,
-        deliverer: { allowPrivate: vars.WEBHOOK_ALLOW_PRIVATE },
-      },
-      liveStreamsPerClient:
-        vars.LIVE_STREAMS_PER_ADDRESS ?? (clientsLimited ? DEFAULT_LIVE_STREAMS_PER_CLIENT : 0),
-    },
+    proxy: proxyConfig(vars, upstream),
     data: {
       database: vars.DATABASE_URL
         ? { kind: 'external', url: vars.DATABASE_URL }
@@ -417,6 +387,38 @@ export function loadConfig(env: Env): ServerConfig {
         (clientsLimited ? DEFAULT_CLIENT_SHARE.inFlightPerClient : 0),
     },
     warnings,
+  };
+}
+
+/** What the composition root takes from the environment (compose.ts's `ServerOptions`). */
+function proxyConfig(vars: ParsedEnv, upstream: UpstreamConfig): ProxyConfig {
+  const clientsLimited = vars.RATE_LIMIT_PER_MINUTE > 0;
+  return {
+    timeoutMs: vars.UPSTREAM_TIMEOUT_MS,
+    gate: {
+      concurrency: vars.UPSTREAM_CONCURRENCY,
+      queueTimeoutMs: vars.UPSTREAM_QUEUE_TIMEOUT_MS,
+      ratePerSecond:
+        vars.UPSTREAM_RATE_PER_SECOND ??
+        (upstream.kind === 'real' ? REAL_UPSTREAM_RATE_PER_SECOND : DEFAULT_GATE.ratePerSecond),
+      maxCoolDownMs: vars.UPSTREAM_MAX_COOL_DOWN_SECONDS,
+      clientShare: vars.UPSTREAM_CLIENT_SHARE,
+    },
+    rateLimit: { perMinute: vars.RATE_LIMIT_PER_MINUTE, burst: vars.RATE_LIMIT_BURST },
+    trustedProxyHops: vars.TRUST_PROXY,
+    // A visitor's requests a day: a share of a day's part of the month's quota.
+    dailyShare: Math.floor(
+      (vars.UPSTREAM_CLIENT_DAILY_SHARE ?? (upstream.kind === 'real' ? DEFAULT_DAILY_SHARE : 0)) *
+        (vars.UPSTREAM_MONTHLY_QUOTA / 30),
+    ),
+    images: { enabled: vars.IMAGE_PROXY, ipfsGateway: vars.IMAGE_IPFS_GATEWAY },
+    downloads: { perClient: vars.EXPORTS_PER_CLIENT, max: vars.EXPORTS_MAX },
+    webhooks: {
+      token: vars.WEBHOOK_TOKEN,
+      deliverer: { allowPrivate: vars.WEBHOOK_ALLOW_PRIVATE },
+    },
+    liveStreamsPerClient:
+      vars.LIVE_STREAMS_PER_ADDRESS ?? (clientsLimited ? DEFAULT_LIVE_STREAMS_PER_CLIENT : 0),
   };
 }
 

@@ -8,7 +8,7 @@ import { eachAtOnce } from './each-at-once';
 import { contractEventsPath } from './index/list-path';
 import { rebuildCommand } from './index/rebuild-command';
 import { openServices } from './open-services';
-import { createProxy } from './proxy/app';
+import { composeServer } from './compose';
 import { createUpstream } from './upstream/create-upstream';
 import { formatUtcDay } from '../lib/utc';
 
@@ -78,7 +78,7 @@ async function main() {
   const services = await openServices(config, (line) => console.log(line), {
     bulkFirstRead: values['from-log'],
   });
-  const proxy = createProxy({
+  const proxy = composeServer({
     upstream: createUpstream(services.upstream),
     ...config.proxy,
     ...services.proxy,

@@ -2,10 +2,10 @@ import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { configFromEnvironment, type ServerConfig } from './config';
-import { createServerApp } from './http/app';
+import { createServerApp } from './http/server-app';
 import { connectionCheckOptions, limitConnections } from './http/connection-limits';
 import { trackForShutdown } from './http/graceful-shutdown';
-import { createProxy } from './proxy/app';
+import { composeServer } from './compose';
 import type { RequestLog } from './proxy/request-log';
 import { openServices, type Services } from './open-services';
 import { createUpstream } from './upstream/create-upstream';
@@ -84,7 +84,7 @@ export function listen(
 ) {
   const upstream = createUpstream(services.upstream);
   const origins = { publicUrl: config.publicUrl, listen: { host: config.host, port: config.port } };
-  const proxy = createProxy({ upstream, ...config.proxy, ...services.proxy, log, origins });
+  const proxy = composeServer({ upstream, ...config.proxy, ...services.proxy, log, origins });
   proxy.indexer.start();
   proxy.deliverer?.start();
   const { trustedProxyHops } = config.proxy;

@@ -5,7 +5,7 @@ import { databaseFailure } from './database/database-error';
 import { openDatabase } from './database/open-database';
 import { createReadPools } from './database/read-pools';
 import { claimUpstream } from './database/service-identity';
-import type { ProxyOptions } from './proxy/app';
+import type { ServerOptions } from './compose';
 import { createMonitoring } from './monitoring';
 import { openIndexedLog } from './index/open-index';
 import type { RecordLog } from './log/record-log';
@@ -97,9 +97,9 @@ export async function openServices(
     monitoring,
     /** For `createUpstream`: the sample's anchor is the one the database was claimed with. */
     upstream,
-    /** Options for `createProxy`. */
+    /** Options for `composeServer`. */
     faults,
-    proxy: <Pick<ProxyOptions, 'monitoring' | 'budget' | 'log_' | 'index' | 'faults' | 'reads'>>{
+    proxy: <Pick<ServerOptions, 'monitoring' | 'budget' | 'log_' | 'index' | 'faults' | 'reads'>>{
       monitoring,
       faults,
       reads,

@@ -1,3 +1,6 @@
+import { pageFailureError, type ErrorLimits } from './proxy/error-response';
+import type { PageReader } from './upstream/page-read';
+
 /**
  * Faults that concern the whole server rather than one list: the service refuses the
  * key, the month's quota is spent or holds the background back, the database's disk is
@@ -35,3 +38,38 @@ export function createServerFaults(log?: (line: string) => void, now = Date.now)
 }
 
 export type ServerFaults = ReturnType<typeof createServerFaults>;
+
+/**
+ * The page reader, telling the server's faults what the service's answers say of the
+ * whole server: a refused key (403), a spent monthly quota (429 `Limit Exceeded`); any
+ * page read ends them.
+ */
+export function watchForFaults(
+  read: PageReader,
+  faults: ServerFaults,
+  limits: ErrorLimits,
+): PageReader {
+  return async (path, client, signal) => {
+    const result = await read(path, client, signal);
+    if (result.kind === 'page') {
+      faults.clear('key');
+      faults.clear('quota');
+    } else if (result.failure.kind === 'status' && result.failure.status === 403) {
+      faults.set(
+        'key',
+        `${pageFailureError(result.failure, limits).message} Nothing new can be read; answers come from stored data.`,
+      );
+    } else if (
+      result.failure.kind === 'status' &&
+      result.failure.status === 429 &&
+      /limit exceeded/i.test(result.failure.body.slice(0, 1000))
+    ) {
+      faults.set(
+        'quota',
+        'The API key’s monthly quota is spent: nothing new can be read until the service ' +
+          'allows it again; answers come from stored data.',
+      );
+    }
+    return result;
+  };
+}

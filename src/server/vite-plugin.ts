@@ -5,7 +5,7 @@ import type { Plugin } from 'vite';
 import { loadConfig } from './config';
 import { createUpstream } from './upstream/create-upstream';
 import { openServices } from './open-services';
-import { createProxy } from './proxy/app';
+import { composeServer } from './compose';
 
 /**
  * Mounts the one API proxy into `vite` dev and `vite preview`, so development talks to
@@ -27,7 +27,7 @@ export function apiProxyPlugin(): Plugin {
       ? config.proxy.rateLimit
       : { ...config.proxy.rateLimit, perMinute: 0 };
     const options = { upstream, ...config.proxy, ...services.proxy, rateLimit };
-    return getRequestListener(createProxy(options).app.fetch);
+    return getRequestListener(composeServer(options).app.fetch);
   };
   const handle = (req: IncomingMessage, res: ServerResponse, next: () => void) => {
     if (!req.url?.startsWith('/api/')) return next();

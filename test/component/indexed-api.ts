@@ -1,6 +1,6 @@
 import { cleanup } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
-import type { ProxyOptions } from '../../src/server/proxy/app';
+import type { ServerOptions } from '../../src/server/compose';
 import { createSampleService, type Profile } from '../../src/server/sample-service';
 import { indexedProxy } from '../support/indexed-proxy';
 import { usePostgresDatabases } from '../support/postgres-databases';
@@ -32,7 +32,7 @@ export function indexedApiForTests() {
       seed?: number;
       indexed?: readonly string[];
       /** The server's own options beyond the test's (webhooks on, …). */
-      proxy?: Partial<ProxyOptions>;
+      proxy?: Partial<ServerOptions>;
     } = {},
   ) {
     const database = await databases.database();

@@ -13,7 +13,7 @@ import { installFakeEventSource } from './fake-event-source';
 /*
  * The token page over the query API. The harness's proxy has no event index (no
  * database), so `/api/collections/…/tokens/…` is answered here with answers in the
- * server's shape (src/server/api/query-api.ts, src/server/index/token.ts, event-rows.ts);
+ * server's shape (src/server/api/token-api.ts, src/server/index/token.ts, event-rows.ts);
  * the contract list (names, images) comes from the real proxy over the sample service.
  */
 afterEach(() => vi.restoreAllMocks());

@@ -9,7 +9,7 @@ import { byEventCount, dataRows, installSampleApi, renderAt, statusText } from '
 /*
  * The wallet page over the query API. The harness's proxy has no event index (no
  * database), so `/api/wallets/…` is answered here with small answers in the server's
- * shape (src/server/api/query-api.ts, src/server/index/wallet.ts, event-rows.ts). The
+ * shape (src/server/api/wallets-api.ts, src/server/index/wallet.ts, event-rows.ts). The
  * collections' names are the wallet answer's: the page reads no list of the service.
  */
 afterEach(() => vi.restoreAllMocks());

@@ -1,7 +1,7 @@
 import { openIndexedLog } from '../../src/server/index/open-index';
 import type { ListReaderSettings } from '../../src/server/log/list-reader';
 import { cursorSecret } from '../../src/server/open-services';
-import { createProxy, type ProxyOptions } from '../../src/server/proxy/app';
+import { composeServer, type ServerOptions } from '../../src/server/compose';
 import { createServerFaults } from '../../src/server/server-faults';
 import type { Upstream } from '../../src/server/upstream/service-client';
 
@@ -17,7 +17,7 @@ export async function indexedProxy(options: {
   settings?: Partial<ListReaderSettings>;
   queryTimeoutMs?: number;
   diskReserveBytes?: number;
-  proxy?: Partial<ProxyOptions>;
+  proxy?: Partial<ServerOptions>;
 }) {
   // One set of the server's faults, told by the log (a full disk) and by the service.
   const faults = createServerFaults();
@@ -28,7 +28,7 @@ export async function indexedProxy(options: {
     ...(options.diskReserveBytes !== undefined && { diskReserveBytes: options.diskReserveBytes }),
   });
   options.cleanups.push(() => log.close());
-  const proxy = createProxy({
+  const proxy = composeServer({
     upstream: options.upstream,
     log_: {
       log,

@@ -1,5 +1,5 @@
 import { afterEach } from 'vitest';
-import type { ProxyOptions } from '../../src/server/proxy/app';
+import type { ServerOptions } from '../../src/server/compose';
 import { createSampleService, type Dataset, type Profile } from '../../src/server/sample-service';
 import { indexedProxy } from './indexed-proxy';
 import { usePostgresDatabases } from './postgres-databases';
@@ -15,7 +15,7 @@ export type Json = Record<string, any>;
  * (`indexedProxy` with `options`, a list's head read again at most once a minute), all
  * closed after the test; `get` reads a JSON answer of the proxy.
  */
-export function useIndexedSample(dataset: Dataset, options?: Partial<ProxyOptions>) {
+export function useIndexedSample(dataset: Dataset, options?: Partial<ServerOptions>) {
   const databases = usePostgresDatabases();
   const opened: (() => Promise<unknown>)[] = [];
   afterEach(async () => {

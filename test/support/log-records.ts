@@ -3,7 +3,7 @@ import { parseListPath } from '../../src/server/index/list-path';
 import { keyHash, type StoredRecord } from '../../src/server/log/list-page';
 
 /**
- * Records appended to the record log's tables (src/server/log/schema.ts) as the log
+ * Records appended to the record log's tables (src/server/log/log-schema.ts) as the log
  * commits a page, for tests and benches that feed ingest themselves: the list's row
  * (`stable` unless it is a contract's events), each record not already in the list with
  * its identity, time and bytes in the page's order, the list's count and `complete`.

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { canonicalAddress } from '../../lib/address';
+import { collectionDetails } from '../index/contract-names';
 import type { Indexer } from '../indexer/indexer';
 
 /**
@@ -15,9 +16,6 @@ export function notACollectionPage(pool: pg.Pool, indexer: Pick<Indexer, 'stored
     const address = named ? canonicalAddress(named[1]!) : null;
     if (!address) return false;
     if ((await indexer.storedListing(address)) !== 'not-listed') return false;
-    const { rowCount } = await pool.query('SELECT 1 FROM idx_contracts WHERE address = $1', [
-      address,
-    ]);
-    return rowCount === 0;
+    return (await collectionDetails(pool, address)) === null;
   };
 }

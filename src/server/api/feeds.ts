@@ -12,6 +12,7 @@ import { canonicalTokenId } from '../../lib/token-id';
 import { errorResponse } from '../proxy/error-response';
 import { escapeMarkup } from '../preview/escape-markup';
 import { pageOrigin, type OriginRule } from '../preview/request-origin';
+import { collectionRef } from '../index/contract-names';
 import { atomDocument, type AtomEntry } from './atom';
 
 /**
@@ -198,7 +199,7 @@ export function createFeeds(options: FeedOptions) {
     const body = (await answer.json()) as EventsAnswer | (TokenAnswer & { coverage?: Coverage });
     const rows = 'next' in body ? body.events : [...body.events].reverse().slice(0, FEED_ENTRIES);
     const origin = originOf(c);
-    const name = source.collection ? await collectionName(pool, source.collection) : null;
+    const name = source.collection ? (await collectionRef(pool, source.collection)).name : null;
     const subject = source.collection
       ? (name ?? `Contract ${shortenHex(source.collection)}`)
       : null;
@@ -218,12 +219,4 @@ export function createFeeds(options: FeedOptions) {
     return c.body(xml, 200, { 'content-type': ATOM_TYPE, 'cache-control': FEED_CACHE_CONTROL });
   });
   return app;
-}
-
-async function collectionName(pool: pg.Pool, address: string): Promise<string | null> {
-  const { rows } = await pool.query<{ name: string | null }>(
-    'SELECT name FROM idx_contracts WHERE address = $1',
-    [address],
-  );
-  return rows[0]?.name ?? null;
 }

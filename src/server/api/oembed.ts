@@ -10,6 +10,7 @@ import { pageOrigin, type OriginRule } from '../preview/request-origin';
 import { API_ROUTES, honoPath } from './api-routes';
 import { oembedParams, problemOf } from './params';
 import { DAY } from '../../lib/utc';
+import { collectionDetails } from '../index/contract-names';
 
 /**
  * oEmbed (https://oembed.com): a site given the link of a collection's page, or of one of
@@ -85,11 +86,8 @@ export function createOembed({ pool, origins }: OembedOptions) {
     }
     const embed = embedOf(url);
     if (!embed) return badRequest(NOT_EMBEDDABLE);
-    const { rows } = await pool.query<{ name: string | null }>(
-      'SELECT name FROM idx_contracts WHERE address = $1',
-      [embed.address],
-    );
-    if (rows.length === 0) {
+    const known = await collectionDetails(pool, embed.address);
+    if (!known) {
       return errorResponse({
         kind: 'not_found',
         status: 404,
@@ -100,7 +98,7 @@ export function createOembed({ pool, origins }: OembedOptions) {
       origin,
       address: embed.address,
       view: embed.view,
-      name: rows[0]!.name || `Contract ${shortenHex(embed.address)}`,
+      name: known.name || `Contract ${shortenHex(embed.address)}`,
       theme: embed.theme,
       maxWidth: params.data.maxwidth,
       maxHeight: params.data.maxheight,

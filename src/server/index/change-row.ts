@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import { parseBaseUnits, saleCurrency } from '../../lib/price';
 import type { EventKind, TokenEvent } from '../../lib/token-event';
-import { KIND_CODES } from './schema';
+import { KIND_CODES } from './index-schema';
 
 /**
  * One change of hands as the index keeps it, made from one normalised record (see

@@ -3,7 +3,7 @@ import type { EventKind } from '../../lib/token-event';
 import type { EventRow, EventSortId } from '../../lib/answers';
 import { EVENT_COLUMNS, EVENT_FROM, eventRow, type EventRecord } from './event-rows';
 import type { KeysetValues } from './keyset';
-import { KIND_CODES } from './schema';
+import { KIND_CODES } from './index-schema';
 import { addressBytes, Sql } from './sql';
 
 /**

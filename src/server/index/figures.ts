@@ -42,16 +42,49 @@ export async function overview(
   contractId: number,
   { excludeWash = false }: { excludeWash?: boolean } = {},
 ): Promise<Overview> {
+  const { byKind, tokens, span, assumed } = await overviewRows(pool, contractId, excludeWash);
+  const { counts, volume, washed, markets } = sumHourly(byKind, excludeWash);
+  const events = Object.values(counts).reduce((sum, count) => sum + count, 0);
+  return {
+    events,
+    counts,
+    sales: counts.sale,
+    mints: counts.mint,
+    knownBurns: Number(tokens.burned),
+    tokens: Number(tokens.tokens),
+    holders: Number(tokens.holders),
+    volume: asVolumes(volume),
+    marketplaces: [...markets.entries()]
+      .map(([name, market]) => ({
+        name: name || null,
+        sales: market.sales,
+        share: counts.sale > 0 ? market.sales / counts.sale : 0,
+        volume: asVolumes(market.volume),
+      }))
+      .sort((a, b) => b.sales - a.sales || (a.name ?? '').localeCompare(b.name ?? '')),
+    washSales: [...washed.values()].reduce((sum, entry) => sum + Number(entry.sales), 0),
+    washVolume: asVolumes(washed),
+    washExcluded: excludeWash,
+    assumedSales: Number(assumed.sales),
+    firstActivity: span?.first ? Number(span.first) : null,
+    lastActivity: span?.last ? Number(span.last) : null,
+  };
+}
+
+interface HourlyRow {
+  kind: number;
+  marketplace: string;
+  currency: Buffer;
+  events: string;
+  volume: string;
+  wash_events: string;
+  wash_volume: string;
+}
+
+/** What the overview reads: the hourly rollup by kind, the tokens, the span, assumed sales. */
+async function overviewRows(pool: pg.Pool, contractId: number, excludeWash: boolean) {
   const [byKind, tokens, span, assumed] = await Promise.all([
-    pool.query<{
-      kind: number;
-      marketplace: string;
-      currency: Buffer;
-      events: string;
-      volume: string;
-      wash_events: string;
-      wash_volume: string;
-    }>(
+    pool.query<HourlyRow>(
       `SELECT kind, marketplace, currency, sum(events)::bigint AS events, sum(volume)::text AS volume,
          sum(wash_events)::bigint AS wash_events, sum(wash_volume)::text AS wash_volume
        FROM idx_hourly WHERE contract_id = $1 GROUP BY kind, marketplace, currency`,
@@ -75,65 +108,58 @@ export async function overview(
       [contractId],
     ),
   ]);
+  return {
+    byKind: byKind.rows,
+    tokens: tokens.rows[0]!,
+    span: span.rows[0],
+    assumed: assumed.rows[0]!,
+  };
+}
+
+type Sums = Map<string, { currency: Buffer; sales: bigint; volume: bigint }>;
+
+/** Adds a currency's sales and amount to `into` (nothing for no sales). */
+function addSales(into: Sums, currency: Buffer, sales: bigint, amount: bigint) {
+  if (sales === 0n) return;
+  const key = currency.toString('hex');
+  const entry = into.get(key) ?? { currency, sales: 0n, volume: 0n };
+  entry.sales += sales;
+  entry.volume += amount;
+  into.set(key, entry);
+}
+
+/**
+ * The hourly rollup summed: counts by kind, volume per currency, the flagged sales' volume
+ * and each marketplace's; flagged sales taken out of all but their own with `excludeWash`.
+ */
+function sumHourly(rows: readonly HourlyRow[], excludeWash: boolean) {
   const counts = emptyCounts();
-  const volume = new Map<string, { currency: Buffer; sales: bigint; volume: bigint }>();
-  const washed: typeof volume = new Map();
-  const markets = new Map<string, { sales: number; volume: typeof volume }>();
-  for (const row of byKind.rows) {
+  const volume: Sums = new Map();
+  const washed: Sums = new Map();
+  const markets = new Map<string, { sales: number; volume: Sums }>();
+  for (const row of rows) {
     const kind = kindOf(row.kind);
     const flagged = { events: BigInt(row.wash_events), volume: BigInt(row.wash_volume) };
     const events = BigInt(row.events) - (excludeWash ? flagged.events : 0n);
     counts[kind] += Number(events);
     if (kind !== 'sale') continue;
-    const add = (into: typeof volume, sales: bigint, amount: bigint) => {
-      if (sales === 0n) return;
-      const key = row.currency.toString('hex');
-      const entry = into.get(key) ?? { currency: row.currency, sales: 0n, volume: 0n };
-      entry.sales += sales;
-      entry.volume += amount;
-      into.set(key, entry);
-    };
-    add(washed, flagged.events, flagged.volume);
+    addSales(washed, row.currency, flagged.events, flagged.volume);
     if (events === 0n) continue;
     const amount = BigInt(row.volume) - (excludeWash ? flagged.volume : 0n);
-    add(volume, events, amount);
+    addSales(volume, row.currency, events, amount);
     const market = markets.get(row.marketplace) ?? { sales: 0, volume: new Map() };
     market.sales += Number(events);
-    add(market.volume, events, amount);
+    addSales(market.volume, row.currency, events, amount);
     markets.set(row.marketplace, market);
   }
-  const asVolumes = (map: typeof volume) =>
-    volumesOf(
-      [...map.values()].map((entry) => ({
-        currency: entry.currency,
-        sales: entry.sales.toString(),
-        volume: entry.volume.toString(),
-      })),
-    );
-  const events = Object.values(counts).reduce((sum, count) => sum + count, 0);
-  const t = tokens.rows[0]!;
-  return {
-    events,
-    counts,
-    sales: counts.sale,
-    mints: counts.mint,
-    knownBurns: Number(t.burned),
-    tokens: Number(t.tokens),
-    holders: Number(t.holders),
-    volume: asVolumes(volume),
-    marketplaces: [...markets.entries()]
-      .map(([name, market]) => ({
-        name: name || null,
-        sales: market.sales,
-        share: counts.sale > 0 ? market.sales / counts.sale : 0,
-        volume: asVolumes(market.volume),
-      }))
-      .sort((a, b) => b.sales - a.sales || (a.name ?? '').localeCompare(b.name ?? '')),
-    washSales: [...washed.values()].reduce((sum, entry) => sum + Number(entry.sales), 0),
-    washVolume: asVolumes(washed),
-    washExcluded: excludeWash,
-    assumedSales: Number(assumed.rows[0]!.sales),
-    firstActivity: span.rows[0]?.first ? Number(span.rows[0].first) : null,
-    lastActivity: span.rows[0]?.last ? Number(span.rows[0].last) : null,
-  };
+  return { counts, volume, washed, markets };
 }
+
+const asVolumes = (sums: Sums) =>
+  volumesOf(
+    [...sums.values()].map((entry) => ({
+      currency: entry.currency,
+      sales: entry.sales.toString(),
+      volume: entry.volume.toString(),
+    })),
+  );

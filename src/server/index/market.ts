@@ -8,7 +8,7 @@ import type {
 import { tokenIdToHex } from '../../lib/token-id';
 import { currencyRef } from './figures';
 import { hourlyTotal } from './hourly';
-import { KIND_CODES } from './schema';
+import { KIND_CODES } from './index-schema';
 import { hexOf, Sql } from './sql';
 import { DAY, HOUR } from '../../lib/utc';
 

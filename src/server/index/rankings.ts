@@ -34,14 +34,7 @@ export async function rankings(
       `SELECT id, address, name, symbol, image, contract_type, newest_ts, oldest_ts, complete
        FROM idx_contracts WHERE listed OR newest_ts IS NOT NULL`,
     ),
-    pool.query<{
-      contract_id: number;
-      kind: number;
-      currency: Buffer;
-      events: string;
-      volume: string;
-      wash_events: string;
-    }>(
+    pool.query<ActivityRow>(
       `SELECT contract_id, kind, currency, sum(${hourlyTotal('events', wash)})::bigint AS events,
          sum(${hourlyTotal('volume', wash)})::text AS volume, sum(wash_events)::bigint AS wash_events
        FROM idx_hourly WHERE hour >= $1 GROUP BY contract_id, kind, currency`,
@@ -51,25 +44,7 @@ export async function rankings(
       'SELECT contract_id, count(*) AS holders FROM idx_owners GROUP BY contract_id',
     ),
   ]);
-  const byContract = new Map<
-    number,
-    { events: number; sales: number; washSales: number; volume: typeof activity.rows }
-  >();
-  for (const row of activity.rows) {
-    const entry = byContract.get(row.contract_id) ?? {
-      events: 0,
-      sales: 0,
-      washSales: 0,
-      volume: [],
-    };
-    entry.events += Number(row.events);
-    if (row.kind === 2) {
-      entry.sales += Number(row.events);
-      entry.washSales += Number(row.wash_events);
-      if (row.events !== '0') entry.volume.push(row);
-    }
-    byContract.set(row.contract_id, entry);
-  }
+  const byContract = activityByContract(activity.rows);
   const holdersOf = new Map(holders.rows.map((row) => [row.contract_id, Number(row.holders)]));
   return contracts.rows.map((row) => {
     const entry = byContract.get(row.id);
@@ -95,6 +70,39 @@ export async function rankings(
       washSales: entry?.washSales ?? 0,
     };
   });
+}
+
+interface ActivityRow {
+  contract_id: number;
+  kind: number;
+  currency: Buffer;
+  events: string;
+  volume: string;
+  wash_events: string;
+}
+
+/** Each contract's events, sales, flagged sales and sales' rows per currency in the window. */
+function activityByContract(rows: readonly ActivityRow[]) {
+  const byContract = new Map<
+    number,
+    { events: number; sales: number; washSales: number; volume: ActivityRow[] }
+  >();
+  for (const row of rows) {
+    const entry = byContract.get(row.contract_id) ?? {
+      events: 0,
+      sales: 0,
+      washSales: 0,
+      volume: [],
+    };
+    entry.events += Number(row.events);
+    if (row.kind === 2) {
+      entry.sales += Number(row.events);
+      entry.washSales += Number(row.wash_events);
+      if (row.events !== '0') entry.volume.push(row);
+    }
+    byContract.set(row.contract_id, entry);
+  }
+  return byContract;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Interval, SeriesBucket } from '../../lib/answers';
 import { emptyCounts, currencyRef, kindOf } from './figures';
 import { currencyConditions, type EventFilters } from './events-query';
 import { hourlyTotal } from './hourly';
-import { KIND_CODES } from './schema';
+import { KIND_CODES } from './index-schema';
 import { addressBytes, Sql } from './sql';
 import { HOUR } from '../../lib/utc';
 

@@ -102,114 +102,123 @@ interface FigureOptions {
   now: number;
 }
 
+/** What figuresOf adds up over the wallet's changes, one change at a time. */
+function newTally() {
+  return {
+    counts: {
+      mintsReceived: 0,
+      bought: 0,
+      sold: 0,
+      transfersIn: 0,
+      transfersOut: 0,
+      burned: 0,
+    },
+    bought: trades(),
+    sold: trades(),
+    unknownCost: trades(),
+    results: new RealisedResults(),
+    parties: new Map<string, Counterparty>(),
+    turns: [] as { from: number; to: number | undefined }[],
+    heldTokens: [] as HeldToken[],
+    flips: 0,
+    crossCurrency: 0,
+  };
+}
+
+type Tally = ReturnType<typeof newTally>;
+
+/** A change between the wallet and another: its counts, its sale's amount, its party. */
+function tallyChange(tally: Tally, wallet: string, row: ChangeRecord, from: string, to: string) {
+  const { counts } = tally;
+  const kind = kindOf(row.kind);
+  const incoming = to === wallet;
+  const other = incoming ? from : to;
+  const sale = kind === 'sale';
+  if (incoming) {
+    if (kind === 'mint') counts.mintsReceived += 1;
+    else if (sale) counts.bought += 1;
+    else counts.transfersIn += 1;
+  } else if (kind === 'burn') counts.burned += 1;
+  else if (sale) counts.sold += 1;
+  else counts.transfersOut += 1;
+  if (sale) {
+    const side = (incoming ? tally.bought : tally.sold).at(row.currency ? hexOf(row.currency) : '');
+    side.sales += 1;
+    side.amount += BigInt(row.price ?? 0);
+  }
+  if (isZeroAddress(other)) return;
+  let party = tally.parties.get(other);
+  if (!party) {
+    party = { address: other, changes: 0, boughtFrom: 0, soldTo: 0, receivedFrom: 0, sentTo: 0 };
+    tally.parties.set(other, party);
+  }
+  party.changes += 1;
+  if (sale) party[incoming ? 'boughtFrom' : 'soldTo'] += 1;
+  else party[incoming ? 'receivedFrom' : 'sentTo'] += 1;
+}
+
+/** A change to the wallet: the turn it begins, held still or ended with its result. */
+function tallyTurn(tally: Tally, row: ChangeRecord) {
+  const turn = turnOf(row);
+  if (!turn) return;
+  tally.turns.push({ from: turn.acquired.at, to: turn.disposed?.at });
+  if (!turn.disposed) {
+    tally.heldTokens.push({
+      tokenId: row.token_id,
+      tokenIdHex: tokenIdToHex(BigInt(row.token_id)),
+      since: turn.acquired.at,
+      how: turn.acquired.how,
+    });
+    return;
+  }
+  const paid = turn.acquired.price;
+  const got = turn.disposed.how === 'sold' ? turn.disposed.price : undefined;
+  if (tally.results.add(turn)) {
+    if (turn.flip) tally.flips += 1;
+  } else if (got && !paid) {
+    const entry = tally.unknownCost.at(got.currency);
+    entry.sales += 1;
+    entry.amount += BigInt(got.units);
+  } else if (got && paid) tally.crossCurrency += 1;
+}
+
 function figuresOf(
   wallet: string,
   rows: readonly ChangeRecord[],
   options: FigureOptions,
 ): WalletFigures {
-  const counts = {
-    mintsReceived: 0,
-    bought: 0,
-    sold: 0,
-    transfersIn: 0,
-    transfersOut: 0,
-    burned: 0,
-  };
-  const [bought, sold, unknownCost] = [trades(), trades(), trades()];
-  const results = new RealisedResults();
-  const parties = new Map<string, Counterparty>();
-  const turns: { from: number; to: number | undefined }[] = [];
-  const heldTokens: HeldToken[] = [];
-  let [first, last, flips, crossCurrency] = [Infinity, -Infinity, 0, 0];
-
+  const tally = newTally();
+  let [first, last] = [Infinity, -Infinity];
   for (const row of rows) {
-    const [from, to, kind, ts] = [
-      hexOf(row.from_addr),
-      hexOf(row.to_addr),
-      kindOf(row.kind),
-      +row.ts,
-    ];
+    const [from, to, ts] = [hexOf(row.from_addr), hexOf(row.to_addr), +row.ts];
     first = Math.min(first, ts);
     last = Math.max(last, ts);
-    if (from !== to) {
-      const incoming = to === wallet;
-      const other = incoming ? from : to;
-      const sale = kind === 'sale';
-      if (incoming) {
-        if (kind === 'mint') counts.mintsReceived += 1;
-        else if (sale) counts.bought += 1;
-        else counts.transfersIn += 1;
-      } else if (kind === 'burn') counts.burned += 1;
-      else if (sale) counts.sold += 1;
-      else counts.transfersOut += 1;
-      if (sale) {
-        const side = (incoming ? bought : sold).at(row.currency ? hexOf(row.currency) : '');
-        side.sales += 1;
-        side.amount += BigInt(row.price ?? 0);
-      }
-      if (!isZeroAddress(other)) {
-        let party = parties.get(other);
-        if (!party) {
-          party = {
-            address: other,
-            changes: 0,
-            boughtFrom: 0,
-            soldTo: 0,
-            receivedFrom: 0,
-            sentTo: 0,
-          };
-          parties.set(other, party);
-        }
-        party.changes += 1;
-        if (sale) party[incoming ? 'boughtFrom' : 'soldTo'] += 1;
-        else party[incoming ? 'receivedFrom' : 'sentTo'] += 1;
-      }
-    }
-    if (to !== wallet) continue;
-    const turn = turnOf(row);
-    if (!turn) continue;
-    turns.push({ from: turn.acquired.at, to: turn.disposed?.at });
-    if (!turn.disposed) {
-      heldTokens.push({
-        tokenId: row.token_id,
-        tokenIdHex: tokenIdToHex(BigInt(row.token_id)),
-        since: turn.acquired.at,
-        how: turn.acquired.how,
-      });
-      continue;
-    }
-    const paid = turn.acquired.price;
-    const got = turn.disposed.how === 'sold' ? turn.disposed.price : undefined;
-    if (results.add(turn)) {
-      if (turn.flip) flips += 1;
-    } else if (got && !paid) {
-      const entry = unknownCost.at(got.currency);
-      entry.sales += 1;
-      entry.amount += BigInt(got.units);
-    } else if (got && paid) crossCurrency += 1;
+    if (from !== to) tallyChange(tally, wallet, row, from, to);
+    if (to === wallet) tallyTurn(tally, row);
   }
 
   const now = Math.max(options.now, last);
   const interval = options.interval ?? heldInterval(first, now);
-  const ranked = [...parties.values()].sort(
+  const ranked = [...tally.parties.values()].sort(
     (a, b) => b.changes - a.changes || (a.address < b.address ? -1 : 1),
   );
+  const { heldTokens } = tally;
   heldTokens.sort((a, b) => b.since - a.since || Number(BigInt(a.tokenId) - BigInt(b.tokenId)));
   return {
     address: wallet,
     interval,
-    held: rows.length === 0 ? [] : heldSeries(turns, interval, first, now),
+    held: rows.length === 0 ? [] : heldSeries(tally.turns, interval, first, now),
     holdsNow: heldTokens.length,
     changes: rows.length,
     firstActivity: rows.length === 0 ? null : first,
     lastActivity: rows.length === 0 ? null : last,
-    counts,
-    bought: tradesList(bought),
-    sold: tradesList(sold),
-    results: results.list(),
-    flips,
-    unknownCost: tradesList(unknownCost),
-    crossCurrency,
+    counts: tally.counts,
+    bought: tradesList(tally.bought),
+    sold: tradesList(tally.sold),
+    results: tally.results.list(),
+    flips: tally.flips,
+    unknownCost: tradesList(tally.unknownCost),
+    crossCurrency: tally.crossCurrency,
     counterparties: ranked.slice(0, TOP_COUNTERPARTIES),
     counterpartyCount: ranked.length,
     heldTokens: heldTokens.slice(0, HELD_TOKENS_SHOWN),

@@ -9,7 +9,7 @@ import {
   type TaxYearTotal,
 } from '../../lib/tax-year';
 import { currencyRef } from './figures';
-import { KIND_CODES } from './schema';
+import { KIND_CODES } from './index-schema';
 import { addressBytes } from './sql';
 import { NEXT_CHANGE, TURN_COLUMNS, turnOf, type TurnRecord } from './wallet-turns';
 

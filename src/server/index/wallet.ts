@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { WalletCollection } from '../../lib/answers';
 import { currencyRef } from './figures';
 import { holdings } from './holders';
-import { KIND_CODES } from './schema';
+import { KIND_CODES } from './index-schema';
 import { addressBytes } from './sql';
 import {
   NEXT_CHANGE,

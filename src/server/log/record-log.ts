@@ -12,7 +12,7 @@ import { createLockSession } from './lock-session';
 import type { LogPosition } from './log-cursor';
 
 /**
- * The record log on PostgreSQL (tables in schema.ts): every record the service sent, kept
+ * The record log on PostgreSQL (tables in log-schema.ts): every record the service sent, kept
  * for good, and each list's reading state. The embedded PostgreSQL or one every server
  * shares (DATABASE_URL): `exclusive` takes an advisory lock, so one server at a time reads
  * a list from the service while the others wait and then find its records. The same

@@ -87,10 +87,16 @@ export function upstreamStatusError(
 const capped = (seconds: number | undefined, max: number) =>
   seconds === undefined ? undefined : Math.min(seconds, max);
 
+/** What an upstream failure's words say of time: the page's deadline, the longest wait. */
+export interface ErrorLimits {
+  timeoutMs: number;
+  maxRetryAfterSeconds?: number;
+}
+
 /** Why no page could be served, in words for the browser. */
 export function pageFailureError(
   failure: PageFailure,
-  { timeoutMs, maxRetryAfterSeconds }: { timeoutMs: number; maxRetryAfterSeconds?: number },
+  { timeoutMs, maxRetryAfterSeconds }: ErrorLimits,
 ): ApiErrorInfo {
   switch (failure.kind) {
     case 'status':

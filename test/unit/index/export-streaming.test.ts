@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { connect, type Socket } from 'node:net';
 import { serve } from '@hono/node-server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ProxyOptions, RequestLog } from '../../../src/server/proxy/app';
+import type { ServerOptions, RequestLog } from '../../../src/server/compose';
 import { generateDataset } from '../../../src/server/sample-service';
 import { findGc } from '../../support/gc';
 import { useIndexedSample } from '../../support/indexed-sample';
@@ -25,7 +25,7 @@ const sockets: Socket[] = [];
  * Per test, the indexed sample's proxy served on a port of its own, its contract's whole
  * history indexed, and the server's side of each request (`responses`).
  */
-function setUpWith(options: Partial<ProxyOptions>) {
+function setUpWith(options: Partial<ServerOptions>) {
   const setUp = useIndexedSample(dataset, options);
   // Registered after the sample's own: clients and server go before its database.
   afterEach(async () => {

@@ -7,7 +7,7 @@ import { formatCurrencyAmount } from '../../../src/lib/currency-amount';
 import { formatCount, formatShare } from '../../../src/lib/format';
 import { CURRENCIES, formatPrice, parseBaseUnits, readPrice } from '../../../src/lib/price';
 import { formatDay } from '../../../src/lib/time';
-import { createServerApp } from '../../../src/server/http/app';
+import { createServerApp } from '../../../src/server/http/server-app';
 import { generateDataset } from '../../../src/server/sample-service';
 import { useIndexedSample } from '../../support/indexed-sample';
 import {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalAddress } from '../../../src/lib/address';
-import { createServerApp } from '../../../src/server/http/app';
+import { createServerApp } from '../../../src/server/http/server-app';
 import { generateDataset } from '../../../src/server/sample-service';
 import { useIndexedSample } from '../../support/indexed-sample';
 import { rawRecords } from '../../support/raw-records';

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createServerApp } from '../../../src/server/http/app';
+import { createServerApp } from '../../../src/server/http/server-app';
 import { generateDataset } from '../../../src/server/sample-service';
 import { useIndexedSample } from '../../support/indexed-sample';
 import { pngSize } from './png-size';

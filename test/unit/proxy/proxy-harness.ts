@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, afterEach } from 'vitest';
 import type { ListReaderSettings } from '../../../src/server/log/list-reader';
-import type { ProxyOptions } from '../../../src/server/proxy/app';
+import type { ServerOptions } from '../../../src/server/compose';
 import type { Upstream } from '../../../src/server/upstream/service-client';
 import { indexedProxy } from '../../support/indexed-proxy';
 import { usePostgresDatabases } from '../../support/postgres-databases';
@@ -43,7 +43,7 @@ export function useProxies() {
 
   async function proxyOn(
     upstream: Upstream,
-    options: { settings?: Partial<ListReaderSettings>; proxy?: Partial<ProxyOptions> } = {},
+    options: { settings?: Partial<ListReaderSettings>; proxy?: Partial<ServerOptions> } = {},
   ) {
     const url = await (database ??= databases.database().then(({ url }) => url));
     const own: (() => Promise<unknown>)[] = [];

@@ -194,7 +194,7 @@ describe('rate limit on the API', () => {
 
   it('is on by default', async () => {
     const { upstream } = fakeUpstream();
-    // What createProxy does when told nothing (the test proxy turns the limit off).
+    // What composeServer does when told nothing (the test proxy turns the limit off).
     const { app } = await proxyOn(upstream, { proxy: { rateLimit: undefined } });
     const statuses = new Set<number>();
     for (let i = 0; i < 100; i += 1) {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { ProxyOptions, RequestLog } from '../../../src/server/proxy/app';
+import type { ServerOptions, RequestLog } from '../../../src/server/compose';
 import { fakeUpstream } from './fake-upstream';
 import { useProxies } from './proxy-harness';
 
@@ -11,7 +11,7 @@ import { useProxies } from './proxy-harness';
 const { proxyOn } = useProxies();
 
 /** The proxy on a database over `upstream`. */
-async function appOver(upstream: ProxyOptions['upstream'], options: Partial<ProxyOptions> = {}) {
+async function appOver(upstream: ServerOptions['upstream'], options: Partial<ServerOptions> = {}) {
   return (await proxyOn(upstream, { proxy: options })).app;
 }
 

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createServerApp } from '../../../src/server/http/app';
-import type { ProxyOptions } from '../../../src/server/proxy/app';
+import { createServerApp } from '../../../src/server/http/server-app';
+import type { ServerOptions } from '../../../src/server/compose';
 import type { RequestLog } from '../../../src/server/proxy/request-log';
 import { fakeUpstream } from '../proxy/fake-upstream';
 import { indexedProxy } from '../../support/indexed-proxy';
@@ -36,7 +36,7 @@ afterEach(async () => {
  */
 async function server(
   answer?: Parameters<typeof fakeUpstream>[0],
-  options: Partial<ProxyOptions> = {},
+  options: Partial<ServerOptions> = {},
 ) {
   const { upstream, calls } = fakeUpstream(answer);
   const lines: RequestLog[] = [];

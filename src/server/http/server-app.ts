@@ -4,7 +4,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { compress } from 'hono/compress';
 import type { Registry } from 'prom-client';
-import type { Readiness } from '../proxy/app';
+import type { Readiness } from '../compose';
 import type { ClientVariables } from '../proxy/client-rate-limit';
 import { internalErrorHandler, methodNotAllowed } from '../proxy/error-response';
 import { openCors } from '../proxy/open-cors';
