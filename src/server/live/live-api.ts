@@ -2,10 +2,17 @@ import { Hono, type Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { EventRow } from '../../lib/answers';
 import { API_ROUTES, honoPath } from '../api/api-routes';
-import { contractAddress, liveParams, problemOf, tokenParam } from '../api/params';
+import { contractAddress, liveParams, problemOf, tokenParam, walletAddress } from '../api/params';
 import type { Indexer } from '../indexer/indexer';
 import { errorResponse } from '../proxy/error-response';
-import type { LiveHub, LivePosition, LiveSubscription } from './live-hub';
+import type { LiveHub, LivePosition } from './live-hub';
+import {
+  parseWalletPosition,
+  subscribeWallet,
+  walletLiveParams,
+  type WalletSink,
+  type WalletSubscription,
+} from './wallet-stream';
 
 /**
  * The live routes (Server-Sent Events): a collection's new changes of hands, or one
@@ -43,12 +50,13 @@ export function parsePosition(text: string | undefined): LivePosition | null {
 
 export function createLiveApi({ hub, indexer, streamsPerClient }: LiveApiOptions) {
   const app = new Hono<{ Variables: { route: string; client?: string } }>();
-  const open = new Map<string, number>();
+  const open_ = new Map<string, number>();
 
   const badRequest = (message: string) =>
     errorResponse({ kind: 'bad_request', status: 400, message });
 
-  async function stream(c: Context, route: string, tokenId: string | undefined) {
+  /** A collection's stream, or one token's, after the collection is found listed. */
+  async function collectionStream(c: Context, route: string, tokenId: string | undefined) {
     c.set('route', route);
     const address = contractAddress.safeParse(c.req.param('address'));
     if (!address.success) return badRequest(problemOf(address.error));
@@ -64,8 +72,44 @@ export function createLiveApi({ hub, indexer, streamsPerClient }: LiveApiOptions
         message: `${address.data} is not a collection the Token Events Service lists.`,
       });
     }
+    return stream(c, async (sink) => {
+      const idsOf = (rows: readonly EventRow[], position: LivePosition) =>
+        rows.map((row, index) =>
+          positionId(index === rows.length - 1 ? position : { ...position, after: Number(row.id) }),
+        );
+      const subscription = await hub.subscribe(address.data, from, {
+        send: (rows, position) => sink.send(rows, idsOf(rows, position)),
+        end: () => sink.end(),
+        ...(tokenId !== undefined && { tokenId }),
+      });
+      return {
+        missed: subscription.missed,
+        missedIds: idsOf(subscription.missed, subscription.position),
+        reset: subscription.reset,
+        at: positionId(subscription.position),
+        stop: subscription.stop,
+      };
+    });
+  }
+
+  /** A wallet's stream: its latest collections' rows from or to it (wallet-stream.ts). */
+  function walletStream(c: Context) {
+    c.set('route', honoPath(API_ROUTES.liveWallet));
+    const address = walletAddress.safeParse(c.req.param('address'));
+    if (!address.success) return badRequest(problemOf(address.error));
+    const params = walletLiveParams.safeParse(Object.fromEntries(new URL(c.req.url).searchParams));
+    if (!params.success) return badRequest(problemOf(params.error));
+    const from = parseWalletPosition(c.req.header('last-event-id') ?? params.data.after);
+    return stream(c, (sink) => subscribeWallet(hub, address.data, from, sink));
+  }
+
+  /**
+   * Answers a stream, within the client's bound: `open` subscribes, handing rows to the
+   * sink with their event ids, and says what was missed and where the stream starts.
+   */
+  async function stream(c: Context, open: (sink: WalletSink) => Promise<WalletSubscription>) {
     const client = (c.get('client') as string | undefined) ?? 'local';
-    const held = open.get(client) ?? 0;
+    const held = open_.get(client) ?? 0;
     if (streamsPerClient > 0 && held >= streamsPerClient) {
       return errorResponse({
         kind: 'client_rate_limited',
@@ -74,24 +118,23 @@ export function createLiveApi({ hub, indexer, streamsPerClient }: LiveApiOptions
         retryAfterSeconds: 30,
       });
     }
-    open.set(client, held + 1);
+    open_.set(client, held + 1);
     const leave = () => {
-      const left = (open.get(client) ?? 1) - 1;
-      if (left === 0) open.delete(client);
-      else open.set(client, left);
+      const left = (open_.get(client) ?? 1) - 1;
+      if (left === 0) open_.delete(client);
+      else open_.set(client, left);
     };
     // Rows the hub finds before the stream is open wait for it.
-    const early: [readonly EventRow[], LivePosition][] = [];
-    let onRows: (rows: readonly EventRow[], position: LivePosition) => void = (rows, position) =>
-      void early.push([rows, position]);
+    const early: [readonly EventRow[], readonly string[]][] = [];
+    let onRows: (rows: readonly EventRow[], ids: readonly string[]) => void = (rows, ids) =>
+      void early.push([rows, ids]);
     let ended = false;
     let onEnd: () => void = () => void (ended = true);
-    let subscription: LiveSubscription;
+    let subscription: WalletSubscription;
     try {
-      subscription = await hub.subscribe(address.data, from, {
-        send: (rows, position) => onRows(rows, position),
+      subscription = await open({
+        send: (rows, ids) => onRows(rows, ids),
         end: () => onEnd(),
-        ...(tokenId !== undefined && { tokenId }),
       });
     } catch (error) {
       leave();
@@ -111,24 +154,17 @@ export function createLiveApi({ hub, indexer, streamsPerClient }: LiveApiOptions
       const write = (event: string, data: string, id: string) => {
         writing = writing.then(() => sse.writeSSE({ event, data, id })).catch(onEnd);
       };
-      const sendRows = (rows: readonly EventRow[], position: LivePosition) => {
+      const sendRows = (rows: readonly EventRow[], ids: readonly string[]) => {
         if (unsent + rows.length > MAX_UNSENT_ROWS) return onEnd();
         unsent += rows.length;
-        rows.forEach((row, index) => {
-          const last = index === rows.length - 1;
-          write(
-            'change',
-            JSON.stringify(row),
-            positionId(last ? position : { ...position, after: Number(row.id) }),
-          );
-        });
+        rows.forEach((row, index) => write('change', JSON.stringify(row), ids[index]!));
         writing = writing.then(() => (unsent -= rows.length));
       };
-      const { position, missed, reset } = subscription;
-      if (reset) write('reset', '{}', positionId(position));
-      if (missed.length > 0) sendRows(missed, position);
-      else write('ready', JSON.stringify({ after: position.after }), positionId(position));
-      for (const [rows, at] of early.splice(0)) sendRows(rows, at);
+      const { missed, missedIds, reset, at } = subscription;
+      if (reset) write('reset', '{}', at);
+      if (missed.length > 0) sendRows(missed, missedIds);
+      else write('ready', JSON.stringify({ at }), at);
+      for (const [rows, ids] of early.splice(0)) sendRows(rows, ids);
       onRows = sendRows;
       const keepAlive = setInterval(() => {
         writing = writing.then(() => sse.write(': keep-alive\n\n')).catch(onEnd);
@@ -144,12 +180,13 @@ export function createLiveApi({ hub, indexer, streamsPerClient }: LiveApiOptions
   }
 
   app.get(honoPath(API_ROUTES.liveCollection), (c) =>
-    stream(c, honoPath(API_ROUTES.liveCollection), undefined),
+    collectionStream(c, honoPath(API_ROUTES.liveCollection), undefined),
   );
   app.get(honoPath(API_ROUTES.liveToken), (c) => {
     const token = tokenParam.safeParse(c.req.param('tokenId'));
     if (!token.success) return badRequest(problemOf(token.error));
-    return stream(c, honoPath(API_ROUTES.liveToken), token.data);
+    return collectionStream(c, honoPath(API_ROUTES.liveToken), token.data);
   });
-  return Object.assign(app, { streams: () => [...open.values()].reduce((a, b) => a + b, 0) });
+  app.get(honoPath(API_ROUTES.liveWallet), (c) => walletStream(c));
+  return Object.assign(app, { streams: () => [...open_.values()].reduce((a, b) => a + b, 0) });
 }

@@ -3,6 +3,7 @@ import type { EventRow } from '../../lib/answers';
 import { CHANGES_CHANNEL } from '../index/change-notice';
 import { EVENT_COLUMNS, EVENT_FROM, eventRow, type EventRecord } from '../index/event-rows';
 import { lockContract } from '../index/ingest';
+import { addressBytes } from '../index/sql';
 
 /**
  * Live pages' one reader per collection. While at least one stream of a collection is
@@ -36,7 +37,16 @@ export interface LiveSubscriber {
   end(): void;
   /** Only this token's rows (a token's page). */
   tokenId?: string;
+  /** Only rows from or to this address (a wallet's page). */
+  address?: string;
 }
+
+/** A row the subscriber asked for: its token's, its wallet's, or any. */
+const wants = (subscriber: LiveSubscriber, row: EventRow) =>
+  (subscriber.tokenId === undefined || row.tokenId === subscriber.tokenId) &&
+  (subscriber.address === undefined ||
+    row.from === subscriber.address ||
+    row.to === subscriber.address);
 
 export interface LiveSubscription {
   /** Where the stream starts; `reset` when the position asked for was too far behind. */
@@ -159,10 +169,7 @@ export function createLiveHub(options: LiveHubOptions) {
 
   function deliver(subscriber: LiveSubscriber, at: LivePosition, rows: readonly EventRow[]) {
     const fresh = rows.filter(
-      (row) =>
-        Number(row.id) > at.after &&
-        row.timestamp >= at.floor &&
-        (subscriber.tokenId === undefined || row.tokenId === subscriber.tokenId),
+      (row) => Number(row.id) > at.after && row.timestamp >= at.floor && wants(subscriber, row),
     );
     at.after = Math.max(at.after, Number(rows.at(-1)!.id));
     if (fresh.length > 0) subscriber.send(fresh, { ...at });
@@ -267,9 +274,7 @@ export function createLiveHub(options: LiveHubOptions) {
             const rows = await rowsAfter(hub, from, hub.position.after, batch + 1);
             reset = rows.length > batch;
             if (!reset) {
-              missed = rows.filter(
-                (row) => subscriber.tokenId === undefined || row.tokenId === subscriber.tokenId,
-              );
+              missed = rows.filter((row) => wants(subscriber, row));
               position = { after: hub.position.after, floor: from.floor };
             }
           } else if (from) {
@@ -283,6 +288,25 @@ export function createLiveHub(options: LiveHubOptions) {
         if (hub.subscribers.size === 0 && hubs.get(contract) === hub) close(hub);
         throw error;
       }
+    },
+    /**
+     * The collections a wallet changed hands in most lately, at most `limit`, newest
+     * first (a wallet's stream follows these: see wallet-stream.ts).
+     */
+    async walletCollections(
+      wallet: string,
+      limit: number,
+    ): Promise<{ id: number; address: string }[]> {
+      const { rows } = await pool.query<{ id: number; address: string }>(
+        `SELECT ic.id, ic.address FROM (
+           SELECT contract_id, max(ts) AS last FROM (
+             SELECT contract_id, ts FROM idx_changes WHERE from_addr = $1
+             UNION ALL SELECT contract_id, ts FROM idx_changes WHERE to_addr = $1) e
+           GROUP BY contract_id ORDER BY last DESC LIMIT $2) a
+         JOIN idx_contracts ic ON ic.id = a.contract_id ORDER BY a.last DESC`,
+        [addressBytes(wallet), limit],
+      );
+      return rows;
     },
     /** Ends every stream (the server stops). */
     close() {

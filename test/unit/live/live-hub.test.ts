@@ -1,6 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventRow } from '../../../src/lib/answers';
 import { createLiveHub, type LivePosition } from '../../../src/server/live/live-hub';
+import {
+  parseWalletPosition,
+  subscribeWallet,
+  walletPositionId,
+} from '../../../src/server/live/wallet-stream';
 import { createSampleService, generateDataset } from '../../../src/server/sample-service';
 import { createRandom } from '../../../src/server/sample-service/random';
 import { getViaFetch, type Upstream } from '../../../src/server/upstream/service-client';
@@ -53,11 +58,11 @@ async function setUp() {
   return { proxy, pool: engine.pool, heads, service };
 }
 
-/** A new mint of `contract` at the head of its list, newer than anything before. */
+/** A new mint of `contract` (to `wallet`, else anyone) at the head of its list, newest of all. */
 let clock = dataset.anchor;
-function arrive(contract: typeof busiest) {
+function arrive(contract: typeof busiest, wallet = random.int(dataset.walletCount)) {
   clock += 1;
-  dataset.addMint(contract!, random.int(dataset.walletCount), clock, random);
+  dataset.addMint(contract!, wallet, clock, random);
 }
 
 /** A stream that keeps what it is sent. */
@@ -172,5 +177,68 @@ describe('the live hub', () => {
     );
     expect(near.reset).toBe(false);
     expect(near.missed.map((row) => row.id)).toEqual(stream.rows.slice(1).map((row) => row.id));
+  });
+
+  it('gives a wallet’s stream its rows in each of its collections, and goes on after any id it gave', async () => {
+    const { proxy } = await setUp();
+    // The wallet changes hands in both collections before its stream opens.
+    const wallet = random.int(dataset.walletCount);
+    const seen = recorder();
+    const watching = await Promise.all(
+      [busiest!, quiet!].map((contract) =>
+        proxy.live.subscribe(contract.address, null, seen.subscriber),
+      ),
+    );
+    arrive(busiest, wallet);
+    arrive(quiet, wallet);
+    await until(() => seen.rows.length === 2, 'the wallet’s first rows');
+    const address = seen.rows[0]!.to;
+    expect(seen.rows[1]!.to).toBe(address);
+
+    const rows: EventRow[] = [];
+    const ids: string[] = [];
+    const opened = await subscribeWallet(proxy.live, address, null, {
+      send: (batch, batchIds) => void (rows.push(...batch), ids.push(...batchIds)),
+      end() {},
+    });
+    expect(opened.missed).toEqual([]);
+    const starts = [opened.at];
+    for (const [contract, to] of [
+      [quiet, wallet],
+      [busiest, (wallet + 1) % dataset.walletCount],
+      [busiest, wallet],
+      [quiet, wallet],
+    ] as const) {
+      arrive(contract, to);
+    }
+    await until(() => rows.length === 3 && seen.rows.length === 6, 'the three rows of the wallet');
+    expect(rows.every((row) => row.to === address)).toBe(true);
+    expect(new Set(rows.map((row) => row.id)).size).toBe(3);
+    expect(rows.map((row) => row.contractAddress).sort()).toEqual(
+      [quiet!.address, busiest!.address, quiet!.address].sort(),
+    );
+
+    for (const [index, id] of [...starts, ...ids].entries()) {
+      // A stream dropped after `index` rows, opened again from its last event id.
+      const from = parseWalletPosition(id);
+      expect(from && walletPositionId(from)).toBe(id);
+      const again: EventRow[] = [];
+      const resumed = await subscribeWallet(proxy.live, address, from, {
+        send: (batch) => void again.push(...batch),
+        end() {},
+      });
+      expect(resumed.reset).toBe(false);
+      expect(resumed.missed.map((row) => row.id).sort()).toEqual(
+        rows
+          .slice(index)
+          .map((row) => row.id)
+          .sort(),
+      );
+      resumed.stop();
+    }
+    opened.stop();
+    for (const each of watching) each.stop();
+    expect(parseWalletPosition('w1-2_3.x')).toBeNull();
+    expect(parseWalletPosition('1234_1751241600')).toBeNull();
   });
 });
