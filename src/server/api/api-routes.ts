@@ -421,6 +421,18 @@ export const API_ROUTES = {
     },
     errors: A_COLLECTION,
   },
+  liveCollections: {
+    path: '/api/live/collections',
+    group: 'Live',
+    summary: 'Which collections have new changes of hands, as they are read (Server-Sent Events)',
+    query: emptyParams,
+    answer: {
+      kind: 'stream',
+      description:
+        'Events `changed`, at most one a second: `collections`, the addresses with new rows since the last. Reads nothing itself: what the index takes in, whoever read it.',
+    },
+    errors: [400, ...SERVER],
+  },
   liveWallet: {
     path: '/api/live/wallets/{address}',
     group: 'Live',

@@ -2,7 +2,14 @@ import { Hono, type Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { EventRow } from '../../lib/answers';
 import { API_ROUTES, honoPath } from '../api/api-routes';
-import { contractAddress, liveParams, problemOf, tokenParam, walletAddress } from '../api/params';
+import {
+  contractAddress,
+  emptyParams,
+  liveParams,
+  problemOf,
+  tokenParam,
+  walletAddress,
+} from '../api/params';
 import type { Indexer } from '../indexer/indexer';
 import { errorResponse } from '../proxy/error-response';
 import type { LiveHub, LivePosition } from './live-hub';
@@ -30,6 +37,8 @@ export const LIVE_PREFIX = '/api/live/';
 const RETRY_MS = 2_000;
 /** A comment this often keeps proxies and load balancers from closing a quiet stream. */
 const KEEP_ALIVE_MS = 20_000;
+/** The ranking's stream tells of new rows this often at most. */
+const CHANGES_EVERY_MS = 1_000;
 /** Rows waiting to be written to a client that does not read: past it, the stream ends. */
 const MAX_UNSENT_ROWS = 2_000;
 
@@ -107,7 +116,11 @@ export function createLiveApi({ hub, indexer, streamsPerClient }: LiveApiOptions
    * Answers a stream, within the client's bound: `open` subscribes, handing rows to the
    * sink with their event ids, and says what was missed and where the stream starts.
    */
-  async function stream(c: Context, open: (sink: WalletSink) => Promise<WalletSubscription>) {
+  /**
+   * Counts a stream to its client, or refuses it past the client's bound: the function
+   * that ends the count, or the 429 to answer.
+   */
+  function hold(c: Context): (() => void) | Response {
     const client = (c.get('client') as string | undefined) ?? 'local';
     const held = open_.get(client) ?? 0;
     if (streamsPerClient > 0 && held >= streamsPerClient) {
@@ -119,11 +132,80 @@ export function createLiveApi({ hub, indexer, streamsPerClient }: LiveApiOptions
       });
     }
     open_.set(client, held + 1);
-    const leave = () => {
+    return () => {
       const left = (open_.get(client) ?? 1) - 1;
       if (left === 0) open_.delete(client);
       else open_.set(client, left);
     };
+  }
+
+  /** Ends `done` when the client goes away. */
+  function onClose(c: Context, sse: { onAbort(f: () => void): void }, done: () => void) {
+    sse.onAbort(done);
+    (c.env as { outgoing?: { once(e: 'close', f: () => void): void } } | undefined)?.outgoing?.once(
+      'close',
+      done,
+    );
+  }
+
+  /**
+   * The ranking's stream: every second at most, which collections have new rows
+   * (`changed`, `{"collections": ["0x…"]}`), as the hub hears of them. It starts no head
+   * read and reads no row, and has nothing to resume: a page told late asks again.
+   */
+  function changesStream(c: Context) {
+    c.set('route', honoPath(API_ROUTES.liveCollections));
+    const params = emptyParams.safeParse(Object.fromEntries(new URL(c.req.url).searchParams));
+    if (!params.success) return badRequest(problemOf(params.error));
+    const leave = hold(c);
+    if (leave instanceof Response) return leave;
+    c.header('x-accel-buffering', 'no');
+    return streamSSE(c, async (sse) => {
+      let onEnd: () => void = () => {};
+      const finished = new Promise<void>((resolve) => (onEnd = resolve));
+      onClose(c, sse, onEnd);
+      let writing: Promise<unknown> = sse.write(`retry: ${RETRY_MS}\n\n`);
+      const changed = new Set<string>();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const flush = () => {
+        timer = undefined;
+        const data = JSON.stringify({ collections: [...changed] });
+        changed.clear();
+        writing = writing.then(() => sse.writeSSE({ event: 'changed', data })).catch(onEnd);
+      };
+      let unwatch = () => {};
+      try {
+        unwatch = hub.watch({
+          changed: (contract) => {
+            changed.add(contract);
+            timer ??= setTimeout(flush, CHANGES_EVERY_MS);
+          },
+          end: () => onEnd(),
+        });
+      } catch {
+        onEnd();
+      }
+      const keepAlive = setInterval(() => {
+        writing = writing.then(() => sse.write(': keep-alive\n\n')).catch(onEnd);
+      }, KEEP_ALIVE_MS);
+      try {
+        await finished;
+      } finally {
+        clearInterval(keepAlive);
+        clearTimeout(timer);
+        unwatch();
+        leave();
+      }
+    });
+  }
+
+  /**
+   * Answers a stream, within the client's bound: `open` subscribes, handing rows to the
+   * sink with their event ids, and says what was missed and where the stream starts.
+   */
+  async function stream(c: Context, open: (sink: WalletSink) => Promise<WalletSubscription>) {
+    const leave = hold(c);
+    if (leave instanceof Response) return leave;
     // Rows the hub finds before the stream is open wait for it.
     const early: [readonly EventRow[], readonly string[]][] = [];
     let onRows: (rows: readonly EventRow[], ids: readonly string[]) => void = (rows, ids) =>
@@ -144,10 +226,7 @@ export function createLiveApi({ hub, indexer, streamsPerClient }: LiveApiOptions
     return streamSSE(c, async (sse) => {
       const finished = new Promise<void>((resolve) => (onEnd = resolve));
       if (ended) onEnd();
-      sse.onAbort(onEnd);
-      (
-        c.env as { outgoing?: { once(e: 'close', f: () => void): void } } | undefined
-      )?.outgoing?.once('close', onEnd);
+      onClose(c, sse, () => onEnd());
       // Written one after another; a client that reads nothing is let go.
       let writing: Promise<unknown> = sse.write(`retry: ${RETRY_MS}\n\n`);
       let unsent = 0;
@@ -188,5 +267,6 @@ export function createLiveApi({ hub, indexer, streamsPerClient }: LiveApiOptions
     return collectionStream(c, honoPath(API_ROUTES.liveToken), token.data);
   });
   app.get(honoPath(API_ROUTES.liveWallet), (c) => walletStream(c));
+  app.get(honoPath(API_ROUTES.liveCollections), (c) => changesStream(c));
   return Object.assign(app, { streams: () => [...open_.values()].reduce((a, b) => a + b, 0) });
 }

@@ -48,6 +48,13 @@ const wants = (subscriber: LiveSubscriber, row: EventRow) =>
     row.from === subscriber.address ||
     row.to === subscriber.address);
 
+/** Told of every collection with new rows (`watch`). */
+export interface LiveWatcher {
+  changed(contract: string): void;
+  /** The hub closes (the server stops). */
+  end(): void;
+}
+
 export interface LiveSubscription {
   /** Where the stream starts; `reset` when the position asked for was too far behind. */
   position: LivePosition;
@@ -95,14 +102,19 @@ export function createLiveHub(options: LiveHubOptions) {
   let listening: Promise<void> | null = null;
   let closed = false;
   const counts = { heads: 0, reads: 0 };
+  /** Told of every collection's new rows (the ranking's stream): they read nothing. */
+  const watchers = new Set<LiveWatcher>();
+  const needed = () => hubs.size > 0 || watchers.size > 0;
 
   /** One session hears every collection's notices while any stream is open. */
   const listen = () =>
     (listening ??= pool.connect().then(
       async (client) => {
         client.on('notification', (message) => {
-          const hub = message.payload ? hubs.get(message.payload) : undefined;
+          if (!message.payload) return;
+          const hub = hubs.get(message.payload);
           if (hub) read(hub);
+          for (const watcher of watchers) watcher.changed(message.payload);
         });
         // A session that fails is given back; the next tick listens again, and ticks
         // read meanwhile.
@@ -110,7 +122,7 @@ export function createLiveHub(options: LiveHubOptions) {
         try {
           await client.query(`LISTEN ${CHANGES_CHANNEL}`);
           listener = client;
-          if (closed || hubs.size === 0) dropListener(client, false);
+          if (closed || !needed()) dropListener(client, false);
         } catch {
           dropListener(client, true);
         }
@@ -124,6 +136,9 @@ export function createLiveHub(options: LiveHubOptions) {
     if (listener === client) listener = null;
     listening = null;
     client.removeAllListeners('notification');
+    // Hubs listen again at their next tick; watchers have no tick.
+    if (broken && watchers.size > 0 && !closed)
+      setTimeout(() => void listen(), intervalMs).unref?.();
     if (broken) client.release(true);
     else
       void client.query(`UNLISTEN ${CHANGES_CHANNEL}`).then(
@@ -244,7 +259,7 @@ export function createLiveHub(options: LiveHubOptions) {
   function close(hub: Hub) {
     clearInterval(hub.timer);
     hubs.delete(hub.contract);
-    if (hubs.size === 0 && listener) dropListener(listener, false);
+    if (!needed() && listener) dropListener(listener, false);
   }
 
   return {
@@ -308,9 +323,25 @@ export function createLiveHub(options: LiveHubOptions) {
       );
       return rows;
     },
+    /**
+     * Tells `watcher` of each collection with new rows committed, whoever read them, until
+     * the returned function is called. It reads no head and no row: the ranking's stream.
+     */
+    watch(watcher: LiveWatcher): () => void {
+      if (closed) throw new Error('The live hub is closed.');
+      watchers.add(watcher);
+      void listen();
+      return () => {
+        watchers.delete(watcher);
+        if (!needed() && listener) dropListener(listener, false);
+      };
+    },
     /** Ends every stream (the server stops). */
     close() {
       closed = true;
+      for (const watcher of watchers) watcher.end();
+      watchers.clear();
+      if (listener) dropListener(listener, false);
       for (const hub of [...hubs.values()]) {
         for (const subscriber of hub.subscribers.keys()) subscriber.end();
         hub.subscribers.clear();

@@ -241,4 +241,38 @@ describe('the live hub', () => {
     expect(parseWalletPosition('w1-2_3.x')).toBeNull();
     expect(parseWalletPosition('1234_1751241600')).toBeNull();
   });
+
+  it('tells a watcher of each collection with new rows, reading no head itself', async () => {
+    const { proxy, heads } = await setUp();
+    const told: string[] = [];
+    let ended = false;
+    const unwatch = proxy.live.watch({
+      changed: (contract) => void told.push(contract),
+      end: () => void (ended = true),
+    });
+    // Listening once a notice of rows read by someone else reaches it.
+    const readBy = async (contract: typeof busiest) => {
+      arrive(contract);
+      await proxy.indexer.head(contract!.address, 'test');
+    };
+    await until(() => proxy.live.stats().collections === 0, 'no hub');
+    for (let tries = 0; !told.includes(busiest!.address); tries += 1) {
+      if (tries > 100) throw new Error('Not told of the busiest collection');
+      await readBy(busiest);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    heads.length = 0;
+    told.length = 0;
+    await readBy(quiet);
+    await until(() => told.includes(quiet!.address), 'told of the quiet collection');
+    expect(told).toEqual([quiet!.address]);
+    // The one head read is the one asked for: watching reads none.
+    await new Promise((resolve) => setTimeout(resolve, HEAD_MS * 4));
+    expect(heads).toEqual([quiet!.address]);
+    unwatch();
+    let closed = false;
+    proxy.live.watch({ changed() {}, end: () => void (closed = true) });
+    proxy.live.close();
+    expect([ended, closed]).toEqual([false, true]);
+  });
 });
