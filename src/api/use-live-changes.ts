@@ -1,7 +1,5 @@
 import { useEffect, useEffectEvent } from 'react';
-
-/** How long a stream the server refused or ended for good waits before it is opened again. */
-const REOPEN_MS = 5_000;
+import { keepStreamOpen } from './event-stream';
 
 /** The ranking's live stream: which collections have new changes of hands. */
 export const LIVE_COLLECTIONS_PATH = '/api/live/collections';
@@ -15,24 +13,13 @@ export function useLiveChanges(changed: (collections: string[]) => void) {
   const onChanged = useEffectEvent((collections: string[]) => changed(collections));
   useEffect(() => {
     if (typeof EventSource === 'undefined') return;
-    let source: EventSource | null = null;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const open = () => {
+    return keepStreamOpen(() => {
       const current = new EventSource(LIVE_COLLECTIONS_PATH);
-      source = current;
       current.addEventListener('changed', (event) => {
         const { collections } = JSON.parse(event.data as string) as { collections?: unknown };
         if (Array.isArray(collections)) onChanged(collections.filter((x) => typeof x === 'string'));
       });
-      current.addEventListener('error', () => {
-        if (current.readyState !== EventSource.CLOSED) return;
-        timer = setTimeout(open, REOPEN_MS);
-      });
-    };
-    open();
-    return () => {
-      clearTimeout(timer);
-      source?.close();
-    };
+      return current;
+    });
   }, []);
 }

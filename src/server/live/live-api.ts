@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono';
-import { streamSSE } from 'hono/streaming';
+import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import type { EventRow } from '../../lib/answers';
 import { API_ROUTES, honoPath } from '../api/api-routes';
 import {
@@ -41,6 +41,19 @@ const KEEP_ALIVE_MS = 20_000;
 const CHANGES_EVERY_MS = 1_000;
 /** Rows waiting to be written to a client that does not read: past it, the stream ends. */
 const MAX_UNSENT_ROWS = 2_000;
+
+/**
+ * A stream's writes, one after another (one that fails ends the stream: `onEnd`), after
+ * the browser's retry interval, with a comment every `KEEP_ALIVE_MS` until `stop`.
+ */
+function writer(sse: SSEStreamingApi, onEnd: () => void) {
+  let writing: Promise<unknown> = sse.write(`retry: ${RETRY_MS}\n\n`);
+  const then = (write: () => Promise<unknown>) => {
+    writing = writing.then(write).catch(onEnd);
+  };
+  const keepAlive = setInterval(() => then(() => sse.write(': keep-alive\n\n')), KEEP_ALIVE_MS);
+  return { then, stop: () => clearInterval(keepAlive) };
+}
 
 export interface LiveApiOptions {
   hub: LiveHub;
@@ -164,14 +177,14 @@ export function createLiveApi({ hub, indexer, streamsPerClient }: LiveApiOptions
       let onEnd: () => void = () => {};
       const finished = new Promise<void>((resolve) => (onEnd = resolve));
       onClose(c, sse, onEnd);
-      let writing: Promise<unknown> = sse.write(`retry: ${RETRY_MS}\n\n`);
+      const out = writer(sse, onEnd);
       const changed = new Set<string>();
       let timer: ReturnType<typeof setTimeout> | undefined;
       const flush = () => {
         timer = undefined;
         const data = JSON.stringify({ collections: [...changed] });
         changed.clear();
-        writing = writing.then(() => sse.writeSSE({ event: 'changed', data })).catch(onEnd);
+        out.then(() => sse.writeSSE({ event: 'changed', data }));
       };
       let unwatch = () => {};
       try {
@@ -185,13 +198,10 @@ export function createLiveApi({ hub, indexer, streamsPerClient }: LiveApiOptions
       } catch {
         onEnd();
       }
-      const keepAlive = setInterval(() => {
-        writing = writing.then(() => sse.write(': keep-alive\n\n')).catch(onEnd);
-      }, KEEP_ALIVE_MS);
       try {
         await finished;
       } finally {
-        clearInterval(keepAlive);
+        out.stop();
         clearTimeout(timer);
         unwatch();
         leave();
@@ -227,17 +237,16 @@ export function createLiveApi({ hub, indexer, streamsPerClient }: LiveApiOptions
       const finished = new Promise<void>((resolve) => (onEnd = resolve));
       if (ended) onEnd();
       onClose(c, sse, () => onEnd());
-      // Written one after another; a client that reads nothing is let go.
-      let writing: Promise<unknown> = sse.write(`retry: ${RETRY_MS}\n\n`);
+      // A client that reads nothing is let go.
+      const out = writer(sse, onEnd);
       let unsent = 0;
-      const write = (event: string, data: string, id: string) => {
-        writing = writing.then(() => sse.writeSSE({ event, data, id })).catch(onEnd);
-      };
+      const write = (event: string, data: string, id: string) =>
+        out.then(() => sse.writeSSE({ event, data, id }));
       const sendRows = (rows: readonly EventRow[], ids: readonly string[]) => {
         if (unsent + rows.length > MAX_UNSENT_ROWS) return onEnd();
         unsent += rows.length;
         rows.forEach((row, index) => write('change', JSON.stringify(row), ids[index]!));
-        writing = writing.then(() => (unsent -= rows.length));
+        out.then(async () => void (unsent -= rows.length));
       };
       const { missed, missedIds, reset, at } = subscription;
       if (reset) write('reset', '{}', at);
@@ -245,13 +254,10 @@ export function createLiveApi({ hub, indexer, streamsPerClient }: LiveApiOptions
       else write('ready', JSON.stringify({ at }), at);
       for (const [rows, ids] of early.splice(0)) sendRows(rows, ids);
       onRows = sendRows;
-      const keepAlive = setInterval(() => {
-        writing = writing.then(() => sse.write(': keep-alive\n\n')).catch(onEnd);
-      }, KEEP_ALIVE_MS);
       try {
         await finished;
       } finally {
-        clearInterval(keepAlive);
+        out.stop();
         subscription.stop();
         leave();
       }
