@@ -255,3 +255,27 @@ test('a wallet page shows its new changes of hands across collections, and a dro
     await expectLayoutInBothSchemes(page, 'live-wallet', width, true);
   }
 });
+
+test('the ranking is read again when a collection has new rows, the collection marked updated, at every width in both themes', async ({
+  page,
+}) => {
+  const streamOpened = page.waitForResponse(
+    (response) => new URL(response.url()).pathname === '/api/live/collections',
+  );
+  await page.goto(`${proxy!.url}/contracts`);
+  const row = page
+    .getByRole('table', { name: /^Collections ranked by/ })
+    .locator('tbody tr')
+    .filter({ has: page.getByRole('link', { name: contract.name! }) });
+  await expect(row).toBeVisible({ timeout: 30_000 });
+  await streamOpened;
+  await expect(row.getByText('Updated')).toHaveCount(0);
+  arrive();
+  // Asking for the collection reads its head (the ranking's stream reads none).
+  await fetch(`${appUrl}/api/collections/${contract.address}`);
+  await expect(row.getByText('Updated')).toBeVisible({ timeout: 15_000 });
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 1100 });
+    await expectLayoutInBothSchemes(page, 'live-ranking', width);
+  }
+});
