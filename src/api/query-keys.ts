@@ -55,6 +55,8 @@ export const queryKeys = {
     ['wallet', address, 'events', collection] as const,
   /** The tokens a wallet sold in a UTC year. */
   walletTaxYear: (address: string, year: number) => ['wallet', address, 'tax-year', year] as const,
+  /** Every year of the wallet's (what a new change of hands may change). */
+  walletTaxYears: (address: string) => ['wallet', address, 'tax-year'] as const,
   /** What a whole value is to the index, with the collection in view or not. */
   lookup: (value: string, collection: string | null) => ['lookup', value, collection] as const,
   /** A transaction's changes of hands across collections. */

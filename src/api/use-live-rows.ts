@@ -1,8 +1,6 @@
 import { useEffect, useEffectEvent } from 'react';
 import type { EventRow } from '../lib/answers';
-
-/** How long a stream the server refused or ended for good waits before it is opened again. */
-const REOPEN_MS = 5_000;
+import { keepStreamOpen } from './event-stream';
 
 export interface LiveHandlers {
   /** New rows of the stream, oldest first, each once. */
@@ -24,19 +22,16 @@ export function useLiveRows(path: string | null, handlers: LiveHandlers) {
   useEffect(() => {
     if (path === null || typeof EventSource === 'undefined') return;
     const seen = new Set<string>();
-    let source: EventSource | null = null;
     let lastId: string | null = null;
-    let timer: ReturnType<typeof setTimeout> | undefined;
     let batch: EventRow[] = [];
     const flush = () => {
       const rows = batch;
       batch = [];
       if (rows.length > 0) onRows(rows);
     };
-    const open = () => {
+    return keepStreamOpen(() => {
       const url = lastId ? `${path}?after=${encodeURIComponent(lastId)}` : path;
       const current = new EventSource(url);
-      source = current;
       current.addEventListener('ready', (event) => (lastId = event.lastEventId || lastId));
       current.addEventListener('change', (event) => {
         lastId = event.lastEventId || lastId;
@@ -51,15 +46,7 @@ export function useLiveRows(path: string | null, handlers: LiveHandlers) {
         lastId = event.lastEventId || lastId;
         onReset();
       });
-      current.addEventListener('error', () => {
-        if (current.readyState !== EventSource.CLOSED) return;
-        timer = setTimeout(open, REOPEN_MS);
-      });
-    };
-    open();
-    return () => {
-      clearTimeout(timer);
-      source?.close();
-    };
+      return current;
+    });
   }, [path]);
 }

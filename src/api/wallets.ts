@@ -18,6 +18,9 @@ import type { ServerPage } from './use-server-list';
  * server's (src/lib/answers.ts); `getAnswer` checks that their fields are there.
  */
 
+/** The wallet's live stream of new changes of hands (Server-Sent Events). */
+export const liveWalletPath = (address: string) => `/api/live/wallets/${address}`;
+
 /** How many changes of hands a page of the wallet's events asks for. */
 export const WALLET_PAGE_SIZE = 100;
 

@@ -258,8 +258,31 @@ describe('the collection page', () => {
     await screen.findByRole('table', {}, { timeout: 15_000 });
   });
 
+  it('counts the live rows after a past span, and makes the span end now on request', async () => {
+    const api = await install({ indexed: [contract.address] });
+    const top = await newestEvent(api);
+    const { router } = renderAt(`${page}?from=2024-01-01&to=2024-02-01`);
+    await screen.findByRole('table', {}, { timeout: 15_000 });
+    const stream = await liveStream();
+    const firstRow = dataRows()[0]!.textContent;
+    const arrival = Math.floor(Date.now() / 1000);
+    stream.send('change', { ...top, id: '999999999', key: '999999999', timestamp: arrival });
+    const offer = await screen.findByRole(
+      'button',
+      { name: 'Show 1 new event' },
+      { timeout: 10_000 },
+    );
+    expect(dataRows()[0]!.textContent).toBe(firstRow);
+    await userEvent.click(offer);
+    // The span keeps its start and ends after the arrival: the next UTC midnight.
+    const next = new Date((Math.floor(arrival / 86_400) + 1) * 86_400_000).toISOString();
+    await waitFor(() =>
+      expect(router.state.location.search).toBe(`?from=2024-01-01&to=${next.slice(0, 10)}`),
+    );
+    expect(screen.queryByRole('button', { name: /new event/ })).toBeNull();
+  });
+
   it.each([
-    ['a past span', '?from=2024-01-01&to=2024-02-01&sort=-token'],
     ['an address', `?address=0x${'4'.repeat(64)}&sort=-token`],
     ['a token', '?token=1&sort=-token'],
   ])('offers no live row where it cannot belong: %s', async (_name, search) => {

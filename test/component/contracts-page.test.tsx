@@ -8,6 +8,7 @@ import { matchingRanking, rankedBy } from '../../src/server/index/rankings';
 import { errorResponse } from '../../src/server/proxy/error-response';
 import { windowHolding } from '../../src/lib/ranking-view';
 import { formatDay } from '../../src/lib/time';
+import { installFakeEventSource } from './fake-event-source';
 import { dataRows, installSampleApi, renderAt, statusText } from './harness';
 
 /*
@@ -358,5 +359,32 @@ describe('collections page', () => {
     await waitFor(() => expect(router.state.location.search).toBe('?wash=exclude'));
     await waitFor(() => expect(rankingRequests().at(-1)).toContain('wash=exclude'));
     expect(toggle).toBeChecked();
+  });
+});
+
+describe('collections page, live', () => {
+  const live = installFakeEventSource();
+
+  it('asks for the ranking again when collections have new rows, and marks them updated', async () => {
+    const { rankingRequests } = installRankingApi();
+    renderAt('/contracts');
+    await screen.findByRole('table', { name: 'Collections ranked by events' });
+    await waitFor(() => expect(dataRows().length).toBeGreaterThan(2));
+    const stream = await waitFor(() => {
+      const found = live.stream('/api/live/collections');
+      expect(found).toBeDefined();
+      return found!;
+    });
+    const before = rankingRequests().length;
+    expect(screen.queryByText('Updated')).toBeNull();
+    const first = dataRows()[0];
+    const address = (row: HTMLElement) =>
+      within(row).getAllByRole('link')[0]!.getAttribute('href')!.split('/').at(-1)!;
+    stream.send('changed', { collections: [address(first!)] });
+    await waitFor(() => expect(rankingRequests().length).toBeGreaterThan(before), {
+      timeout: 10_000,
+    });
+    await waitFor(() => expect(within(dataRows()[0]!).getByText('Updated')).toBeVisible());
+    expect(within(dataRows()[1]!).queryByText('Updated')).toBeNull();
   });
 });

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CURRENCIES } from '../../src/lib/price';
 import { tokenIdToHex } from '../../src/lib/token-id';
 import { errorResponse } from '../../src/server/proxy/error-response';
+import { installFakeEventSource } from './fake-event-source';
 import { byEventCount, dataRows, installSampleApi, renderAt, statusText } from './harness';
 
 /*
@@ -335,5 +336,60 @@ describe('wallet page', () => {
       'This is not a wallet address',
     );
     expect(screen.getByRole('alert')).toHaveTextContent('An address is 0x');
+  });
+});
+
+describe('wallet page, live', () => {
+  const live = installFakeEventSource();
+  const walletStream = () =>
+    waitFor(
+      () => {
+        const found = live.stream(`/api/live/wallets/${WALLET}`);
+        expect(found).toBeDefined();
+        return found!;
+      },
+      { timeout: 10_000 },
+    );
+
+  it('puts a new change of hands at the top, marked new, once, and its figures follow', async () => {
+    const { api, second } = installWalletApi();
+    renderAt(`/addresses/${WALLET}`);
+    await screen.findByRole('table', { name: 'Events of this wallet' });
+    await waitFor(() => expect(statusText()).toContain('all 10 events loaded'));
+    const stream = await walletStream();
+    const figuresAsked = () =>
+      api.requests.filter((path) => path === `/api/wallets/${WALLET}`).length;
+    const before = figuresAsked();
+    const arrival = { ...eventRow(0, second.address), id: '9999', key: '9999', tokenId: '4242' };
+    arrival.timestamp = 1_751_000_000 + 60;
+    stream.send('change', arrival);
+    await waitFor(() => expect(dataRows()[0]).toHaveTextContent('4242'), { timeout: 10_000 });
+    expect(dataRows()[0]).toHaveTextContent('New');
+    expect(dataRows()[1]).not.toHaveTextContent('New');
+    await waitFor(() => expect(figuresAsked()).toBeGreaterThan(before));
+    await waitFor(() => expect(document.body).toHaveTextContent('1 new event'));
+    // The same row again (a stream opened again) changes nothing.
+    stream.send('change', arrival);
+    stream.send('change', { ...arrival, id: '9998', key: '9998', tokenId: '4343' });
+    await waitFor(() => expect(dataRows()[0]).toHaveTextContent('4343'));
+    expect(dataRows().filter((each) => each.textContent?.includes('4242'))).toHaveLength(1);
+  });
+
+  it('leaves out a row of another collection than the one in view', async () => {
+    const { first, second } = installWalletApi();
+    renderAt(`/addresses/${WALLET}?collection=${second.address}`);
+    await waitFor(() => expect(statusText()).toContain('all 2 events loaded'));
+    const stream = await walletStream();
+    const arrival = { ...eventRow(0, first.address), id: '9999', key: '9999', tokenId: '4242' };
+    stream.send('change', arrival);
+    stream.send('change', {
+      ...arrival,
+      contractAddress: second.address,
+      key: '9998',
+      id: '9998',
+      tokenId: '4343',
+    });
+    await waitFor(() => expect(dataRows()[0]).toHaveTextContent('4343'), { timeout: 10_000 });
+    expect(dataRows().filter((each) => each.textContent?.includes('4242'))).toHaveLength(0);
   });
 });

@@ -190,3 +190,92 @@ test('a token page shows its new change of hands marked new, its figures followi
     await expectLayoutInBothSchemes(page, 'live-token', width, true);
   }
 });
+
+test('a wallet page shows its new changes of hands across collections, and a dropped stream resumes with nothing lost or doubled', async ({
+  page,
+}) => {
+  // A wallet that holds a token that has just moved, so the index has met it.
+  const { token } = arrive();
+  const holder = dataset.holder(token);
+  const indexed = async () => {
+    // Asking for the collection reads its head: the arrivals are indexed.
+    await fetch(`${appUrl}/api/collections/${contract.address}`);
+    const response = await fetch(
+      `${appUrl}/api/collections/${contract.address}/tokens/${token.id}`,
+    );
+    const answer = (await response.json()) as { events?: unknown[]; owner?: string | null };
+    return { events: answer.events?.length ?? 0, owner: answer.owner ?? null };
+  };
+  const moves = dataset.tokenEvents(token).length;
+  await expect.poll(async () => (await indexed()).events, { timeout: 30_000 }).toBe(moves);
+  const wallet = (await indexed()).owner!;
+  const streamOpened = page.waitForResponse((response) =>
+    new URL(response.url()).pathname.startsWith(`/api/live/wallets/${wallet}`),
+  );
+  await page.goto(`${proxy!.url}/addresses/${wallet}`);
+  const table = page.getByRole('table', { name: 'Events of this wallet' });
+  await expect(dataRows(table).first()).toBeVisible({ timeout: 30_000 });
+  await streamOpened;
+  await drawnInFull(page);
+  const before = await rowSignatures(table, 1);
+  await expect(table.getByText('New')).toHaveCount(0);
+
+  // The token goes from the wallet to another, back to it, and away again.
+  const move = (to: number) => {
+    const newest = dataset.timestamp(dataset.eventCount - 1);
+    dataset.addMove(token, 'transfer', to, Math.max(Math.floor(Date.now() / 1000), newest));
+  };
+  const other = (holder + 1) % dataset.walletCount;
+  move(other);
+  await expect(dataRows(table).first()).toContainText('New', { timeout: 15_000 });
+  await expect(dataRows(table).first().getByTitle(`Token ${token.id}`)).toBeVisible();
+  expect((await rowSignatures(table, 2))[1]).toBe(before[0]);
+
+  // The connection is cut; the stream opened again with its last event id (every
+  // collection's position) is held while two more changes of hands are indexed.
+  proxy!.drop();
+  const resumed = await proxy!.heldRequest(
+    /^GET \/api\/live\/wallets\/0x[0-9a-f]+ [\s\S]*\r\n\r\n/,
+  );
+  expect(resumed).toMatch(/\r\nlast-event-id: w\d+-\d+_\d+(\.\d+-\d+_\d+)*\r\n/i);
+  move(holder);
+  move(other);
+  await expect.poll(async () => (await indexed()).events, { timeout: 15_000 }).toBe(moves + 3);
+  proxy!.release();
+
+  const fresh = dataRows(table).filter({ hasText: 'New' });
+  await expect(fresh).toHaveCount(3, { timeout: 15_000 });
+  const shown = await rowSignatures(table, Infinity);
+  expect(shown.slice(0, 3).every((row) => row.includes('New'))).toBe(true);
+  expect(shown[3]).toBe(before[0]);
+  expect(new Set(shown).size).toBe(shown.length);
+
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 1100 });
+    await expectLayoutInBothSchemes(page, 'live-wallet', width, true);
+  }
+});
+
+test('the ranking is read again when a collection has new rows, the collection marked updated, at every width in both themes', async ({
+  page,
+}) => {
+  const streamOpened = page.waitForResponse(
+    (response) => new URL(response.url()).pathname === '/api/live/collections',
+  );
+  await page.goto(`${proxy!.url}/contracts`);
+  const row = page
+    .getByRole('table', { name: /^Collections ranked by/ })
+    .locator('tbody tr')
+    .filter({ has: page.getByRole('link', { name: contract.name! }) });
+  await expect(row).toBeVisible({ timeout: 30_000 });
+  await streamOpened;
+  await expect(row.getByText('Updated')).toHaveCount(0);
+  arrive();
+  // Asking for the collection reads its head (the ranking's stream reads none).
+  await fetch(`${appUrl}/api/collections/${contract.address}`);
+  await expect(row.getByText('Updated')).toBeVisible({ timeout: 15_000 });
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 1100 });
+    await expectLayoutInBothSchemes(page, 'live-ranking', width);
+  }
+});

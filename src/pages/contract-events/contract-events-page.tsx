@@ -87,7 +87,9 @@ export function ContractEventsPage({ address }: { address: string }) {
   );
   const viewCounts = viewFiguresQuery.data?.figures;
   useIndexRefresh(address, collection?.coverage);
-  const live = useNewEvents(address, eventsOptions.queryKey, view);
+  const live = useNewEvents(address, eventsOptions.queryKey, view, (span) =>
+    set({ from: formatSpanEnd(span.from), to: formatSpanEnd(span.to) }),
+  );
   const missing = collectionQuery.error;
   const notACollection =
     missing instanceof ApiError && missing.kind === 'not_found' && !collection ? missing : null;

@@ -5,36 +5,27 @@ import { queryKeys } from '../../api/query-keys';
 import { useNewRows } from '../../components/use-new-rows';
 import type { EventRow } from '../../lib/answers';
 import type { EventView } from '../../lib/event-view';
+import { liveFit, spanThrough } from '../../lib/live-fit';
+import type { TimeSpan } from '../../lib/time-span';
 
 /**
  * A collection's new changes of hands, pushed by its live stream (use-new-rows.ts). A row
- * that belongs to the view (its kinds, span, address, token and flags; a view narrowed by
- * marketplace or currency is the server's to tell, and is offered nothing) goes to the
- * top of the loaded rows in a newest-first view; another sort counts it: "Show N new
- * events" loads the view again. Either way the collection's figures and charts are asked
- * again.
+ * that belongs to the view (`liveFit`: its kinds, address, token and flags) goes to the
+ * top of the loaded rows in a newest-first view whose span holds it; another sort counts
+ * it ("Show N new events" loads the view again), and so does a past span (the button
+ * makes the span end now: `widen`). Either way the collection's figures and charts are
+ * asked again.
  */
-export function useNewEvents(address: string, eventsKey: QueryKey, view: EventView) {
+export function useNewEvents(
+  address: string,
+  eventsKey: QueryKey,
+  view: EventView,
+  widen: (span: TimeSpan) => void,
+) {
   const queryClient = useQueryClient();
 
-  // What a row says of itself; a marketplace or currency filter (a price range) is the
-  // server's to apply, so such a view is offered nothing.
-  const belongs = (row: EventRow) =>
-    (view.kinds.length === 0 || view.kinds.includes(row.kind)) &&
-    (view.wash === 'exclude'
-      ? !row.washFlags?.length
-      : view.wash === 'only'
-        ? Boolean(row.washFlags?.length)
-        : true) &&
-    (view.span === null || (row.timestamp >= view.span.from && row.timestamp < view.span.to)) &&
-    (view.address === null || row.from === view.address || row.to === view.address) &&
-    (view.token === null || row.tokenId === view.token) &&
-    view.marketplace === null &&
-    view.currency === null;
-
-  /** The rows at the top of the first page, newest first; null in another sort. */
+  /** The rows at the top of the first page, newest first. */
   const place = (rows: EventRow[]) => {
-    if (view.sort !== null) return null;
     let since: number | null = null;
     queryClient.setQueryData<InfiniteData<EventsPage>>(eventsKey, (data) => {
       const first = data?.pages[0];
@@ -58,7 +49,7 @@ export function useNewEvents(address: string, eventsKey: QueryKey, view: EventVi
   return useNewRows({
     path: liveCollectionPath(address),
     viewKey: JSON.stringify(eventsKey),
-    belongs,
+    fit: (row) => liveFit(view, row),
     place,
     // The figures and charts follow (cheap: from the hourly rollup).
     follow: () => {
@@ -66,5 +57,9 @@ export function useNewEvents(address: string, eventsKey: QueryKey, view: EventVi
       void queryClient.invalidateQueries({ queryKey: queryKeys.collectionAll(address, 'series') });
     },
     reload,
+    // A past span shows its new rows once it ends now.
+    ...(view.span !== null && {
+      showFresh: () => widen(spanThrough(view.span!, Math.floor(Date.now() / 1000))),
+    }),
   });
 }

@@ -33,6 +33,7 @@ import { rankingColumns, rankingTableClass } from './ranking-columns';
 import { RankingIntro } from './ranking-intro';
 import { RankingToolbar } from './ranking-toolbar';
 import { QuietWindow, WINDOW_PHRASES } from './quiet-window';
+import { useRankingUpdates } from './use-ranking-updates';
 import { WashSwitch } from '../../components/wash-switch';
 import button from '../../components/button.module.css';
 import status from '../../components/load-status.module.css';
@@ -91,6 +92,7 @@ function RankingPage() {
   });
   const list = useServerList(query);
   const updating = query.isPlaceholderData;
+  const updated = useRankingUpdates(search);
 
   const setView = useCallback(
     (changes: Partial<RankingView>) =>
@@ -121,8 +123,8 @@ function RankingPage() {
 
   const columns = useMemo(() => rankingColumns(view.currency), [view.currency]);
   const cells = useMemo(
-    () => ({ currency: view.currency, display: timeDisplay, zone: timeZone, nowMs }),
-    [view.currency, timeDisplay, timeZone, nowMs],
+    () => ({ currency: view.currency, display: timeDisplay, zone: timeZone, nowMs, updated }),
+    [view.currency, timeDisplay, timeZone, nowMs, updated],
   );
   const count = list.items.length;
   const firstPage = query.data?.pages[0];

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { Badge } from '../../components/badge';
 import { cellView } from '../../components/cell-view';
 import { ContractImage } from '../../components/contract-image';
 import type { RowCellProps } from '../../components/table-features';
@@ -15,6 +16,8 @@ import styles from './ranking-columns.module.css';
 /** What the cells read of the page: the currency of volumes and how times are shown. */
 export interface RankingCellView extends TimeView {
   currency: Currency;
+  /** Collections whose figures changed with new rows since the ranking was read before. */
+  updated: ReadonlySet<string>;
 }
 
 export const RankingCells = cellView<RankingCellView>('Ranking');
@@ -39,6 +42,7 @@ const COVERAGE_NOTE =
 
 /** Image, name (the link that opens the collection), symbol and how far it is indexed. */
 export function CollectionCell({ row }: CellProps) {
+  const { updated } = useCellView();
   const contract = row.original;
   const name = collectionName(contract);
   const coverage = coverageText(contract);
@@ -55,6 +59,11 @@ export function CollectionCell({ row }: CellProps) {
           <span className={contract.name ? undefined : 'muted'}>{name}</span>
         </Link>
         <span className={`${styles.sub} small`}>
+          {updated.has(contract.address) && (
+            <>
+              <Badge>Updated</Badge>{' '}
+            </>
+          )}
           {contract.symbol && <span className="muted">{contract.symbol}</span>}
           {contract.symbol && coverage && <span className="muted"> · </span>}
           {coverage && (

@@ -4,6 +4,7 @@ import { ColumnHeads } from '../../components/column-heads';
 import { shortenHex } from '../../lib/address';
 import type { MomentFigures } from '../../lib/answers';
 import { formatCount, formatShare } from '../../lib/format';
+import stacked from '../../components/stacked-table.module.css';
 import styles from './holders-page.module.css';
 
 interface Line {
@@ -64,14 +65,14 @@ export function CompareFigures({
     const [a, b] = [at(from), at(to)];
     lines.push(countLine(`Sales in ${name}`, a?.sales ?? 0, b?.sales ?? 0), {
       label: `Volume in ${name}`,
-      from: <Amount units={a?.volume ?? '0'} currency={address} />,
-      to: <Amount units={b?.volume ?? '0'} currency={address} />,
+      from: <Amount units={a?.volume ?? '0'} currency={address} narrow />,
+      to: <Amount units={b?.volume ?? '0'} currency={address} narrow />,
       change: '',
     });
   }
   return (
     <div className={styles.compareScroll}>
-      <table className={styles.compareFigures}>
+      <table className={`${styles.compareFigures} ${stacked.stacked}`}>
         <caption>The collection at both moments</caption>
         <ColumnHeads
           columns={[
@@ -85,9 +86,15 @@ export function CompareFigures({
           {lines.map((line) => (
             <tr key={line.label}>
               <th scope="row">{line.label}</th>
-              <td className={styles.number}>{line.from}</td>
-              <td className={styles.number}>{line.to}</td>
-              <td className={styles.number}>{line.change}</td>
+              <td className={styles.number} data-label={fromLabel}>
+                {line.from}
+              </td>
+              <td className={styles.number} data-label={toLabel}>
+                {line.to}
+              </td>
+              <td className={styles.number} data-label="Change">
+                {line.change}
+              </td>
             </tr>
           ))}
         </tbody>

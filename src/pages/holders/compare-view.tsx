@@ -125,7 +125,7 @@ export function CompareView({ address, days }: { address: string; days: CompareD
         <SkeletonRows columns={4} />
       ) : (
         <>
-          <div className={section.figuresArea}>
+          <div className={`${section.figuresArea} ${styles.compareArea}`}>
             <FigureList
               figures={countFigures({
                 Joined: changed.joined,

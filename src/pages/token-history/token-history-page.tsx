@@ -129,7 +129,7 @@ function useNewTokenEvents(address: string, tokenId: string, answer: TokenPageAn
   return useNewRows({
     path: liveTokenPath(address, tokenId),
     viewKey: `${address}/${tokenId}`,
-    belongs: () => true,
+    fit: () => 'place',
     place: () =>
       answer ? answer.events.reduce((newest, row) => Math.max(newest, row.timestamp), 0) : null,
     follow: refetch,

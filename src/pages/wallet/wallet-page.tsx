@@ -42,6 +42,7 @@ import { WalletHeader } from './wallet-header';
 import { WalletInCollection } from './wallet-in-collection';
 import { WalletTaxYear } from './wallet-tax-year';
 import { WalletTotals } from './wallet-totals';
+import { useNewWalletEvents } from './use-new-wallet-events';
 import field from '../../components/field.module.css';
 import status from '../../components/load-status.module.css';
 import section from '../../components/section.module.css';
@@ -134,6 +135,7 @@ export function WalletPage({ address }: { address: string }) {
   const events = useInfiniteQuery(walletEventsQueryOptions(address, collection));
   const list = useServerList(events);
   const rows = list.items;
+  const freshSince = useNewWalletEvents(address, collection);
   const collections = useMemo(
     () => new Map((wallet.data?.collections ?? []).map((item) => [item.address, item])),
     [wallet.data],
@@ -160,8 +162,9 @@ export function WalletPage({ address }: { address: string }) {
       nowMs,
       activeAddress: null,
       onOpenToken: openToken,
+      freshSince,
     }),
-    [display, timeZone, nowMs, openToken],
+    [display, timeZone, nowMs, openToken, freshSince],
   );
   const cells = useMemo(() => ({ collections, open }), [collections, open]);
 

@@ -15,6 +15,7 @@ import button from '../../components/button.module.css';
 import field from '../../components/field.module.css';
 import section from '../../components/section.module.css';
 import toolbar from '../../components/toolbar.module.css';
+import stacked from '../../components/stacked-table.module.css';
 import styles from './wallet-page.module.css';
 
 // Years offered besides the one in the link: enough for a tax return and its corrections.
@@ -83,7 +84,7 @@ export function WalletTaxYear({ address, year, currentYear, onYear }: WalletTaxY
                 aria-labelledby={`${yearId}-caption`}
                 tabIndex={0}
               >
-                <table className={styles.taxTable}>
+                <table className={`${styles.taxTable} ${stacked.stacked}`}>
                   <caption id={`${yearId}-caption`} className="muted small">
                     {plural(sales.length, 'token')} sold in {year}, oldest sale first; dates in UTC
                   </caption>
@@ -108,29 +109,32 @@ export function WalletTaxYear({ address, year, currentYear, onYear }: WalletTaxY
                               {name} #{sale.tokenId}
                             </Link>
                           </th>
-                          <td>
+                          <td data-label="Came">
                             {sale.acquired.how} <Day seconds={sale.acquired.at} />
                           </td>
-                          <td className={styles.number}>
+                          <td className={styles.number} data-label="Cost">
                             {sale.acquired.price ? (
                               <AmountOf amount={sale.acquired.price} />
                             ) : (
                               <span className="muted">unknown</span>
                             )}
                           </td>
-                          <td>
+                          <td data-label="Sold">
                             <Day seconds={sale.sold.at} />
                           </td>
-                          <td className={styles.number}>
+                          <td className={styles.number} data-label="Proceeds">
                             <AmountOf amount={sale.sold.price} />
                           </td>
-                          <td className={styles.number}>{plural(sale.heldDays, 'day')}</td>
-                          <td className={styles.number}>
+                          <td className={styles.number} data-label="Held">
+                            {plural(sale.heldDays, 'day')}
+                          </td>
+                          <td className={styles.number} data-label="Result">
                             {sale.result ? (
                               <SignedAmount
                                 units={sale.result.units}
                                 currency={sale.result.currency.address}
                                 assumed={sale.result.assumed}
+                                narrow
                               />
                             ) : (
                               <span className="muted">{noResultText(sale)}</span>
@@ -155,7 +159,12 @@ export function WalletTaxYear({ address, year, currentYear, onYear }: WalletTaxY
 
 function AmountOf({ amount }: { amount: TaxAmount }) {
   return (
-    <Amount units={amount.units} currency={amount.currency.address} assumed={amount.assumed} />
+    <Amount
+      units={amount.units}
+      currency={amount.currency.address}
+      assumed={amount.assumed}
+      narrow
+    />
   );
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { SampleKind } from '../../lib/api-document';
 import { pageQuery } from '../proxy/route-match';
+import { walletLiveParams, WALLET_LIVE_COLLECTIONS } from '../live/wallet-stream';
 import { webhookRequest } from '../webhooks/rules';
 import {
   alsoHoldParams,
@@ -419,6 +420,30 @@ export const API_ROUTES = {
       description: "As the collection's stream, with this token's rows alone.",
     },
     errors: A_COLLECTION,
+  },
+  liveCollections: {
+    path: '/api/live/collections',
+    group: 'Live',
+    summary: 'Which collections have new changes of hands, as they are read (Server-Sent Events)',
+    query: emptyParams,
+    answer: {
+      kind: 'stream',
+      description:
+        'Events `changed`, at most one a second: `collections`, the addresses with new rows since the last. Reads nothing itself: what the index takes in, whoever read it.',
+    },
+    errors: [400, ...SERVER],
+  },
+  liveWallet: {
+    path: '/api/live/wallets/{address}',
+    group: 'Live',
+    summary: "A wallet's new changes of hands as they are read (Server-Sent Events)",
+    query: walletLiveParams,
+    pathParams: { address: wallet },
+    answer: {
+      kind: 'stream',
+      description: `As a collection's stream, with the rows from or to the wallet in the ${WALLET_LIVE_COLLECTIONS} collections it changed hands in most lately; each id is every one's position.`,
+    },
+    errors: CHECKED,
   },
   collectionFeed: {
     path: '/api/feed/contracts/{address}',

@@ -8,7 +8,7 @@ import { hourlyRows } from './hourly';
 import { parseListPath } from './list-path';
 import { mintFactsOf } from './mint-facts';
 import { WASH_WINDOW_SECONDS, washFlagsOf } from './wash-flags';
-import { enqueueDeliveries, holdersNow, watchersOf } from '../webhooks/outbox';
+import { ANY_WEBHOOK, enqueueDeliveries, holdersNow, watchersOf } from '../webhooks/outbox';
 import { HOUR } from '../../lib/utc';
 
 /**
@@ -26,13 +26,14 @@ export interface IngestStats {
 }
 
 const INGEST_LOCK = 0x1de;
+const TAKE_LOCK = `pg_advisory_xact_lock(${INGEST_LOCK}, $1)`;
 
 /**
  * Holds the contract's ingest lock until the transaction ends: one writer of a contract's
  * index rows at a time (ingest's pages, a rebuild), other contracts in parallel.
  */
 export async function lockContract(client: pg.ClientBase, contractId: number): Promise<void> {
-  await client.query('SELECT pg_advisory_xact_lock($1, $2)', [INGEST_LOCK, contractId]);
+  await client.query(`SELECT ${TAKE_LOCK}`, [contractId]);
 }
 
 const hex = (value: string | null) => (value === null ? null : value.slice(2));
@@ -394,11 +395,16 @@ export function createIngest(pool: pg.Pool) {
     let changes = 0;
     for (const [address, list] of byContract) {
       const contractId = await ids.idOf(address);
-      await lockContract(client, contractId);
+      // The lock, and whether any webhook is registered, in one round trip: with none (as
+      // on most servers) the page looks up no webhook watching the collection.
+      const { rows: locked } = await client.query<{ hooks: boolean }>(
+        `SELECT ${TAKE_LOCK}, ${ANY_WEBHOOK} AS hooks`,
+        [contractId],
+      );
       // A commit lost to a crash of PostgreSQL itself is read again from the upstream;
       // the store's own pages in this transaction are bound by the same rule.
       await client.query('SET LOCAL synchronous_commit = off');
-      const watching = await watchersOf(client, address);
+      const watching = locked[0]!.hooks ? await watchersOf(client, address) : [];
       const holdersBefore = await holdersNow(client, contractId, watching);
       const written = await writeChanges(client, contractId, changeRows(list));
       changes += written.added.length;

@@ -1,11 +1,25 @@
 import { Hono, type Context } from 'hono';
-import { streamSSE } from 'hono/streaming';
+import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import type { EventRow } from '../../lib/answers';
 import { API_ROUTES, honoPath } from '../api/api-routes';
-import { contractAddress, liveParams, problemOf, tokenParam } from '../api/params';
+import {
+  contractAddress,
+  emptyParams,
+  liveParams,
+  problemOf,
+  tokenParam,
+  walletAddress,
+} from '../api/params';
 import type { Indexer } from '../indexer/indexer';
 import { errorResponse } from '../proxy/error-response';
-import type { LiveHub, LivePosition, LiveSubscription } from './live-hub';
+import type { LiveHub, LivePosition } from './live-hub';
+import {
+  parseWalletPosition,
+  subscribeWallet,
+  walletLiveParams,
+  type WalletSink,
+  type WalletSubscription,
+} from './wallet-stream';
 
 /**
  * The live routes (Server-Sent Events): a collection's new changes of hands, or one
@@ -23,8 +37,23 @@ export const LIVE_PREFIX = '/api/live/';
 const RETRY_MS = 2_000;
 /** A comment this often keeps proxies and load balancers from closing a quiet stream. */
 const KEEP_ALIVE_MS = 20_000;
+/** The ranking's stream tells of new rows this often at most. */
+const CHANGES_EVERY_MS = 1_000;
 /** Rows waiting to be written to a client that does not read: past it, the stream ends. */
 const MAX_UNSENT_ROWS = 2_000;
+
+/**
+ * A stream's writes, one after another (one that fails ends the stream: `onEnd`), after
+ * the browser's retry interval, with a comment every `KEEP_ALIVE_MS` until `stop`.
+ */
+function writer(sse: SSEStreamingApi, onEnd: () => void) {
+  let writing: Promise<unknown> = sse.write(`retry: ${RETRY_MS}\n\n`);
+  const then = (write: () => Promise<unknown>) => {
+    writing = writing.then(write).catch(onEnd);
+  };
+  const keepAlive = setInterval(() => then(() => sse.write(': keep-alive\n\n')), KEEP_ALIVE_MS);
+  return { then, stop: () => clearInterval(keepAlive) };
+}
 
 export interface LiveApiOptions {
   hub: LiveHub;
@@ -43,12 +72,13 @@ export function parsePosition(text: string | undefined): LivePosition | null {
 
 export function createLiveApi({ hub, indexer, streamsPerClient }: LiveApiOptions) {
   const app = new Hono<{ Variables: { route: string; client?: string } }>();
-  const open = new Map<string, number>();
+  const open_ = new Map<string, number>();
 
   const badRequest = (message: string) =>
     errorResponse({ kind: 'bad_request', status: 400, message });
 
-  async function stream(c: Context, route: string, tokenId: string | undefined) {
+  /** A collection's stream, or one token's, after the collection is found listed. */
+  async function collectionStream(c: Context, route: string, tokenId: string | undefined) {
     c.set('route', route);
     const address = contractAddress.safeParse(c.req.param('address'));
     if (!address.success) return badRequest(problemOf(address.error));
@@ -64,8 +94,48 @@ export function createLiveApi({ hub, indexer, streamsPerClient }: LiveApiOptions
         message: `${address.data} is not a collection the Token Events Service lists.`,
       });
     }
+    return stream(c, async (sink) => {
+      const idsOf = (rows: readonly EventRow[], position: LivePosition) =>
+        rows.map((row, index) =>
+          positionId(index === rows.length - 1 ? position : { ...position, after: Number(row.id) }),
+        );
+      const subscription = await hub.subscribe(address.data, from, {
+        send: (rows, position) => sink.send(rows, idsOf(rows, position)),
+        end: () => sink.end(),
+        ...(tokenId !== undefined && { tokenId }),
+      });
+      return {
+        missed: subscription.missed,
+        missedIds: idsOf(subscription.missed, subscription.position),
+        reset: subscription.reset,
+        at: positionId(subscription.position),
+        stop: subscription.stop,
+      };
+    });
+  }
+
+  /** A wallet's stream: its latest collections' rows from or to it (wallet-stream.ts). */
+  function walletStream(c: Context) {
+    c.set('route', honoPath(API_ROUTES.liveWallet));
+    const address = walletAddress.safeParse(c.req.param('address'));
+    if (!address.success) return badRequest(problemOf(address.error));
+    const params = walletLiveParams.safeParse(Object.fromEntries(new URL(c.req.url).searchParams));
+    if (!params.success) return badRequest(problemOf(params.error));
+    const from = parseWalletPosition(c.req.header('last-event-id') ?? params.data.after);
+    return stream(c, (sink) => subscribeWallet(hub, address.data, from, sink));
+  }
+
+  /**
+   * Answers a stream, within the client's bound: `open` subscribes, handing rows to the
+   * sink with their event ids, and says what was missed and where the stream starts.
+   */
+  /**
+   * Counts a stream to its client, or refuses it past the client's bound: the function
+   * that ends the count, or the 429 to answer.
+   */
+  function hold(c: Context): (() => void) | Response {
     const client = (c.get('client') as string | undefined) ?? 'local';
-    const held = open.get(client) ?? 0;
+    const held = open_.get(client) ?? 0;
     if (streamsPerClient > 0 && held >= streamsPerClient) {
       return errorResponse({
         kind: 'client_rate_limited',
@@ -74,24 +144,89 @@ export function createLiveApi({ hub, indexer, streamsPerClient }: LiveApiOptions
         retryAfterSeconds: 30,
       });
     }
-    open.set(client, held + 1);
-    const leave = () => {
-      const left = (open.get(client) ?? 1) - 1;
-      if (left === 0) open.delete(client);
-      else open.set(client, left);
+    open_.set(client, held + 1);
+    return () => {
+      const left = (open_.get(client) ?? 1) - 1;
+      if (left === 0) open_.delete(client);
+      else open_.set(client, left);
     };
+  }
+
+  /** Ends `done` when the client goes away. */
+  function onClose(c: Context, sse: { onAbort(f: () => void): void }, done: () => void) {
+    sse.onAbort(done);
+    (c.env as { outgoing?: { once(e: 'close', f: () => void): void } } | undefined)?.outgoing?.once(
+      'close',
+      done,
+    );
+  }
+
+  /**
+   * The ranking's stream: every second at most, which collections have new rows
+   * (`changed`, `{"collections": ["0x…"]}`), as the hub hears of them. It starts no head
+   * read and reads no row, and has nothing to resume: a page told late asks again.
+   */
+  function changesStream(c: Context) {
+    c.set('route', honoPath(API_ROUTES.liveCollections));
+    const params = emptyParams.safeParse(Object.fromEntries(new URL(c.req.url).searchParams));
+    if (!params.success) return badRequest(problemOf(params.error));
+    const leave = hold(c);
+    if (leave instanceof Response) return leave;
+    c.header('x-accel-buffering', 'no');
+    return streamSSE(c, async (sse) => {
+      let onEnd: () => void = () => {};
+      const finished = new Promise<void>((resolve) => (onEnd = resolve));
+      onClose(c, sse, onEnd);
+      const out = writer(sse, onEnd);
+      const changed = new Set<string>();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const flush = () => {
+        timer = undefined;
+        const data = JSON.stringify({ collections: [...changed] });
+        changed.clear();
+        out.then(() => sse.writeSSE({ event: 'changed', data }));
+      };
+      let unwatch = () => {};
+      try {
+        unwatch = hub.watch({
+          changed: (contract) => {
+            changed.add(contract);
+            timer ??= setTimeout(flush, CHANGES_EVERY_MS);
+          },
+          end: () => onEnd(),
+        });
+      } catch {
+        onEnd();
+      }
+      try {
+        await finished;
+      } finally {
+        out.stop();
+        clearTimeout(timer);
+        unwatch();
+        leave();
+      }
+    });
+  }
+
+  /**
+   * Answers a stream, within the client's bound: `open` subscribes, handing rows to the
+   * sink with their event ids, and says what was missed and where the stream starts.
+   */
+  async function stream(c: Context, open: (sink: WalletSink) => Promise<WalletSubscription>) {
+    const leave = hold(c);
+    if (leave instanceof Response) return leave;
     // Rows the hub finds before the stream is open wait for it.
-    const early: [readonly EventRow[], LivePosition][] = [];
-    let onRows: (rows: readonly EventRow[], position: LivePosition) => void = (rows, position) =>
-      void early.push([rows, position]);
+    const early: [readonly EventRow[], readonly string[]][] = [];
+    let onRows: (rows: readonly EventRow[], ids: readonly string[]) => void = (rows, ids) =>
+      void early.push([rows, ids]);
     let ended = false;
     let onEnd: () => void = () => void (ended = true);
-    let subscription: LiveSubscription;
+    let subscription: WalletSubscription;
     try {
-      subscription = await hub.subscribe(address.data, from, {
-        send: (rows, position) => onRows(rows, position),
+      subscription = await open({
+        send: (rows, ids) => onRows(rows, ids),
         end: () => onEnd(),
-        ...(tokenId !== undefined && { tokenId }),
       });
     } catch (error) {
       leave();
@@ -101,42 +236,28 @@ export function createLiveApi({ hub, indexer, streamsPerClient }: LiveApiOptions
     return streamSSE(c, async (sse) => {
       const finished = new Promise<void>((resolve) => (onEnd = resolve));
       if (ended) onEnd();
-      sse.onAbort(onEnd);
-      (
-        c.env as { outgoing?: { once(e: 'close', f: () => void): void } } | undefined
-      )?.outgoing?.once('close', onEnd);
-      // Written one after another; a client that reads nothing is let go.
-      let writing: Promise<unknown> = sse.write(`retry: ${RETRY_MS}\n\n`);
+      onClose(c, sse, () => onEnd());
+      // A client that reads nothing is let go.
+      const out = writer(sse, onEnd);
       let unsent = 0;
-      const write = (event: string, data: string, id: string) => {
-        writing = writing.then(() => sse.writeSSE({ event, data, id })).catch(onEnd);
-      };
-      const sendRows = (rows: readonly EventRow[], position: LivePosition) => {
+      const write = (event: string, data: string, id: string) =>
+        out.then(() => sse.writeSSE({ event, data, id }));
+      const sendRows = (rows: readonly EventRow[], ids: readonly string[]) => {
         if (unsent + rows.length > MAX_UNSENT_ROWS) return onEnd();
         unsent += rows.length;
-        rows.forEach((row, index) => {
-          const last = index === rows.length - 1;
-          write(
-            'change',
-            JSON.stringify(row),
-            positionId(last ? position : { ...position, after: Number(row.id) }),
-          );
-        });
-        writing = writing.then(() => (unsent -= rows.length));
+        rows.forEach((row, index) => write('change', JSON.stringify(row), ids[index]!));
+        out.then(async () => void (unsent -= rows.length));
       };
-      const { position, missed, reset } = subscription;
-      if (reset) write('reset', '{}', positionId(position));
-      if (missed.length > 0) sendRows(missed, position);
-      else write('ready', JSON.stringify({ after: position.after }), positionId(position));
-      for (const [rows, at] of early.splice(0)) sendRows(rows, at);
+      const { missed, missedIds, reset, at } = subscription;
+      if (reset) write('reset', '{}', at);
+      if (missed.length > 0) sendRows(missed, missedIds);
+      else write('ready', JSON.stringify({ at }), at);
+      for (const [rows, ids] of early.splice(0)) sendRows(rows, ids);
       onRows = sendRows;
-      const keepAlive = setInterval(() => {
-        writing = writing.then(() => sse.write(': keep-alive\n\n')).catch(onEnd);
-      }, KEEP_ALIVE_MS);
       try {
         await finished;
       } finally {
-        clearInterval(keepAlive);
+        out.stop();
         subscription.stop();
         leave();
       }
@@ -144,12 +265,14 @@ export function createLiveApi({ hub, indexer, streamsPerClient }: LiveApiOptions
   }
 
   app.get(honoPath(API_ROUTES.liveCollection), (c) =>
-    stream(c, honoPath(API_ROUTES.liveCollection), undefined),
+    collectionStream(c, honoPath(API_ROUTES.liveCollection), undefined),
   );
   app.get(honoPath(API_ROUTES.liveToken), (c) => {
     const token = tokenParam.safeParse(c.req.param('tokenId'));
     if (!token.success) return badRequest(problemOf(token.error));
-    return stream(c, honoPath(API_ROUTES.liveToken), token.data);
+    return collectionStream(c, honoPath(API_ROUTES.liveToken), token.data);
   });
-  return Object.assign(app, { streams: () => [...open.values()].reduce((a, b) => a + b, 0) });
+  app.get(honoPath(API_ROUTES.liveWallet), (c) => walletStream(c));
+  app.get(honoPath(API_ROUTES.liveCollections), (c) => changesStream(c));
+  return Object.assign(app, { streams: () => [...open_.values()].reduce((a, b) => a + b, 0) });
 }

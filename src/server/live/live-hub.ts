@@ -3,6 +3,7 @@ import type { EventRow } from '../../lib/answers';
 import { CHANGES_CHANNEL } from '../index/change-notice';
 import { EVENT_COLUMNS, EVENT_FROM, eventRow, type EventRecord } from '../index/event-rows';
 import { lockContract } from '../index/ingest';
+import { addressBytes } from '../index/sql';
 
 /**
  * Live pages' one reader per collection. While at least one stream of a collection is
@@ -36,6 +37,22 @@ export interface LiveSubscriber {
   end(): void;
   /** Only this token's rows (a token's page). */
   tokenId?: string;
+  /** Only rows from or to this address (a wallet's page). */
+  address?: string;
+}
+
+/** A row the subscriber asked for: its token's, its wallet's, or any. */
+const wants = (subscriber: LiveSubscriber, row: EventRow) =>
+  (subscriber.tokenId === undefined || row.tokenId === subscriber.tokenId) &&
+  (subscriber.address === undefined ||
+    row.from === subscriber.address ||
+    row.to === subscriber.address);
+
+/** Told of every collection with new rows (`watch`). */
+export interface LiveWatcher {
+  changed(contract: string): void;
+  /** The hub closes (the server stops). */
+  end(): void;
 }
 
 export interface LiveSubscription {
@@ -85,14 +102,19 @@ export function createLiveHub(options: LiveHubOptions) {
   let listening: Promise<void> | null = null;
   let closed = false;
   const counts = { heads: 0, reads: 0 };
+  /** Told of every collection's new rows (the ranking's stream): they read nothing. */
+  const watchers = new Set<LiveWatcher>();
+  const needed = () => hubs.size > 0 || watchers.size > 0;
 
   /** One session hears every collection's notices while any stream is open. */
   const listen = () =>
     (listening ??= pool.connect().then(
       async (client) => {
         client.on('notification', (message) => {
-          const hub = message.payload ? hubs.get(message.payload) : undefined;
+          if (!message.payload) return;
+          const hub = hubs.get(message.payload);
           if (hub) read(hub);
+          for (const watcher of watchers) watcher.changed(message.payload);
         });
         // A session that fails is given back; the next tick listens again, and ticks
         // read meanwhile.
@@ -100,7 +122,7 @@ export function createLiveHub(options: LiveHubOptions) {
         try {
           await client.query(`LISTEN ${CHANGES_CHANNEL}`);
           listener = client;
-          if (closed || hubs.size === 0) dropListener(client, false);
+          if (closed || !needed()) dropListener(client, false);
         } catch {
           dropListener(client, true);
         }
@@ -114,6 +136,9 @@ export function createLiveHub(options: LiveHubOptions) {
     if (listener === client) listener = null;
     listening = null;
     client.removeAllListeners('notification');
+    // Hubs listen again at their next tick; watchers have no tick.
+    if (broken && watchers.size > 0 && !closed)
+      setTimeout(() => void listen(), intervalMs).unref?.();
     if (broken) client.release(true);
     else
       void client.query(`UNLISTEN ${CHANGES_CHANNEL}`).then(
@@ -159,10 +184,7 @@ export function createLiveHub(options: LiveHubOptions) {
 
   function deliver(subscriber: LiveSubscriber, at: LivePosition, rows: readonly EventRow[]) {
     const fresh = rows.filter(
-      (row) =>
-        Number(row.id) > at.after &&
-        row.timestamp >= at.floor &&
-        (subscriber.tokenId === undefined || row.tokenId === subscriber.tokenId),
+      (row) => Number(row.id) > at.after && row.timestamp >= at.floor && wants(subscriber, row),
     );
     at.after = Math.max(at.after, Number(rows.at(-1)!.id));
     if (fresh.length > 0) subscriber.send(fresh, { ...at });
@@ -237,7 +259,7 @@ export function createLiveHub(options: LiveHubOptions) {
   function close(hub: Hub) {
     clearInterval(hub.timer);
     hubs.delete(hub.contract);
-    if (hubs.size === 0 && listener) dropListener(listener, false);
+    if (!needed() && listener) dropListener(listener, false);
   }
 
   return {
@@ -267,9 +289,7 @@ export function createLiveHub(options: LiveHubOptions) {
             const rows = await rowsAfter(hub, from, hub.position.after, batch + 1);
             reset = rows.length > batch;
             if (!reset) {
-              missed = rows.filter(
-                (row) => subscriber.tokenId === undefined || row.tokenId === subscriber.tokenId,
-              );
+              missed = rows.filter((row) => wants(subscriber, row));
               position = { after: hub.position.after, floor: from.floor };
             }
           } else if (from) {
@@ -284,9 +304,44 @@ export function createLiveHub(options: LiveHubOptions) {
         throw error;
       }
     },
+    /**
+     * The collections a wallet changed hands in most lately, at most `limit`, newest
+     * first (a wallet's stream follows these: see wallet-stream.ts).
+     */
+    async walletCollections(
+      wallet: string,
+      limit: number,
+    ): Promise<{ id: number; address: string }[]> {
+      const { rows } = await pool.query<{ id: number; address: string }>(
+        `SELECT ic.id, ic.address FROM (
+           SELECT contract_id, max(ts) AS last FROM (
+             SELECT contract_id, ts FROM idx_changes WHERE from_addr = $1
+             UNION ALL SELECT contract_id, ts FROM idx_changes WHERE to_addr = $1) e
+           GROUP BY contract_id ORDER BY last DESC LIMIT $2) a
+         JOIN idx_contracts ic ON ic.id = a.contract_id ORDER BY a.last DESC`,
+        [addressBytes(wallet), limit],
+      );
+      return rows;
+    },
+    /**
+     * Tells `watcher` of each collection with new rows committed, whoever read them, until
+     * the returned function is called. It reads no head and no row: the ranking's stream.
+     */
+    watch(watcher: LiveWatcher): () => void {
+      if (closed) throw new Error('The live hub is closed.');
+      watchers.add(watcher);
+      void listen();
+      return () => {
+        watchers.delete(watcher);
+        if (!needed() && listener) dropListener(listener, false);
+      };
+    },
     /** Ends every stream (the server stops). */
     close() {
       closed = true;
+      for (const watcher of watchers) watcher.end();
+      watchers.clear();
+      if (listener) dropListener(listener, false);
       for (const hub of [...hubs.values()]) {
         for (const subscriber of hub.subscribers.keys()) subscriber.end();
         hub.subscribers.clear();

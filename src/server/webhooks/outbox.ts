@@ -37,6 +37,9 @@ export interface Found {
   holdersBefore?: number;
 }
 
+/** True when any webhook is registered (SQL): ingest asks it with its lock, at no cost. */
+export const ANY_WEBHOOK = 'EXISTS (SELECT 1 FROM webhook_subscriptions)';
+
 /** The webhooks watching `contract` (or every collection). */
 export async function watchersOf(client: pg.ClientBase, contract: string): Promise<Watching[]> {
   const { rows } = await client.query<{ id: string; rule: unknown; created_at: string }>(

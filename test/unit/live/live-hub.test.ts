@@ -1,6 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventRow } from '../../../src/lib/answers';
 import { createLiveHub, type LivePosition } from '../../../src/server/live/live-hub';
+import {
+  parseWalletPosition,
+  subscribeWallet,
+  walletPositionId,
+} from '../../../src/server/live/wallet-stream';
 import { createSampleService, generateDataset } from '../../../src/server/sample-service';
 import { createRandom } from '../../../src/server/sample-service/random';
 import { getViaFetch, type Upstream } from '../../../src/server/upstream/service-client';
@@ -53,11 +58,11 @@ async function setUp() {
   return { proxy, pool: engine.pool, heads, service };
 }
 
-/** A new mint of `contract` at the head of its list, newer than anything before. */
+/** A new mint of `contract` (to `wallet`, else anyone) at the head of its list, newest of all. */
 let clock = dataset.anchor;
-function arrive(contract: typeof busiest) {
+function arrive(contract: typeof busiest, wallet = random.int(dataset.walletCount)) {
   clock += 1;
-  dataset.addMint(contract!, random.int(dataset.walletCount), clock, random);
+  dataset.addMint(contract!, wallet, clock, random);
 }
 
 /** A stream that keeps what it is sent. */
@@ -172,5 +177,102 @@ describe('the live hub', () => {
     );
     expect(near.reset).toBe(false);
     expect(near.missed.map((row) => row.id)).toEqual(stream.rows.slice(1).map((row) => row.id));
+  });
+
+  it('gives a wallet’s stream its rows in each of its collections, and goes on after any id it gave', async () => {
+    const { proxy } = await setUp();
+    // The wallet changes hands in both collections before its stream opens.
+    const wallet = random.int(dataset.walletCount);
+    const seen = recorder();
+    const watching = await Promise.all(
+      [busiest!, quiet!].map((contract) =>
+        proxy.live.subscribe(contract.address, null, seen.subscriber),
+      ),
+    );
+    arrive(busiest, wallet);
+    arrive(quiet, wallet);
+    await until(() => seen.rows.length === 2, 'the wallet’s first rows');
+    const address = seen.rows[0]!.to;
+    expect(seen.rows[1]!.to).toBe(address);
+
+    const rows: EventRow[] = [];
+    const ids: string[] = [];
+    const opened = await subscribeWallet(proxy.live, address, null, {
+      send: (batch, batchIds) => void (rows.push(...batch), ids.push(...batchIds)),
+      end() {},
+    });
+    expect(opened.missed).toEqual([]);
+    const starts = [opened.at];
+    for (const [contract, to] of [
+      [quiet, wallet],
+      [busiest, (wallet + 1) % dataset.walletCount],
+      [busiest, wallet],
+      [quiet, wallet],
+    ] as const) {
+      arrive(contract, to);
+    }
+    await until(() => rows.length === 3 && seen.rows.length === 6, 'the three rows of the wallet');
+    expect(rows.every((row) => row.to === address)).toBe(true);
+    expect(new Set(rows.map((row) => row.id)).size).toBe(3);
+    expect(rows.map((row) => row.contractAddress).sort()).toEqual(
+      [quiet!.address, busiest!.address, quiet!.address].sort(),
+    );
+
+    for (const [index, id] of [...starts, ...ids].entries()) {
+      // A stream dropped after `index` rows, opened again from its last event id.
+      const from = parseWalletPosition(id);
+      expect(from && walletPositionId(from)).toBe(id);
+      const again: EventRow[] = [];
+      const resumed = await subscribeWallet(proxy.live, address, from, {
+        send: (batch) => void again.push(...batch),
+        end() {},
+      });
+      expect(resumed.reset).toBe(false);
+      expect(resumed.missed.map((row) => row.id).sort()).toEqual(
+        rows
+          .slice(index)
+          .map((row) => row.id)
+          .sort(),
+      );
+      resumed.stop();
+    }
+    opened.stop();
+    for (const each of watching) each.stop();
+    expect(parseWalletPosition('w1-2_3.x')).toBeNull();
+    expect(parseWalletPosition('1234_1751241600')).toBeNull();
+  });
+
+  it('tells a watcher of each collection with new rows, reading no head itself', async () => {
+    const { proxy, heads } = await setUp();
+    const told: string[] = [];
+    let ended = false;
+    const unwatch = proxy.live.watch({
+      changed: (contract) => void told.push(contract),
+      end: () => void (ended = true),
+    });
+    // Listening once a notice of rows read by someone else reaches it.
+    const readBy = async (contract: typeof busiest) => {
+      arrive(contract);
+      await proxy.indexer.head(contract!.address, 'test');
+    };
+    await until(() => proxy.live.stats().collections === 0, 'no hub');
+    for (let tries = 0; !told.includes(busiest!.address); tries += 1) {
+      if (tries > 100) throw new Error('Not told of the busiest collection');
+      await readBy(busiest);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    heads.length = 0;
+    told.length = 0;
+    await readBy(quiet);
+    await until(() => told.includes(quiet!.address), 'told of the quiet collection');
+    expect(told).toEqual([quiet!.address]);
+    // The one head read is the one asked for: watching reads none.
+    await new Promise((resolve) => setTimeout(resolve, HEAD_MS * 4));
+    expect(heads).toEqual([quiet!.address]);
+    unwatch();
+    let closed = false;
+    proxy.live.watch({ changed() {}, end: () => void (closed = true) });
+    proxy.live.close();
+    expect([ended, closed]).toEqual([false, true]);
   });
 });

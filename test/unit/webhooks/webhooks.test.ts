@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { describe, expect, it, vi } from 'vitest';
 import { CURRENCIES } from '../../../src/lib/price';
 import { rollingMedian } from '../../../src/lib/rolling-median';
@@ -143,6 +144,30 @@ describe('webhooks', () => {
       { timeout: 60_000, interval: 50 },
     );
     expect(target.received.map((each) => each.status)).toEqual([500, 200]);
+  });
+
+  it('are not looked up while none is registered, and delivered once one is', async () => {
+    const hooks = await open();
+    const query = vi.spyOn(pg.Client.prototype, 'query');
+    const lookups = () =>
+      query.mock.calls.filter(
+        ([text]) => typeof text === 'string' && /FROM webhook_subscriptions\s+WHERE/.test(text),
+      ).length;
+    try {
+      await ingestPages(hooks.pool, onePerPage([mint(1, W0, T + 1, 1)]));
+      expect(query).toHaveBeenCalled();
+      expect(lookups()).toBe(0);
+      const target = await receiver(1);
+      const { id } = await hooks.subscribe(target.url, { kind: 'wallet', wallet: W0 });
+      await ingestPages(hooks.pool, onePerPage([move(1, W0, W1, T + 2, 2)]));
+      expect(lookups()).toBe(1);
+      const log = await hooks.call('GET', `/api/webhooks/${id}/deliveries`);
+      expect(log.body.deliveries).toEqual([
+        expect.objectContaining({ event: 'wallet', status: 'pending' }),
+      ]);
+    } finally {
+      query.mockRestore();
+    }
   });
 
   it('gives up after the last attempt, and says why in the log', async () => {
