@@ -228,6 +228,7 @@ async function holdersAsOf(
 ): Promise<HoldersAnswer> {
   if (options.keepIn) await keepIfFar(pool, contractId, options.asOf, options.keepIn);
   const sql = new Sql();
+  // $1 and $2, as COUNTS_AT reads them.
   sql.param(contractId);
   sql.param(options.asOf);
   const where: string[] = [];
